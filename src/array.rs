@@ -1,0 +1,145 @@
+//! `Array`: a count, then that many values; in Godot 4.3+ optionally typed.
+//!
+//! Parsing an array reads its header, type information and count (O(1)). The elements are found
+//! one after the other: reaching element `i` walks elements `0..i` (see [`walk`](crate::walk)),
+//! so iterating is O(bytes of the array) and `get(i)` is O(bytes before element `i`). The count
+//! is checked against the bytes that remain (every element takes at least 4), so
+//! [`ArrayRef::len`] never exceeds a quarter of the input; an element that is missing or
+//! malformed is an error when the iteration reaches it.
+
+use crate::container_type::{ContainerType, kind_bits, read_container_type};
+use crate::element::Element;
+use crate::error::Result;
+use crate::value::{Scope, VariantRef};
+use crate::walk::{Mode, walk};
+use crate::wire::error_at;
+
+/// A borrowed Array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArrayRef<'a> {
+    scope: Scope<'a>,
+    header: usize,
+    count: u32,
+}
+
+impl<'a> ArrayRef<'a> {
+    pub(crate) fn new(scope: Scope<'a>, header: usize, count: u32) -> Self {
+        ArrayRef { scope, header, count }
+    }
+
+    /// Number of elements declared (bit 31 of the count, the obsolete "shared" flag, is ignored
+    /// as Godot does).
+    pub fn len(&self) -> usize {
+        self.count as usize
+    }
+
+    /// Whether the array declares no elements.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Absolute offset of the array's header.
+    pub fn offset(&self) -> usize {
+        self.header
+    }
+
+    /// The element type of a typed array (Godot 4.3+), else [`ContainerType::Untyped`]. O(1).
+    ///
+    /// # Errors
+    /// None in practice: the type information was checked when the array was parsed.
+    pub fn element_type(&self) -> Result<ContainerType<'a>> {
+        Ok(self.type_info()?.0)
+    }
+
+    /// The elements with their offsets and raw bytes; stops after the first error.
+    pub fn elements(&self) -> Elements<'a> {
+        match self.type_info() {
+            Ok((_, count_pos)) => Elements::new(self.scope, count_pos.saturating_add(4), self.count),
+            Err(error) => Elements::failed(self.scope, error),
+        }
+    }
+
+    /// The element values; stops after the first error.
+    pub fn iter(&self) -> impl Iterator<Item = Result<VariantRef<'a>>> + 'a {
+        self.elements().map(|element| element.map(|e| e.value()))
+    }
+
+    /// Element `index`, `Ok(None)` past the end. O(bytes before the element).
+    ///
+    /// # Errors
+    /// A malformed element at or before `index`.
+    pub fn get(&self, index: usize) -> Result<Option<VariantRef<'a>>> {
+        Ok(self.get_element(index)?.map(|e| e.value()))
+    }
+
+    /// Element `index` with its offset and raw bytes, `Ok(None)` past the end.
+    ///
+    /// # Errors
+    /// A malformed element at or before `index`.
+    pub fn get_element(&self, index: usize) -> Result<Option<Element<'a>>> {
+        self.elements().nth(index).transpose()
+    }
+
+    /// The type information and the position of the count.
+    fn type_info(&self) -> Result<(ContainerType<'a>, usize)> {
+        let buf = self.scope.buf;
+        let header = crate::wire::u32_at(buf, self.header)?;
+        let kind = kind_bits(self.scope.options.version(), header, 16);
+        read_container_type(buf, self.header.saturating_add(4), kind, self.scope.options)
+    }
+}
+
+/// A run of consecutive values: the elements of an array, or the keys and values of a
+/// dictionary. Yields each as an [`Element`]; fused after the first error.
+#[derive(Clone, Debug)]
+pub struct Elements<'a> {
+    scope: Scope<'a>,
+    pos: usize,
+    left: u32,
+    error: Option<crate::Error>,
+}
+
+impl<'a> Elements<'a> {
+    /// `count` values from `first`, children of the container described by `scope`.
+    pub(crate) fn new(scope: Scope<'a>, first: usize, count: u32) -> Self {
+        Elements { scope, pos: first, left: count, error: None }
+    }
+
+    /// An iterator that yields `error` once.
+    pub(crate) fn failed(scope: Scope<'a>, error: crate::Error) -> Self {
+        Elements { scope, pos: 0, left: 0, error: Some(error) }
+    }
+}
+
+impl<'a> Iterator for Elements<'a> {
+    type Item = Result<Element<'a>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(error) = self.error.take() {
+            return Some(Err(error));
+        }
+        self.left = self.left.checked_sub(1)?;
+        let Scope { buf, options, depth } = self.scope;
+        let Some(child_depth) = depth.checked_add(1) else {
+            self.left = 0;
+            return Some(Err(error_at(buf, self.pos, crate::ErrorKind::DepthLimit)));
+        };
+        match walk(buf, self.pos, options, child_depth, Mode::Skip) {
+            Ok(element) => {
+                self.pos = element.end();
+                Some(Ok(element))
+            }
+            Err(error) => {
+                self.left = 0;
+                Some(Err(error))
+            }
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let pending = usize::from(self.error.is_some());
+        (pending, Some((self.left as usize).saturating_add(pending)))
+    }
+}
+
+impl core::iter::FusedIterator for Elements<'_> {}

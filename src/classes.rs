@@ -1,0 +1,60 @@
+//! The classes Godot's decoder can instantiate as full objects.
+//!
+//! Godot refuses a full object whose class it cannot instantiate (Godot 3: `ClassDB::instance`
+//! fails, `ERR_UNAVAILABLE`; Godot 4.3+: `ClassDB::can_instantiate` is false,
+//! `ERR_INVALID_DATA`). The lists were taken from the real engines (Godot 3.2.3 server build,
+//! Godot 4.6 official export template) by feeding each class to their decoders; see
+//! `corpus/probes/`. A game built with extra modules or GDExtensions has more classes: those are
+//! refused here as the stock engine refuses them.
+
+use crate::Version;
+
+mod godot3;
+mod godot4;
+
+/// Whether Godot `version` decodes a full object of class `name` (the class name's text).
+/// O(log n) string comparisons.
+pub(crate) fn is_instantiable(version: Version, name: &[u8]) -> bool {
+    let list: &[&str] = match version {
+        Version::Godot3 => godot3::CLASSES,
+        Version::Godot4 => godot4::CLASSES,
+    };
+    list.binary_search_by(|class| class.as_bytes().cmp(name)).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_are_sorted_for_binary_search() {
+        for list in [godot3::CLASSES, godot4::CLASSES] {
+            assert!(list.windows(2).all(|w| matches!(w, [a, b] if a.as_bytes() < b.as_bytes())));
+        }
+    }
+
+    #[test]
+    fn lists_match_the_engine_probes() {
+        let probes = [
+            (godot3::CLASSES, include_str!("../corpus/probes/godot3-classes.txt")),
+            (godot4::CLASSES, include_str!("../corpus/probes/godot4-classes.txt")),
+        ];
+        for (list, text) in probes {
+            assert!(text.lines().eq(list.iter().copied()));
+        }
+    }
+
+    #[test]
+    fn known_classes() {
+        assert!(is_instantiable(Version::Godot3, b"Reference"));
+        assert!(!is_instantiable(Version::Godot3, b"String"));
+        assert!(!is_instantiable(Version::Godot3, b"NoSuchClass"));
+        assert!(is_instantiable(Version::Godot3, b"_OS"));
+        assert!(!is_instantiable(Version::Godot3, b"OS"));
+        assert!(is_instantiable(Version::Godot4, b"RefCounted"));
+        assert!(is_instantiable(Version::Godot4, b"OS"));
+        // Decoding it aborts Godot 4.6.
+        assert!(!is_instantiable(Version::Godot4, b"ProjectSettings"));
+        assert!(!is_instantiable(Version::Godot4, b"NoSuchClass"));
+    }
+}

@@ -1,0 +1,88 @@
+//! The element type of a typed `Array` (Godot 4.3+) and the key and value types of a typed
+//! `Dictionary` (Godot 4.4+).
+//!
+//! Header bits 16-17 (array elements, dictionary keys) and 18-19 (dictionary values) give a kind:
+//! 0 untyped, 1 builtin (a u32 type id follows, which must name a Godot 4 type; `Nil` means
+//! untyped), 2 class name (a
+//! string follows), 3 script (a string follows: a `res://` path). The type information sits
+//! between the header and the count, keys before values. Godot 3 has no typed containers and
+//! ignores these bits.
+//!
+//! Without full objects Godot writes the class name `"EncodedObjectAsID"`, and its decoder
+//! replaces any class name or script path with `"EncodedObjectAsID"`; this view shows the name on
+//! the wire. With [`Options::allow_objects`](crate::Options::allow_objects) Godot does not check
+//! class names, but a script path must start with `res://` ([`ErrorKind::InvalidContainerType`]
+//! otherwise) and name a script the game has, which cannot be checked here.
+//!
+//! Godot also converts or drops elements that do not match a typed container's type (an `int`
+//! in an `Array[float]` becomes a float, a `String` in an `Array[int]` is dropped, a typed
+//! dictionary converts or drops its keys). This view shows the elements as they are on the wire.
+
+use crate::error::{ErrorKind, Result};
+use crate::string::{GdStr, read_string};
+use crate::wire::{error_at, u32_at};
+use crate::{Options, VariantType, Version};
+
+/// What a typed container declares about its elements (or keys, or values).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContainerType<'a> {
+    /// No constraint (`Array`, `Dictionary`, or a `Variant` key or value type).
+    Untyped,
+    /// A builtin type, such as `Array[int]`.
+    Builtin(VariantType),
+    /// Objects of a native or global class (`"EncodedObjectAsID"` without full objects).
+    ClassName(GdStr<'a>),
+    /// Objects with a script, named by its `res://` path.
+    Script(GdStr<'a>),
+}
+
+/// Reads type information of `kind` (the 2-bit field of the header) at `pos`; returns it and the
+/// position after it.
+pub(crate) fn read_container_type(
+    buf: &[u8],
+    pos: usize,
+    kind: u32,
+    options: Options,
+) -> Result<(ContainerType<'_>, usize)> {
+    let version = options.version();
+    match kind & 0b11 {
+        0 => Ok((ContainerType::Untyped, pos)),
+        1 => {
+            let id = u32_at(buf, pos)?;
+            let ty = match VariantType::from_id(version, id) {
+                // Godot types a container with NIL as "any Variant": untyped.
+                Some(VariantType::Nil) => ContainerType::Untyped,
+                Some(ty) => ContainerType::Builtin(ty),
+                None => return Err(error_at(buf, pos, ErrorKind::InvalidContainerType)),
+            };
+            Ok((ty, pos.saturating_add(4)))
+        }
+        2 => {
+            let (name, end) = read_string(buf, pos, version)?;
+            Ok((ContainerType::ClassName(name), end))
+        }
+        _ => {
+            let (path, end) = read_string(buf, pos, version)?;
+            if options.allow_objects() && !is_resource_path(&path) {
+                return Err(error_at(buf, pos, ErrorKind::InvalidContainerType));
+            }
+            Ok((ContainerType::Script(path), end))
+        }
+    }
+}
+
+/// Whether Godot's text of `path` starts with `res://`. O(1).
+pub(crate) fn is_resource_path(path: &GdStr<'_>) -> bool {
+    let raw = path.raw_bytes();
+    let raw = raw.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(raw);
+    // A NUL inside the first six bytes would make the text shorter than "res://".
+    raw.starts_with(b"res://")
+}
+
+/// The kind bits of a Godot 4 typed container, or 0 in Godot 3.
+pub(crate) fn kind_bits(version: Version, header: u32, shift: u32) -> u32 {
+    match version {
+        Version::Godot3 => 0,
+        Version::Godot4 => (header >> shift) & 0b11,
+    }
+}

@@ -1,0 +1,157 @@
+//! `Dictionary`: a count, then that many key/value pairs in insertion order; in Godot 4.4+
+//! optionally typed.
+//!
+//! Costs are those of [`ArrayRef`](crate::ArrayRef): parsing is O(1), iterating is O(bytes), a
+//! lookup is O(bytes of the dictionary). Godot's decoder lets a repeated key overwrite the
+//! earlier value, so [`DictionaryRef::get`] scans every entry and returns the **last** match: a
+//! filter that looks at the first one could be shown one value while the game uses another.
+//! [`DictionaryRef::get_first`] stops at the first match, for callers that have validated
+//! their input against duplicates or do not care.
+
+use crate::array::Elements;
+use crate::container_type::{ContainerType, kind_bits, read_container_type};
+use crate::element::Element;
+use crate::error::Result;
+use crate::key::Key;
+use crate::value::{Scope, VariantRef};
+use crate::wire::u32_at;
+
+/// A borrowed Dictionary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DictionaryRef<'a> {
+    scope: Scope<'a>,
+    header: usize,
+    count: u32,
+}
+
+impl<'a> DictionaryRef<'a> {
+    pub(crate) fn new(scope: Scope<'a>, header: usize, count: u32) -> Self {
+        DictionaryRef { scope, header, count }
+    }
+
+    /// Number of entries on the wire (a repeated key counts each time).
+    pub fn len(&self) -> usize {
+        self.count as usize
+    }
+
+    /// Whether there are no entries.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Absolute offset of the dictionary's header.
+    pub fn offset(&self) -> usize {
+        self.header
+    }
+
+    /// The key type of a typed dictionary (Godot 4.4+), else [`ContainerType::Untyped`]. O(1).
+    ///
+    /// # Errors
+    /// None in practice: the type information was checked when the dictionary was parsed.
+    pub fn key_type(&self) -> Result<ContainerType<'a>> {
+        Ok(self.type_info()?.0)
+    }
+
+    /// The value type of a typed dictionary (Godot 4.4+), else [`ContainerType::Untyped`]. O(1).
+    ///
+    /// # Errors
+    /// None in practice: the type information was checked when the dictionary was parsed.
+    pub fn value_type(&self) -> Result<ContainerType<'a>> {
+        Ok(self.type_info()?.1)
+    }
+
+    /// The entries in wire order, each key and value with its offset and raw bytes; stops after
+    /// the first error.
+    pub fn entries(&self) -> Entries<'a> {
+        let values = match self.type_info() {
+            Ok((_, _, count_pos)) => {
+                Elements::new(self.scope, count_pos.saturating_add(4), self.count.saturating_mul(2))
+            }
+            Err(error) => Elements::failed(self.scope, error),
+        };
+        Entries { values }
+    }
+
+    /// The (key, value) pairs in wire order; stops after the first error.
+    pub fn iter(&self) -> impl Iterator<Item = Result<(VariantRef<'a>, VariantRef<'a>)>> + 'a {
+        self.entries().map(|entry| entry.map(|(k, v)| (k.value(), v.value())))
+    }
+
+    /// The value of `key`, the last one when the key repeats (as in Godot); `Ok(None)` when
+    /// absent. O(bytes of the dictionary).
+    ///
+    /// # Errors
+    /// A malformed entry anywhere in the dictionary.
+    pub fn get<'k>(&self, key: impl Into<Key<'k>>) -> Result<Option<VariantRef<'a>>> {
+        Ok(self.get_element(key)?.map(|e| e.value()))
+    }
+
+    /// Like [`get`](Self::get), with the value's offset and raw bytes.
+    ///
+    /// # Errors
+    /// A malformed entry anywhere in the dictionary.
+    pub fn get_element<'k>(&self, key: impl Into<Key<'k>>) -> Result<Option<Element<'a>>> {
+        let key = key.into();
+        let mut found = None;
+        for entry in self.entries() {
+            let (k, v) = entry?;
+            if key.matches(&k.value()) {
+                found = Some(v);
+            }
+        }
+        Ok(found)
+    }
+
+    /// The value of the first entry whose key is `key`. Faster than [`get`](Self::get), but a
+    /// repeated key gives a different answer from Godot's. O(bytes before the match).
+    ///
+    /// # Errors
+    /// A malformed entry before the match.
+    pub fn get_first<'k>(&self, key: impl Into<Key<'k>>) -> Result<Option<VariantRef<'a>>> {
+        let key = key.into();
+        for entry in self.entries() {
+            let (k, v) = entry?;
+            if key.matches(&k.value()) {
+                return Ok(Some(v.value()));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Key type, value type, position of the count.
+    fn type_info(&self) -> Result<(ContainerType<'a>, ContainerType<'a>, usize)> {
+        let buf = self.scope.buf;
+        let options = self.scope.options;
+        let header = u32_at(buf, self.header)?;
+        let version = options.version();
+        let body = self.header.saturating_add(4);
+        let (keys, after) = read_container_type(buf, body, kind_bits(version, header, 16), options)?;
+        let (values, after) = read_container_type(buf, after, kind_bits(version, header, 18), options)?;
+        Ok((keys, values, after))
+    }
+}
+
+/// Iterator over a dictionary's (key, value) elements; fused after the first error.
+#[derive(Clone, Debug)]
+pub struct Entries<'a> {
+    values: Elements<'a>,
+}
+
+impl<'a> Iterator for Entries<'a> {
+    type Item = Result<(Element<'a>, Element<'a>)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let key = match self.values.next()? {
+            Ok(key) => key,
+            Err(error) => return Some(Err(error)),
+        };
+        match self.values.next() {
+            Some(Ok(value)) => Some(Ok((key, value))),
+            Some(Err(error)) => Some(Err(error)),
+            // Unreachable: values come in pairs.
+            None => None,
+        }
+    }
+}
+
+impl core::iter::FusedIterator for Entries<'_> {}

@@ -1,0 +1,211 @@
+//! The one error type of the crate.
+//!
+//! An [`Error`] is small and `Copy`: a byte offset and an [`ErrorKind`]. The offset is absolute,
+//! counted from the start of the buffer handed to [`parse`](crate::parse),
+//! [`validate`](crate::validate) or [`parse_prefix`](crate::parse_prefix), and points at the
+//! field that is wrong (a header, a count, a length, the first byte of a bad string).
+//!
+//! Two families of kinds exist, told apart by [`Error::is_malformed`]:
+//!
+//! * the bytes are not a value Godot would decode (truncated, unknown type, bad UTF-8, ...);
+//! * the bytes are fine but not what the caller asked for ([`ErrorKind::WrongType`]). A missing
+//!   key or index is not an error at all: lookups return `Ok(None)`.
+
+use core::fmt;
+
+use crate::{Version, VariantType};
+
+/// Something that stopped a read, and the absolute byte offset where it was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Error {
+    offset: usize,
+    kind: ErrorKind,
+}
+
+/// What went wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// A fixed-size field (a header, a number, a count, a math value) runs past the end of the
+    /// input. `needed` is how many bytes the field needs from the error offset on.
+    Truncated {
+        /// Bytes the field needs, counted from the error offset.
+        needed: usize,
+    },
+    /// A string's declared length, plus its padding to 4 bytes, runs past the end of the input, or
+    /// the length is negative as a signed 32-bit number. Godot reports this as `ERR_FILE_EOF`.
+    StringOverrun {
+        /// The declared length, as the unsigned 32-bit number on the wire.
+        declared: u32,
+    },
+    /// The type id in the low byte of a header is not a type of the chosen Godot version.
+    UnknownType {
+        /// The type id found.
+        id: u8,
+    },
+    /// A packed array's element count is negative, overflows Godot's signed 32-bit size
+    /// arithmetic, or needs more bytes than remain; or a container or NodePath declares more
+    /// elements than the remaining bytes could possibly hold (each needs at least 4 bytes).
+    BadCount {
+        /// The count as found on the wire.
+        count: u32,
+    },
+    /// A string is not text Godot accepts (see [`GdStr`](crate::GdStr) for the rules of each
+    /// version).
+    InvalidUtf8,
+    /// The string is accepted by Godot 3 but holds code points Rust's `str` cannot carry
+    /// (UTF-16 surrogates or values above U+10FFFF). Read it with
+    /// [`GdStr::text_bytes`](crate::GdStr::text_bytes) instead.
+    NotUnicode,
+    /// The value is nested deeper than [`Options::max_depth`](crate::Options::max_depth).
+    /// Godot reports `ERR_OUT_OF_MEMORY` ("Variant is too deep").
+    DepthLimit,
+    /// A full object (not an instance id) was found while
+    /// [`Options::allow_objects`](crate::Options::allow_objects) is off (`ERR_UNAUTHORIZED`).
+    ObjectsNotAllowed,
+    /// A full object names a class Godot cannot instantiate.
+    UnknownClass,
+    /// A NodePath header lacks bit 31 (the pre-3.0 "plain string" form, which Godot rejects).
+    OldNodePath,
+    /// A typed container names a builtin element type that does not exist, or a script path Godot
+    /// would refuse.
+    InvalidContainerType,
+    /// A full object's `script` property is not a `res://` path (Godot 4 only).
+    InvalidScript,
+    /// The bytes are a valid value, but not of the type the caller asked for.
+    WrongType {
+        /// The type the caller asked for.
+        expected: VariantType,
+        /// The type found.
+        found: VariantType,
+    },
+}
+
+/// Godot's own `Error` code for a failed decode, so results can be compared with the engine's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum GodotError {
+    /// `ERR_UNAVAILABLE` (2).
+    Unavailable,
+    /// `ERR_UNAUTHORIZED` (4).
+    Unauthorized,
+    /// `ERR_OUT_OF_MEMORY` (6).
+    OutOfMemory,
+    /// `ERR_FILE_EOF` (18).
+    FileEof,
+    /// `ERR_INVALID_DATA` (30).
+    InvalidData,
+}
+
+impl GodotError {
+    /// The name Godot prints, such as `"ERR_INVALID_DATA"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            GodotError::Unavailable => "ERR_UNAVAILABLE",
+            GodotError::Unauthorized => "ERR_UNAUTHORIZED",
+            GodotError::OutOfMemory => "ERR_OUT_OF_MEMORY",
+            GodotError::FileEof => "ERR_FILE_EOF",
+            GodotError::InvalidData => "ERR_INVALID_DATA",
+        }
+    }
+
+    /// The numeric value of Godot's `Error` enum.
+    pub const fn code(self) -> u32 {
+        match self {
+            GodotError::Unavailable => 2,
+            GodotError::Unauthorized => 4,
+            GodotError::OutOfMemory => 6,
+            GodotError::FileEof => 18,
+            GodotError::InvalidData => 30,
+        }
+    }
+}
+
+impl Error {
+    /// An error of `kind` at absolute byte `offset`.
+    pub const fn new(offset: usize, kind: ErrorKind) -> Self {
+        Error { offset, kind }
+    }
+
+    /// The absolute byte offset of the problem, from the start of the caller's buffer.
+    pub const fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// What went wrong.
+    pub const fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// `true` when the bytes themselves are bad (Godot would refuse them); `false` when they are
+    /// fine but not what was asked for.
+    pub const fn is_malformed(&self) -> bool {
+        !matches!(self.kind, ErrorKind::WrongType { .. })
+    }
+
+    /// For a malformed input, the error Godot's decoder of `version` returns for it.
+    /// `None` for [`ErrorKind::WrongType`] and [`ErrorKind::NotUnicode`], which Godot does not
+    /// have.
+    pub const fn godot_error(&self, version: Version) -> Option<GodotError> {
+        Some(match self.kind {
+            ErrorKind::StringOverrun { .. } => GodotError::FileEof,
+            ErrorKind::DepthLimit => GodotError::OutOfMemory,
+            ErrorKind::ObjectsNotAllowed => GodotError::Unauthorized,
+            ErrorKind::UnknownClass => match version {
+                Version::Godot3 => GodotError::Unavailable,
+                Version::Godot4 => GodotError::InvalidData,
+            },
+            ErrorKind::Truncated { .. }
+            | ErrorKind::UnknownType { .. }
+            | ErrorKind::BadCount { .. }
+            | ErrorKind::InvalidUtf8
+            | ErrorKind::OldNodePath
+            | ErrorKind::InvalidContainerType
+            | ErrorKind::InvalidScript => GodotError::InvalidData,
+            ErrorKind::WrongType { .. } | ErrorKind::NotUnicode => return None,
+        })
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ErrorKind::Truncated { needed } => {
+                write!(f, "input ends inside a field that needs {needed} bytes")
+            }
+            ErrorKind::StringOverrun { declared } => {
+                write!(f, "string length {declared} (plus padding) runs past the end of the input")
+            }
+            ErrorKind::UnknownType { id } => write!(f, "unknown type id {id}"),
+            ErrorKind::BadCount { count } => {
+                write!(f, "element count {count} does not fit in the remaining bytes")
+            }
+            ErrorKind::InvalidUtf8 => f.write_str("string is not valid UTF-8"),
+            ErrorKind::NotUnicode => {
+                f.write_str("string holds code points that are not Unicode scalar values")
+            }
+            ErrorKind::DepthLimit => f.write_str("value is nested too deeply"),
+            ErrorKind::ObjectsNotAllowed => {
+                f.write_str("full object found while object decoding is not allowed")
+            }
+            ErrorKind::UnknownClass => f.write_str("object class cannot be instantiated"),
+            ErrorKind::OldNodePath => f.write_str("NodePath in the obsolete plain-string form"),
+            ErrorKind::InvalidContainerType => f.write_str("invalid typed-container element type"),
+            ErrorKind::InvalidScript => f.write_str("object script is not a res:// path"),
+            ErrorKind::WrongType { expected, found } => {
+                write!(f, "expected {expected:?}, found {found:?}")
+            }
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at byte offset {}", self.kind, self.offset)
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// The crate's result type.
+pub type Result<T, E = Error> = core::result::Result<T, E>;

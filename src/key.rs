@@ -1,0 +1,76 @@
+//! [`Key`]: what a dictionary lookup or a path step looks for, matched with Godot's key equality.
+//!
+//! Godot compares dictionary keys by type, then by value: `1` (int) and `1.0` (float) are
+//! different keys; floats compare with `==` except that NaN equals NaN (so `0.0` and `-0.0` are
+//! the same key); strings compare by their text (after Godot's BOM and NUL handling).
+
+use crate::value::VariantRef;
+
+/// A dictionary key or path step to look for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Key<'k> {
+    /// `null`.
+    Nil,
+    /// A `bool` key.
+    Bool(bool),
+    /// An `int` key; in a path, an index into an array.
+    Int(i64),
+    /// A `float` key.
+    Float(f64),
+    /// A `String` key. Also a property name when the path reaches a full object.
+    String(&'k str),
+    /// A `StringName` key (Godot 4).
+    StringName(&'k str),
+}
+
+impl Key<'_> {
+    /// Whether `value` is this key, by Godot's rules.
+    pub fn matches(&self, value: &VariantRef<'_>) -> bool {
+        match (*self, value) {
+            (Key::Nil, VariantRef::Nil) => true,
+            (Key::Bool(a), VariantRef::Bool(b)) => a == *b,
+            (Key::Int(a), VariantRef::Int(b)) => a == *b,
+            (Key::Float(a), VariantRef::Float(b)) => a == *b || (a.is_nan() && b.is_nan()),
+            (Key::String(a), VariantRef::String(b)) => b.eq_str(a),
+            (Key::StringName(a), VariantRef::StringName(b)) => b.eq_str(a),
+            _ => false,
+        }
+    }
+}
+
+impl<'k> From<&'k str> for Key<'k> {
+    fn from(text: &'k str) -> Self {
+        Key::String(text)
+    }
+}
+
+impl From<i64> for Key<'_> {
+    fn from(value: i64) -> Self {
+        Key::Int(value)
+    }
+}
+
+impl From<i32> for Key<'_> {
+    fn from(value: i32) -> Self {
+        Key::Int(i64::from(value))
+    }
+}
+
+impl From<u32> for Key<'_> {
+    fn from(value: u32) -> Self {
+        Key::Int(i64::from(value))
+    }
+}
+
+impl From<bool> for Key<'_> {
+    fn from(value: bool) -> Self {
+        Key::Bool(value)
+    }
+}
+
+impl From<f64> for Key<'_> {
+    fn from(value: f64) -> Self {
+        Key::Float(value)
+    }
+}

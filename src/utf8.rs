@@ -1,0 +1,107 @@
+//! Which string bytes Godot accepts, and which part of them is the text.
+//!
+//! Godot's `String::parse_utf8` skips a leading byte order mark (EF BB BF) and stops at the first
+//! NUL byte, so [`text_of`] returns the bytes between those two points; nothing after a NUL is
+//! looked at. Then:
+//!
+//! * **Godot 4** accepts exactly standard UTF-8 (any error of `parse_utf8` makes `decode_variant`
+//!   fail): this is `core::str::from_utf8`.
+//! * **Godot 3** runs an older, looser decoder ([`godot3_check`]): it accepts every standard UTF-8
+//!   string, and also UTF-16 surrogates, code points above U+10FFFF, the 5- and 6-byte forms and
+//!   some overlong 3- and 4-byte forms. It rejects C0/C1 leads, stray continuation bytes,
+//!   FE/FF, and truncated sequences.
+//!
+//! Cost: one pass over the text (plus one `memchr` for the NUL).
+
+use crate::Version;
+
+const BOM: &[u8] = &[0xEF, 0xBB, 0xBF];
+
+/// The text part of a string's bytes: after a leading BOM, before the first NUL.
+#[inline]
+pub(crate) fn text_of(raw: &[u8]) -> &[u8] {
+    let raw = raw.strip_prefix(BOM).unwrap_or(raw);
+    match memchr::memchr(0, raw) {
+        Some(nul) => raw.get(..nul).unwrap_or(raw),
+        None => raw,
+    }
+}
+
+/// Checks `text` (already cut by [`text_of`]) against the rules of `version`; on failure returns
+/// the index of the first byte Godot refuses.
+#[inline]
+pub(crate) fn check(version: Version, text: &[u8]) -> Result<(), usize> {
+    match core::str::from_utf8(text) {
+        Ok(_) => Ok(()),
+        Err(error) => match version {
+            Version::Godot4 => Err(error.valid_up_to()),
+            Version::Godot3 => godot3_check(text),
+        },
+    }
+}
+
+/// Bytes that follow a lead byte in Godot 3's decoder, or `None` for a byte that cannot lead.
+fn godot3_sequence_length(lead: u8) -> Option<usize> {
+    match lead {
+        0x00..=0x7F => Some(1),
+        0xC0..=0xDF => Some(2),
+        0xE0..=0xEF => Some(3),
+        0xF0..=0xF7 => Some(4),
+        0xF8..=0xFB => Some(5),
+        0xFC..=0xFD => Some(6),
+        _ => None,
+    }
+}
+
+/// Godot 3.x `String::parse_utf8`, as a yes/no check: a counting pass that refuses bad leads,
+/// C0/C1 and a sequence cut short, then a decoding pass that refuses bad continuation bytes and
+/// Godot 3's narrow overlong test (lead and first continuation carry no bits, and the top bits
+/// of the second continuation are zero).
+pub(crate) fn godot3_check(text: &[u8]) -> Result<(), usize> {
+    let mut index = 0;
+    while let Some(&lead) = text.get(index) {
+        let len = godot3_sequence_length(lead).ok_or(index)?;
+        if len == 2 && lead & 0x1E == 0 {
+            return Err(index);
+        }
+        let sequence = text.get(index..index.saturating_add(len)).ok_or(index)?;
+        let mut code_point: u32 = u32::from(lead & (0xFF >> (len + 1)));
+        for (position, &byte) in sequence.iter().enumerate().skip(1) {
+            if byte & 0xC0 != 0x80 {
+                return Err(index.saturating_add(position));
+            }
+            if code_point == 0 && position == 2 && (byte & 0x7F) >> (7 - len) == 0 {
+                return Err(index);
+            }
+            code_point = (code_point << 6) | u32::from(byte & 0x3F);
+        }
+        index = index.saturating_add(len);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_skips_bom_and_stops_at_nul() {
+        assert_eq!(text_of(b"a\0b"), b"a");
+        assert_eq!(text_of(b"\xEF\xBB\xBFab"), b"ab");
+        assert_eq!(text_of(b"\xEF\xBB"), b"\xEF\xBB");
+        assert_eq!(text_of(b"a\0\xFF"), b"a");
+    }
+
+    #[test]
+    fn corpus_utf8_verdicts() {
+        for version in [Version::Godot3, Version::Godot4] {
+            assert!(check(version, b"\xC3\x28").is_err());
+            assert!(check(version, b"\xC0\xAF").is_err());
+            assert!(check(version, b"\xE9").is_err());
+            assert!(check(version, "h\u{e9}llo \u{1F600}".as_bytes()).is_ok());
+        }
+        // Godot 3 accepts a surrogate; Godot 4 does not.
+        assert!(check(Version::Godot3, b"\xED\xA0\x80").is_ok());
+        assert!(check(Version::Godot4, b"\xED\xA0\x80").is_err());
+    }
+}

@@ -1,0 +1,196 @@
+//! The iterative walk over a whole value: how containers find where an element ends, and what
+//! [`validate`](crate::validate) runs.
+//!
+//! The walk keeps its own stack of open containers in a fixed array: 16 entries first, and
+//! [`MAX_DEPTH`](crate::MAX_DEPTH) + 1 entries (8 KiB) for a value nested deeper, which is then
+//! walked again (at most twice the work). No input can make it recurse or allocate.
+//! It reads every header, count, length and nested value once, in order.
+//!
+//! * [`Mode::Skip`] checks what finding the end requires: headers, counts, lengths, the depth
+//!   limit, and `allow_objects`.
+//! * [`Mode::Validate`] also checks every string's text (UTF-8 as Godot reads it), so it accepts
+//!   exactly what Godot's `decode_variant` accepts.
+
+use crate::container_type::{ContainerType, is_resource_path};
+use crate::element::Element;
+use crate::error::{ErrorKind, Result};
+use crate::object::ObjectRef;
+use crate::string::read_string;
+use crate::value::{Extent, VariantRef, parse_head};
+use crate::wire::error_at;
+use crate::{MAX_DEPTH, Options, Version};
+
+/// How much a walk checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Structure only: enough to find the end.
+    Skip,
+    /// Everything Godot checks.
+    Validate,
+}
+
+/// An open container on the walk's stack.
+#[derive(Clone, Copy)]
+struct Frame {
+    /// Values still to read (array elements, dictionary keys and values, object properties).
+    left: u32,
+    /// Each value is preceded by a property name (full objects).
+    properties: bool,
+}
+
+/// Frames of the first attempt: enough for ordinary data, cheap to set up for every element a
+/// container iteration walks.
+const SHALLOW: usize = 16;
+
+/// Frames for the deepest value accepted: containers open at depths `0..=MAX_DEPTH`.
+const DEEP: usize = MAX_DEPTH as usize + 1;
+
+/// Walks the value whose header is at `pos`, at nesting `depth`; returns it as an [`Element`].
+pub(crate) fn walk(buf: &[u8], pos: usize, options: Options, depth: u16, mode: Mode) -> Result<Element<'_>> {
+    let (top, extent) = parse_head(buf, pos, options, depth)?;
+    if mode == Mode::Validate {
+        check_strings(&top)?;
+    }
+    // Scalars, strings and packed arrays need no stack.
+    if let Extent::End(end) = extent {
+        return Ok(Element::new(buf, pos, end, top));
+    }
+    if let Extent::Strings { first, count } = extent {
+        let end = strings_end(buf, first, count, options.version(), mode)?;
+        return Ok(Element::new(buf, pos, end, top));
+    }
+    // Containers: a small stack first; a value nested deeper is walked again with the full one.
+    match walk_container::<SHALLOW>(buf, pos, top, extent, options, depth, mode)? {
+        Some(element) => Ok(element),
+        None => walk_container::<DEEP>(buf, pos, top, extent, options, depth, mode)?
+            .ok_or_else(|| error_at(buf, pos, ErrorKind::DepthLimit)),
+    }
+}
+
+/// The walk of a container whose head is `top`, with a stack of `N` frames; `Ok(None)` when the
+/// value nests deeper than that.
+fn walk_container<'a, const N: usize>(
+    buf: &'a [u8],
+    pos: usize,
+    top: VariantRef<'a>,
+    extent: Extent,
+    options: Options,
+    depth: u16,
+    mode: Mode,
+) -> Result<Option<Element<'a>>> {
+    let version = options.version();
+    let mut stack = [Frame { left: 0, properties: false }; N];
+    let mut open = 0usize;
+    let mut depth = depth;
+    // The value about to be read is a Godot 4 `script` property (checked when validating).
+    let mut script = false;
+    let mut next = (top, extent);
+    let mut first = true;
+    loop {
+        let (value, extent) = next;
+        if mode == Mode::Validate && !first {
+            check_strings(&value)?;
+        }
+        first = false;
+        let mut cursor = match extent {
+            Extent::End(end) => end,
+            Extent::Strings { first, count } => strings_end(buf, first, count, version, mode)?,
+            Extent::Values { first, items: 0 } | Extent::Properties { first, count: 0 } => first,
+            Extent::Values { first, items } | Extent::Properties { first, count: items } => {
+                let properties = matches!(extent, Extent::Properties { .. });
+                let Some(frame) = stack.get_mut(open) else {
+                    return Ok(None);
+                };
+                *frame = Frame { left: items, properties };
+                open = open.saturating_add(1);
+                depth = depth.saturating_add(1);
+                let mut value_pos = first;
+                if properties {
+                    (value_pos, script) = property_name_end(buf, first, version, mode)?;
+                }
+                next = parse_head(buf, value_pos, options, depth)?;
+                if script {
+                    check_script(buf, value_pos, &next.0)?;
+                    script = false;
+                }
+                continue;
+            }
+        };
+        // The value is complete: close every container it completes.
+        loop {
+            let Some(frame) = open.checked_sub(1).and_then(|top| stack.get_mut(top)) else {
+                return Ok(Some(Element::new(buf, pos, cursor, top)));
+            };
+            frame.left = frame.left.saturating_sub(1);
+            if frame.left > 0 {
+                if frame.properties {
+                    (cursor, script) = property_name_end(buf, cursor, version, mode)?;
+                }
+                break;
+            }
+            open = open.saturating_sub(1);
+            depth = depth.saturating_sub(1);
+        }
+        next = parse_head(buf, cursor, options, depth)?;
+        if script {
+            check_script(buf, cursor, &next.0)?;
+            script = false;
+        }
+    }
+}
+
+/// Reads the `count` strings from `pos` (checking their text when validating); returns the end.
+fn strings_end(buf: &[u8], mut pos: usize, count: u32, version: Version, mode: Mode) -> Result<usize> {
+    for _ in 0..count {
+        let (s, end) = read_string(buf, pos, version)?;
+        if mode == Mode::Validate {
+            s.check()?;
+        }
+        pos = end;
+    }
+    Ok(pos)
+}
+
+/// Reads the property name at `pos`; returns the position of the property's value and whether
+/// the value must pass Godot 4's `script` check (only when validating).
+fn property_name_end(buf: &[u8], pos: usize, version: Version, mode: Mode) -> Result<(usize, bool)> {
+    let (name, end) = read_string(buf, pos, version)?;
+    if mode == Mode::Skip {
+        return Ok((end, false));
+    }
+    name.check()?;
+    Ok((end, version == Version::Godot4 && name.eq_str("script")))
+}
+
+/// Godot 4 loads a non-null `script` property: it must be a `res://` path.
+fn check_script(buf: &[u8], pos: usize, value: &VariantRef<'_>) -> Result<()> {
+    match value {
+        VariantRef::Nil => Ok(()),
+        VariantRef::String(path) if is_resource_path(path) => Ok(()),
+        _ => Err(error_at(buf, pos, ErrorKind::InvalidScript)),
+    }
+}
+
+/// Checks the text of the strings in a value's head (not those of its children, which the walk
+/// visits itself).
+fn check_strings(value: &VariantRef<'_>) -> Result<()> {
+    match value {
+        VariantRef::String(s) | VariantRef::StringName(s) => s.check(),
+        VariantRef::Signal(signal) => signal.name().check(),
+        // A full object's class name is checked when its head is read.
+        VariantRef::Object(ObjectRef::Full(_) | ObjectRef::Null | ObjectRef::Id(_)) => Ok(()),
+        VariantRef::Array(array) => check_container_type(array.element_type()?),
+        VariantRef::Dictionary(dictionary) => {
+            check_container_type(dictionary.key_type()?)?;
+            check_container_type(dictionary.value_type()?)
+        }
+        _ => Ok(()),
+    }
+}
+
+fn check_container_type(ty: ContainerType<'_>) -> Result<()> {
+    match ty {
+        ContainerType::ClassName(s) | ContainerType::Script(s) => s.check(),
+        ContainerType::Untyped | ContainerType::Builtin(_) => Ok(()),
+    }
+}

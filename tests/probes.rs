@@ -1,0 +1,100 @@
+//! Crafted inputs whose verdicts were taken from the real engines for this project
+//! (`corpus/probes/`): string encodings, NodePath counts, typed containers, depth, objects,
+//! packed arrays, header bits, class names and dictionary keys. Each must get Godot's verdict
+//! and, when accepted, Godot's value. The few known differences are listed with their reason,
+//! and the test fails if one of them stops being a difference.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::*;
+use gdvariant::Version;
+
+/// Cases where this crate knowingly differs from the engine that produced the verdict.
+const KNOWN_DIFFERENCES: &[(Version, &str, &str)] = &[
+    // Godot 3.2.3 has no depth limit (3.3.5+ and 4.x stop at 1024, as this crate does).
+    (Version::Godot3, "probe_depth_array_1026", DEPTH3),
+    (Version::Godot3, "probe_depth_array_1025_int", DEPTH3),
+    (Version::Godot3, "probe_depth_dict_value_1026", DEPTH3),
+    (Version::Godot3, "probe_depth_dict_value_1025_int", DEPTH3),
+    (Version::Godot3, "probe_depth_dict_key_1026", DEPTH3),
+    (Version::Godot3, "probe_depth_array_5000", DEPTH3),
+    // A script path is accepted when it starts with res://; Godot also loads it, and the probe's
+    // paths do not exist.
+    (Version::Godot4, "probe_typed_array_script_res_allowed", SCRIPT),
+    (Version::Godot4, "probe_typed_dict_value_script_res_allowed", SCRIPT),
+    (Version::Godot4, "probe_typed_dict_int_value_script_res_allowed", SCRIPT),
+    (Version::Godot4, "probe_obj_script_res_nope", SCRIPT),
+    // Godot converts or drops elements and keys that do not fit a typed container; the lazy
+    // view shows the wire. The verdict agrees.
+    (Version::Godot4, "probe_typed_array_int_holding_string", TYPED),
+    (Version::Godot4, "probe_typed_array_int_holding_float", TYPED),
+    (Version::Godot4, "probe_typed_array_string_holding_stringname", TYPED),
+    (Version::Godot4, "probe_typed_array_class_node_holding_int", TYPED),
+    (Version::Godot4, "probe_typed_array_class_node_holding_refcounted", TYPED),
+    (Version::Godot4, "probe_typed_dict_int_string_wrong_key", TYPED),
+    (Version::Godot4, "keys_typed_si_snamekey", TYPED),
+    (Version::Godot4, "keys_typed_si_snamekey_only", TYPED),
+    (Version::Godot4, "keys_typed_si_sname_str_dup", TYPED),
+    (Version::Godot4, "keys_typed_si_floatkey", TYPED),
+    (Version::Godot4, "keys_typed_si_floatkey_only", TYPED),
+    (Version::Godot4, "keys_typed_si_intkey", TYPED),
+    (Version::Godot4, "keys_typed_sni_strkey", TYPED),
+    (Version::Godot4, "keys_typed_fi_int_float_dup", TYPED),
+    (Version::Godot4, "keys_typed_fi_intkey", TYPED),
+    (Version::Godot4, "keys_typed_ii_float15key", TYPED),
+    (Version::Godot4, "keys_typed_si_nilkey", TYPED),
+    (Version::Godot4, "keys_typed_ii_float_int_dup", TYPED),
+    // Godot's text form of a NodePath leaves out an empty subname; names and subnames agree.
+    (Version::Godot4, "probe_np_empty_subname", "NodePath text"),
+    // A full object of class EncodedObjectAsID decodes to what an object id decodes to; the
+    // test's description of Godot's result cannot tell the two apart. The verdict agrees.
+    (Version::Godot3, "probe_obj_class_EncodedObjectAsID", "EncodedObjectAsID"),
+    (Version::Godot4, "probe_obj_class_EncodedObjectAsID", "EncodedObjectAsID"),
+];
+
+const DEPTH3: &str = "Godot 3.2.3 has no depth limit";
+const SCRIPT: &str = "script existence is not checked";
+const TYPED: &str = "typed-container conversion";
+
+fn run(version: Version, file: &str) -> (usize, Vec<String>, BTreeMap<String, String>) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/probes").join(file);
+    let mut failures = Vec::new();
+    let mut differing = BTreeMap::new();
+    let cases = read_jsonl(&path);
+    for case in &cases {
+        let name = case["name"].as_str().unwrap();
+        if std::env::var_os("CORPUS_TRACE").is_some() {
+            eprintln!("{version:?} {name}");
+        }
+        let failure = check_verdict(version, case);
+        let known = KNOWN_DIFFERENCES.iter().find(|(v, n, _)| *v == version && *n == name);
+        match (failure, known) {
+            (Some(f), None) => failures.push(format!("{version:?} {f}")),
+            (None, Some(_)) => failures.push(format!("{version:?} {name}: listed as a known difference but agrees")),
+            (Some(f), Some(_)) => {
+                differing.insert(name.to_owned(), f);
+            }
+            (None, None) => {}
+        }
+    }
+    (cases.len(), failures, differing)
+}
+
+#[test]
+fn engine_probes_get_godots_verdicts() {
+    let mut all = Vec::new();
+    for (version, file, at_least) in [
+        (Version::Godot3, "godot3.jsonl", 380),
+        (Version::Godot4, "godot4.jsonl", 460),
+        (Version::Godot3, "dict-keys/godot3.jsonl", 80),
+        (Version::Godot4, "dict-keys/godot4.jsonl", 100),
+    ] {
+        let (count, failures, _) = with_big_stack(move || run(version, file));
+        assert!(count >= at_least, "{file}: {count} cases");
+        all.extend(failures);
+    }
+    assert!(all.is_empty(), "{} failures:\n{}", all.len(), all.join("\n"));
+}
