@@ -54,7 +54,9 @@ impl<'a> ArrayRef<'a> {
     /// The elements with their offsets and raw bytes; stops after the first error.
     pub fn elements(&self) -> Elements<'a> {
         match self.type_info() {
-            Ok((_, count_pos)) => Elements::new(self.scope, count_pos.saturating_add(4), self.count),
+            Ok((_, count_pos)) => {
+                Elements::new(self.scope, count_pos.saturating_add(4), self.count)
+            }
             Err(error) => Elements::failed(self.scope, error),
         }
     }

@@ -125,8 +125,10 @@ impl<'a> DictionaryRef<'a> {
         let header = u32_at(buf, self.header)?;
         let version = options.version();
         let body = self.header.saturating_add(4);
-        let (keys, after) = read_container_type(buf, body, kind_bits(version, header, 16), options)?;
-        let (values, after) = read_container_type(buf, after, kind_bits(version, header, 18), options)?;
+        let (keys, after) =
+            read_container_type(buf, body, kind_bits(version, header, 16), options)?;
+        let (values, after) =
+            read_container_type(buf, after, kind_bits(version, header, 18), options)?;
         Ok((keys, values, after))
     }
 }

@@ -1,8 +1,8 @@
 //! [`Element`]: a value together with where it sits and its exact bytes, for relays that
 //! forward a subtree byte for byte without decoding it.
 
-use crate::value::VariantRef;
 use crate::VariantType;
+use crate::value::VariantRef;
 
 /// One value of a container (or the top-level value of [`parse_prefix`](crate::parse_prefix)):
 /// its head, its absolute offset and its raw bytes. Finding the end walked the value's

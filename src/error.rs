@@ -13,7 +13,7 @@
 
 use core::fmt;
 
-use crate::{Version, VariantType};
+use crate::{VariantType, Version};
 
 /// Something that stopped a read, and the absolute byte offset where it was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

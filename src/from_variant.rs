@@ -4,6 +4,7 @@
 //! index is absent; `Err` when the data is malformed ([`Error::is_malformed`]) or is there but of
 //! another type ([`ErrorKind::WrongType`], at the value's offset).
 
+use crate::VariantType;
 use crate::array::ArrayRef;
 use crate::dictionary::DictionaryRef;
 use crate::element::Element;
@@ -11,7 +12,6 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::key::Key;
 use crate::string::GdStr;
 use crate::value::VariantRef;
-use crate::VariantType;
 
 /// A Rust type a [`VariantRef`] converts to.
 pub trait FromVariant<'a>: Sized {

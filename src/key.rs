@@ -1,8 +1,14 @@
 //! [`Key`]: what a dictionary lookup or a path step looks for, matched with Godot's key equality.
 //!
-//! Godot compares dictionary keys by type, then by value: `1` (int) and `1.0` (float) are
-//! different keys; floats compare with `==` except that NaN equals NaN (so `0.0` and `-0.0` are
-//! the same key); strings compare by their text (after Godot's BOM and NUL handling).
+//! Godot compares dictionary keys by type, then by value (checked against both engines, see
+//! `corpus/probes/dict-keys`): `1` (int) and `1.0` (float) are different keys, and so are `0`
+//! and `false`; floats compare with `==` except that NaN equals NaN (so `0.0` and `-0.0` are the
+//! same key); strings compare by their text (after Godot's BOM and NUL handling), and in Godot 4
+//! a `String` and a `StringName` with the same text are the same key.
+//!
+//! Typed dictionaries (Godot 4.4+) convert keys to their declared type while decoding (a float
+//! key of a `Dictionary[int, V]` is truncated to an int, a key that cannot convert is dropped);
+//! lookups here compare the keys as they are on the wire.
 
 use crate::value::VariantRef;
 
@@ -18,10 +24,9 @@ pub enum Key<'k> {
     Int(i64),
     /// A `float` key.
     Float(f64),
-    /// A `String` key. Also a property name when the path reaches a full object.
+    /// A `String` or `StringName` key (the same key to Godot 4). Also a property name when a
+    /// path reaches a full object.
     String(&'k str),
-    /// A `StringName` key (Godot 4).
-    StringName(&'k str),
 }
 
 impl Key<'_> {
@@ -32,8 +37,7 @@ impl Key<'_> {
             (Key::Bool(a), VariantRef::Bool(b)) => a == *b,
             (Key::Int(a), VariantRef::Int(b)) => a == *b,
             (Key::Float(a), VariantRef::Float(b)) => a == *b || (a.is_nan() && b.is_nan()),
-            (Key::String(a), VariantRef::String(b)) => b.eq_str(a),
-            (Key::StringName(a), VariantRef::StringName(b)) => b.eq_str(a),
+            (Key::String(a), VariantRef::String(b) | VariantRef::StringName(b)) => b.eq_str(a),
             _ => false,
         }
     }

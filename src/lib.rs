@@ -11,20 +11,61 @@
 //! ## Quick start
 //!
 //! ```
+//! use gdvariant::{Key, Options, VariantRef};
+//!
+//! // Godot 4.6: var_to_bytes({"a": {"b": {"c": [1, 2, {"d": null}]}}, "e": []})
+//! let bytes = include_bytes!("../corpus/godot4/dict_nested.bin");
+//!
+//! // Accept exactly what Godot accepts, in one pass, without allocating.
+//! gdvariant::validate(bytes, Options::godot4())?;
+//!
+//! // Then look at what you need; nothing else is decoded.
+//! let value = gdvariant::parse(bytes, Options::godot4())?;
+//! let path = [Key::from("a"), Key::from("b"), Key::from("c"), Key::from(1)];
+//! assert_eq!(value.lookup(&path)?.and_then(|v| v.as_int()), Some(2));
+//!
+//! let root = value.as_dictionary().expect("a dictionary");
+//! for entry in root.iter() {
+//!     let (key, value) = entry?;
+//!     println!("{key:?}: {:?}", value.variant_type());
+//! }
+//! # Ok::<(), gdvariant::Error>(())
+//! ```
+//!
+//! Packed arrays are slices of the input:
+//!
+//! ```
 //! use gdvariant::{Options, VariantRef};
 //!
-//! // Godot 4.6: var_to_bytes({"a": 1, "b": [true, "x"], "c": Vector2(1.5, -2)})
-//! let bytes = include_bytes!("../corpus/godot4/dict_simple.bin");
-//! let value = gdvariant::parse(bytes, Options::godot4())?;
-//! let dict = value.as_dictionary().expect("a dictionary");
-//! assert_eq!(dict.get_as::<i64>("a")?, Some(1));
-//! for entry in dict.iter() {
-//!     let (key, value) = entry?;
-//!     println!("{key:?} = {:?}", value.variant_type());
+//! // Godot 4.6: var_to_bytes(PackedFloat32Array([0, 1, -2.5, 0.1, 1e30]))
+//! let bytes = include_bytes!("../corpus/godot4/packed_float32_basic.bin");
+//! let VariantRef::PackedFloat32Array(floats) = gdvariant::parse(bytes, Options::godot4())? else {
+//!     panic!("not a PackedFloat32Array");
+//! };
+//! assert_eq!(floats.len(), 5);
+//! assert_eq!(floats.get(2), Some(-2.5));
+//! // Always available: alignment-1 little-endian values, no copy.
+//! assert_eq!(floats.as_le_slice()[1].get(), 1.0);
+//! // Native `&[f32]` when the host is little-endian and the data is 4-aligned in memory.
+//! if let Some(native) = floats.as_slice() {
+//!     assert_eq!(native[4], 1e30);
 //! }
-//! // Accept exactly what Godot accepts, in one pass without allocating:
-//! gdvariant::validate(bytes, Options::godot4())?;
 //! # Ok::<(), gdvariant::Error>(())
+//! ```
+//!
+//! Errors say what and where, and which error Godot itself reports:
+//!
+//! ```
+//! use gdvariant::{ErrorKind, GodotError, Options, Version};
+//!
+//! // Godot 3.2.3: var2bytes("Héllo wörld 日本 😀!") with the last byte cut off.
+//! let bytes = include_bytes!("../corpus/godot3/string_utf8_mixed.bin");
+//! let cut = &bytes[..bytes.len() - 1];
+//! let error = gdvariant::validate(cut, Options::godot3()).unwrap_err();
+//! assert_eq!(error.offset(), 4); // the string's length field
+//! assert!(matches!(error.kind(), ErrorKind::StringOverrun { declared: 26 }));
+//! assert_eq!(error.godot_error(Version::Godot3), Some(GodotError::FileEof));
+//! assert_eq!(error.to_string(), "string length 26 (plus padding) runs past the end of the input at byte offset 4");
 //! ```
 //!
 //! ## Which function to call
@@ -77,7 +118,10 @@
 
 #![no_std]
 #![forbid(unsafe_code)]
-#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic))]
+#![cfg_attr(
+    test,
+    allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)
+)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

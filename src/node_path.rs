@@ -9,10 +9,10 @@
 //! The encoder does not initialise the padding of these strings, so it is never looked at.
 //! Parsing reads the 12-byte head (O(1)); the strings are read by the iterators.
 
+use crate::Version;
 use crate::error::{ErrorKind, Result};
 use crate::string::{GdStr, read_string};
 use crate::wire::{bytes_at, error_at, remaining, u32_at};
-use crate::Version;
 
 const FLAG_ABSOLUTE: u32 = 1;
 const FLAG_PROPERTY: u32 = 2;
@@ -79,7 +79,13 @@ impl<'a> NodePathRef<'a> {
 
     /// The names; stops after the first error. O(1) per name.
     pub fn names(&self) -> NodePathStrings<'a> {
-        NodePathStrings { buf: self.buf, pos: self.first, skip: 0, left: self.names, version: self.version }
+        NodePathStrings {
+            buf: self.buf,
+            pos: self.first,
+            skip: 0,
+            left: self.names,
+            version: self.version,
+        }
     }
 
     /// The subnames; stops after the first error. Skipping the names first costs O(names).

@@ -23,14 +23,16 @@ use core::marker::PhantomData;
 use zerocopy::little_endian::{F32, F64, I32, I64};
 use zerocopy::{FromBytes, Immutable, KnownLayout};
 
+use crate::Version;
 use crate::error::{ErrorKind, Result};
 use crate::math::{Color, Precision, Rect2, Vector2, Vector3, Vector4};
 use crate::string::{GdStr, read_string};
 use crate::wire::{bytes_at, error_at, remaining, u32_at};
-use crate::Version;
 
 /// An element type of a packed array.
-pub trait PackedElement: Copy + FromBytes + KnownLayout + Immutable + packed_sealed::Sealed + 'static {
+pub trait PackedElement:
+    Copy + FromBytes + KnownLayout + Immutable + packed_sealed::Sealed + 'static
+{
     /// The same element as alignment-1 little-endian zerocopy types.
     type Le: Copy + FromBytes + KnownLayout + Immutable + 'static;
     /// Converts from the little-endian form.
@@ -233,7 +235,12 @@ impl<'a> PackedStrings<'a> {
 
     /// The strings in order; stops after the first error. O(1) per string.
     pub fn iter(&self) -> PackedStringsIter<'a> {
-        PackedStringsIter { buf: self.buf, pos: self.first, left: self.count, version: self.version }
+        PackedStringsIter {
+            buf: self.buf,
+            pos: self.first,
+            left: self.count,
+            version: self.version,
+        }
     }
 }
 
@@ -282,7 +289,8 @@ pub(crate) fn read_fixed(buf: &[u8], pos: usize, element_size: usize) -> Result<
     let declared = u32_at(buf, pos)?;
     let bad = || error_at(buf, pos, ErrorKind::BadCount { count: declared });
     let count = usize::try_from(i32::try_from(declared).map_err(|_| bad())?).map_err(|_| bad())?;
-    let size = count.checked_mul(element_size).filter(|&s| s <= i32::MAX as usize).ok_or_else(bad)?;
+    let size =
+        count.checked_mul(element_size).filter(|&s| s <= i32::MAX as usize).ok_or_else(bad)?;
     let start = pos.saturating_add(4);
     if size > remaining(buf, start) {
         return Err(bad());

@@ -3,12 +3,12 @@
 //! Each step costs what the container's lookup costs (a dictionary step scans the whole
 //! dictionary, because the last of repeated keys wins).
 
+use crate::VariantType;
 use crate::element::Element;
 use crate::error::{Error, ErrorKind, Result};
 use crate::key::Key;
 use crate::object::ObjectRef;
 use crate::value::VariantRef;
-use crate::VariantType;
 
 impl<'a> Element<'a> {
     /// Follows `path` from this value: a dictionary step looks up the key, an array step takes

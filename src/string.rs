@@ -114,7 +114,8 @@ pub(crate) fn read_string(buf: &[u8], pos: usize, version: Version) -> Result<(G
     let declared = u32_at(buf, pos)?;
     let overrun = || error_at(buf, pos, ErrorKind::StringOverrun { declared });
     // Godot reads the length as i32: anything with bit 31 set is negative.
-    let len = usize::try_from(i32::try_from(declared).map_err(|_| overrun())?).map_err(|_| overrun())?;
+    let len =
+        usize::try_from(i32::try_from(declared).map_err(|_| overrun())?).map_err(|_| overrun())?;
     let start = pos.saturating_add(4);
     let padded = len.saturating_add(padding(len));
     if padded > remaining(buf, start) {

@@ -65,12 +65,15 @@ pub(crate) fn godot3_check(text: &[u8]) -> Result<(), usize> {
             return Err(index);
         }
         let sequence = text.get(index..index.saturating_add(len)).ok_or(index)?;
-        let mut code_point: u32 = u32::from(lead & (0xFF >> (len + 1)));
+        let lead_bits = 0xFFu8.checked_shr(len.saturating_add(1) as u32).unwrap_or(0);
+        let mut code_point: u32 = u32::from(lead & lead_bits);
         for (position, &byte) in sequence.iter().enumerate().skip(1) {
             if byte & 0xC0 != 0x80 {
                 return Err(index.saturating_add(position));
             }
-            if code_point == 0 && position == 2 && (byte & 0x7F) >> (7 - len) == 0 {
+            let top_bits =
+                (byte & 0x7F).checked_shr(7usize.saturating_sub(len) as u32).unwrap_or(0);
+            if code_point == 0 && position == 2 && top_bits == 0 {
                 return Err(index);
             }
             code_point = (code_point << 6) | u32::from(byte & 0x3F);

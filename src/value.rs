@@ -266,7 +266,9 @@ pub(crate) fn parse_head(
     };
     Ok(match ty {
         VariantType::Nil => (V::Nil, Extent::End(body)),
-        VariantType::Bool => (V::Bool(u32_at(buf, body)? != 0), Extent::End(body.saturating_add(4))),
+        VariantType::Bool => {
+            (V::Bool(u32_at(buf, body)? != 0), Extent::End(body.saturating_add(4)))
+        }
         VariantType::Int if flag64 => {
             (V::Int(u64_at(buf, body)? as i64), Extent::End(body.saturating_add(8)))
         }
@@ -321,11 +323,16 @@ pub(crate) fn parse_head(
         VariantType::NodePath => {
             let path = NodePathRef::read(buf, body, version)?;
             let strings = path.strings();
-            (V::NodePath(path), Extent::Strings { first: strings.position(), count: path_total(&path) })
+            (
+                V::NodePath(path),
+                Extent::Strings { first: strings.position(), count: path_total(&path) },
+            )
         }
         VariantType::Rid => match version {
             Version::Godot3 => (V::Rid(None), Extent::End(body)),
-            Version::Godot4 => (V::Rid(Some(u64_at(buf, body)?)), Extent::End(body.saturating_add(8))),
+            Version::Godot4 => {
+                (V::Rid(Some(u64_at(buf, body)?)), Extent::End(body.saturating_add(8)))
+            }
         },
         VariantType::Object => read_object(buf, pos, header, options, depth)?,
         VariantType::Callable => (V::Callable, Extent::End(body)),
@@ -344,7 +351,8 @@ pub(crate) fn parse_head(
             (V::Array(ArrayRef::new(scope, pos, count)), Extent::Values { first, items: count })
         }
         VariantType::Dictionary => {
-            let (_, after_keys) = read_container_type(buf, body, kind_bits(version, header, 16), options)?;
+            let (_, after_keys) =
+                read_container_type(buf, body, kind_bits(version, header, 16), options)?;
             let (_, after) =
                 read_container_type(buf, after_keys, kind_bits(version, header, 18), options)?;
             let count = u32_at(buf, after)? & 0x7FFF_FFFF;
@@ -366,11 +374,20 @@ pub(crate) fn parse_head(
         VariantType::PackedStringArray => {
             let strings = PackedStrings::read(buf, body, version)?;
             let count = u32::try_from(strings.len()).unwrap_or(0);
-            (V::PackedStringArray(strings), Extent::Strings { first: body.saturating_add(4), count })
+            (
+                V::PackedStringArray(strings),
+                Extent::Strings { first: body.saturating_add(4), count },
+            )
         }
-        VariantType::PackedVector2Array => packed_reals(buf, body, precision, V::PackedVector2Array)?,
-        VariantType::PackedVector3Array => packed_reals(buf, body, precision, V::PackedVector3Array)?,
-        VariantType::PackedVector4Array => packed_reals(buf, body, precision, V::PackedVector4Array)?,
+        VariantType::PackedVector2Array => {
+            packed_reals(buf, body, precision, V::PackedVector2Array)?
+        }
+        VariantType::PackedVector3Array => {
+            packed_reals(buf, body, precision, V::PackedVector3Array)?
+        }
+        VariantType::PackedVector4Array => {
+            packed_reals(buf, body, precision, V::PackedVector4Array)?
+        }
     })
 }
 
@@ -381,7 +398,13 @@ fn path_total(path: &NodePathRef<'_>) -> u32 {
 
 /// Fails when `count` elements of at least `min_size` bytes each cannot fit after `first`.
 /// Every element needs at least its 4-byte header, so a larger count can never decode.
-fn check_count(buf: &[u8], count_pos: usize, count: u32, min_size: u64, first: usize) -> Result<()> {
+fn check_count(
+    buf: &[u8],
+    count_pos: usize,
+    count: u32,
+    min_size: u64,
+    first: usize,
+) -> Result<()> {
     if u64::from(count).saturating_mul(min_size) > remaining(buf, first) as u64 {
         return Err(error_at(buf, count_pos, ErrorKind::BadCount { count }));
     }

@@ -46,7 +46,13 @@ const SHALLOW: usize = 16;
 const DEEP: usize = MAX_DEPTH as usize + 1;
 
 /// Walks the value whose header is at `pos`, at nesting `depth`; returns it as an [`Element`].
-pub(crate) fn walk(buf: &[u8], pos: usize, options: Options, depth: u16, mode: Mode) -> Result<Element<'_>> {
+pub(crate) fn walk(
+    buf: &[u8],
+    pos: usize,
+    options: Options,
+    depth: u16,
+    mode: Mode,
+) -> Result<Element<'_>> {
     let (top, extent) = parse_head(buf, pos, options, depth)?;
     if mode == Mode::Validate {
         check_strings(&top)?;
@@ -140,7 +146,13 @@ fn walk_container<'a, const N: usize>(
 }
 
 /// Reads the `count` strings from `pos` (checking their text when validating); returns the end.
-fn strings_end(buf: &[u8], mut pos: usize, count: u32, version: Version, mode: Mode) -> Result<usize> {
+fn strings_end(
+    buf: &[u8],
+    mut pos: usize,
+    count: u32,
+    version: Version,
+    mode: Mode,
+) -> Result<usize> {
     for _ in 0..count {
         let (s, end) = read_string(buf, pos, version)?;
         if mode == Mode::Validate {
@@ -153,7 +165,12 @@ fn strings_end(buf: &[u8], mut pos: usize, count: u32, version: Version, mode: M
 
 /// Reads the property name at `pos`; returns the position of the property's value and whether
 /// the value must pass Godot 4's `script` check (only when validating).
-fn property_name_end(buf: &[u8], pos: usize, version: Version, mode: Mode) -> Result<(usize, bool)> {
+fn property_name_end(
+    buf: &[u8],
+    pos: usize,
+    version: Version,
+    mode: Mode,
+) -> Result<(usize, bool)> {
     let (name, end) = read_string(buf, pos, version)?;
     if mode == Mode::Skip {
         return Ok((end, false));

@@ -46,7 +46,7 @@ pub(crate) fn u64_at(buf: &[u8], pos: usize) -> Result<u64> {
 /// Bytes of zero padding that follow `len` bytes to reach a multiple of 4.
 #[inline]
 pub(crate) const fn padding(len: usize) -> usize {
-    (4 - (len % 4)) % 4
+    len.wrapping_neg() & 3
 }
 
 /// Bytes left from `pos` to the end of `buf` (zero when `pos` is past the end).

@@ -16,7 +16,13 @@ fn is_value_case(case: &Value) -> bool {
 }
 
 /// Decodes one encoded value and compares it with Godot's description; returns a failure.
-fn check_value(version: Version, name: &str, bytes: &[u8], allow_objects: bool, expected: &Value) -> Option<String> {
+fn check_value(
+    version: Version,
+    name: &str,
+    bytes: &[u8],
+    allow_objects: bool,
+    expected: &Value,
+) -> Option<String> {
     let options = options_for(version, allow_objects);
     if let Err(e) = gdvariant::validate(bytes, options) {
         return Some(format!("{name}: validate failed: {e}"));
@@ -78,7 +84,8 @@ fn every_stream_decodes_frame_by_frame() {
                 let len = u32::from_le_bytes(bytes[pos..pos + 4].try_into().unwrap()) as usize;
                 assert_eq!(len as u64, size.as_u64().unwrap(), "{name} frame {i} length");
                 let frame = &bytes[pos + 4..pos + 4 + len];
-                let failure = check_value(version, &format!("{name}[{i}]"), frame, full_objects, item);
+                let failure =
+                    check_value(version, &format!("{name}[{i}]"), frame, full_objects, item);
                 assert!(failure.is_none(), "{version:?} {}", failure.unwrap());
                 pos += 4 + len;
             }

@@ -73,7 +73,8 @@ fn run(version: Version, file: &str) -> (usize, Vec<String>, BTreeMap<String, St
         let known = KNOWN_DIFFERENCES.iter().find(|(v, n, _)| *v == version && *n == name);
         match (failure, known) {
             (Some(f), None) => failures.push(format!("{version:?} {f}")),
-            (None, Some(_)) => failures.push(format!("{version:?} {name}: listed as a known difference but agrees")),
+            (None, Some(_)) => failures
+                .push(format!("{version:?} {name}: listed as a known difference but agrees")),
             (Some(f), Some(_)) => {
                 differing.insert(name.to_owned(), f);
             }

@@ -1,16 +1,21 @@
 //! Shared test support: the real-engine corpora, and a description of decoded values in the
 //! corpora's own `expected` JSON shape, so values are compared field by field with what Godot
 //! reported (floats as exact bit patterns).
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 use std::path::{Path, PathBuf};
 
 use gdvariant::math::RealValue;
-use gdvariant::{
-    ContainerType, ObjectRef, Options, Packed, PackedReals, Reals, VariantRef, VariantType,
-    Version,
-};
 use gdvariant::packed::PackedElement;
+use gdvariant::{
+    ContainerType, ObjectRef, Options, Packed, PackedReals, Reals, VariantRef, VariantType, Version,
+};
 use serde_json::{Value, json};
 
 /// `corpus/godot3` or `corpus/godot4`.
@@ -174,9 +179,14 @@ pub fn describe(value: VariantRef<'_>, version: Version) -> Value {
 pub fn strip_markers(value: Value) -> Value {
     match value {
         Value::Object(map) => Value::Object(
-            map.into_iter().filter(|(k, _)| k != "null_object").map(|(k, v)| (k, strip_markers(v))).collect(),
+            map.into_iter()
+                .filter(|(k, _)| k != "null_object")
+                .map(|(k, v)| (k, strip_markers(v)))
+                .collect(),
         ),
-        Value::String(s) if s.starts_with(CLASS_MARK) => Value::String(s.trim_start_matches(CLASS_MARK).to_owned()),
+        Value::String(s) if s.starts_with(CLASS_MARK) => {
+            Value::String(s.trim_start_matches(CLASS_MARK).to_owned())
+        }
         Value::Array(items) => Value::Array(items.into_iter().map(strip_markers).collect()),
         other => other,
     }
@@ -192,17 +202,39 @@ pub fn describe_marked(value: VariantRef<'_>, version: Version) -> Value {
         VariantRef::Int(i) => json!({"v": i}),
         VariantRef::Float(f) => json!({"f64": hex64(f.to_bits())}),
         VariantRef::String(s) | VariantRef::StringName(s) => string(s),
-        VariantRef::Vector2(v) => json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))}),
-        VariantRef::Rect2(v) => json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))}),
-        VariantRef::Vector3(v) => json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))}),
-        VariantRef::Transform2D(v) => json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))}),
-        VariantRef::Vector4(v) => json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))}),
-        VariantRef::Plane(v) => json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))}),
-        VariantRef::Quaternion(v) => json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))}),
-        VariantRef::Aabb(v) => json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))}),
-        VariantRef::Basis(v) => json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))}),
-        VariantRef::Transform3D(v) => json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))}),
-        VariantRef::Projection(v) => json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))}),
+        VariantRef::Vector2(v) => {
+            json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))})
+        }
+        VariantRef::Rect2(v) => {
+            json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))})
+        }
+        VariantRef::Vector3(v) => {
+            json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))})
+        }
+        VariantRef::Transform2D(v) => {
+            json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))})
+        }
+        VariantRef::Vector4(v) => {
+            json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))})
+        }
+        VariantRef::Plane(v) => {
+            json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))})
+        }
+        VariantRef::Quaternion(v) => {
+            json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))})
+        }
+        VariantRef::Aabb(v) => {
+            json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))})
+        }
+        VariantRef::Basis(v) => {
+            json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))})
+        }
+        VariantRef::Transform3D(v) => {
+            json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))})
+        }
+        VariantRef::Projection(v) => {
+            json!({"f32": reals_f32(&v, |v| components!(v), |v| components!(v))})
+        }
         VariantRef::Vector2i(v) => json!({"i32": components!(v)}),
         VariantRef::Rect2i(v) => json!({"i32": components!(v)}),
         VariantRef::Vector3i(v) => json!({"i32": components!(v)}),
@@ -257,7 +289,8 @@ pub fn describe_marked(value: VariantRef<'_>, version: Version) -> Value {
             out
         }
         VariantRef::Array(a) => {
-            let items: Vec<Value> = a.iter().map(|v| describe_marked(v.unwrap(), version)).collect();
+            let items: Vec<Value> =
+                a.iter().map(|v| describe_marked(v.unwrap(), version)).collect();
             let mut out = json!({"items": items});
             let et = a.element_type().unwrap();
             if et != ContainerType::Untyped {
@@ -279,9 +312,15 @@ pub fn describe_marked(value: VariantRef<'_>, version: Version) -> Value {
         VariantRef::PackedStringArray(p) => {
             json!({"v": p.iter().map(|s| text(s.unwrap())).collect::<Vec<_>>()})
         }
-        VariantRef::PackedVector2Array(p) => json!({"f32": packed_reals(&p, |v| components!(v), |v| components!(v))}),
-        VariantRef::PackedVector3Array(p) => json!({"f32": packed_reals(&p, |v| components!(v), |v| components!(v))}),
-        VariantRef::PackedVector4Array(p) => json!({"f32": packed_reals(&p, |v| components!(v), |v| components!(v))}),
+        VariantRef::PackedVector2Array(p) => {
+            json!({"f32": packed_reals(&p, |v| components!(v), |v| components!(v))})
+        }
+        VariantRef::PackedVector3Array(p) => {
+            json!({"f32": packed_reals(&p, |v| components!(v), |v| components!(v))})
+        }
+        VariantRef::PackedVector4Array(p) => {
+            json!({"f32": packed_reals(&p, |v| components!(v), |v| components!(v))})
+        }
         VariantRef::PackedColorArray(p) => json!({"f32": packed_f32(&p, |v| components!(v))}),
         other => panic!("no description for {:?}", other.variant_type()),
     };
@@ -352,7 +391,10 @@ pub fn first_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
             if x.len() != y.len() {
                 return Some(format!("{path}: length {} vs {}", x.len(), y.len()));
             }
-            x.iter().zip(y).enumerate().find_map(|(i, (u, v))| first_difference(u, v, &format!("{path}[{i}]")))
+            x.iter()
+                .zip(y)
+                .enumerate()
+                .find_map(|(i, (u, v))| first_difference(u, v, &format!("{path}[{i}]")))
         }
         _ if a == b || a == ANY || b == ANY => None,
         _ => Some(format!("{path}: {a} vs {b}")),
@@ -378,13 +420,16 @@ pub fn check_verdict(version: Version, case: &Value) -> Option<String> {
     match (case["accepted"] == true, verdict) {
         (true, Ok(())) => {
             let value = gdvariant::parse(&bytes, options).unwrap();
-            let decoded = godot_decoded(describe_marked(value, version), version, options.allow_objects());
+            let decoded =
+                godot_decoded(describe_marked(value, version), version, options.allow_objects());
             let ours = without_props(strip_markers(decoded));
             let theirs = without_props(normalize(&case["result"], version));
             first_difference(&ours, &theirs, name)
         }
         (true, Err(e)) => Some(format!("{name}: Godot accepts, we reject: {e}")),
-        (false, Ok(())) => Some(format!("{name}: Godot rejects ({}), we accept", case["godot_error"])),
+        (false, Ok(())) => {
+            Some(format!("{name}: Godot rejects ({}), we accept", case["godot_error"]))
+        }
         (false, Err(e)) => {
             let ours = e.godot_error(version).map(|g| g.name());
             let theirs = case["godot_error"].as_str();
@@ -422,16 +467,20 @@ pub fn godot_decoded(value: Value, version: Version, allow_objects: bool) -> Val
                     ("elem_class" | "key_class" | "value_class", Value::String(class))
                         if class.starts_with(CLASS_MARK) =>
                     {
-                        let class = if allow_objects { class } else { format!("{CLASS_MARK}EncodedObjectAsID") };
+                        let class = if allow_objects {
+                            class
+                        } else {
+                            format!("{CLASS_MARK}EncodedObjectAsID")
+                        };
                         (k, Value::String(class))
                     }
                     (_, v) => (k, godot_decoded(v, version, allow_objects)),
                 })
                 .collect(),
         ),
-        Value::Array(items) => {
-            Value::Array(items.into_iter().map(|v| godot_decoded(v, version, allow_objects)).collect())
-        }
+        Value::Array(items) => Value::Array(
+            items.into_iter().map(|v| godot_decoded(v, version, allow_objects)).collect(),
+        ),
         other => other,
     }
 }
@@ -444,7 +493,8 @@ pub fn same_key(a: &Value, b: &Value, version: Version) -> bool {
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
             let (tx, ty) = (&x["t"], &y["t"]);
-            let same_type = tx == ty || (version == Version::Godot4 && string_like(tx) && string_like(ty));
+            let same_type =
+                tx == ty || (version == Version::Godot4 && string_like(tx) && string_like(ty));
             if !same_type {
                 return false;
             }
@@ -463,9 +513,10 @@ pub fn same_key(a: &Value, b: &Value, version: Version) -> bool {
         (Value::Array(x), Value::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(u, v)| same_key(u, v, version))
         }
-        (Value::String(x), Value::String(y)) if x.len() == 16 && y.len() == 16 => {
-            float_key_eq(f64::from_bits(u64::from_str_radix(x, 16).unwrap_or(0)), f64::from_bits(u64::from_str_radix(y, 16).unwrap_or(1)))
-        }
+        (Value::String(x), Value::String(y)) if x.len() == 16 && y.len() == 16 => float_key_eq(
+            f64::from_bits(u64::from_str_radix(x, 16).unwrap_or(0)),
+            f64::from_bits(u64::from_str_radix(y, 16).unwrap_or(1)),
+        ),
         (Value::String(x), Value::String(y)) if x.len() == 8 && y.len() == 8 => {
             let f = |s: &str| f32::from_bits(u32::from_str_radix(s, 16).unwrap_or(0));
             float_key_eq(f64::from(f(x)), f64::from(f(y)))
@@ -478,14 +529,16 @@ fn float_key_eq(a: f64, b: f64) -> bool {
     a == b || (a.is_nan() && b.is_nan())
 }
 
-
 /// Drops full objects' property lists: for a decoded object Godot reports the properties of the
 /// instance it built (defaults included, unknown names dropped), not those on the wire. The
 /// class is still compared.
 pub fn without_props(value: Value) -> Value {
     match value {
         Value::Object(map) => Value::Object(
-            map.into_iter().filter(|(k, _)| k != "props").map(|(k, v)| (k, without_props(v))).collect(),
+            map.into_iter()
+                .filter(|(k, _)| k != "props")
+                .map(|(k, v)| (k, without_props(v)))
+                .collect(),
         ),
         Value::Array(items) => Value::Array(items.into_iter().map(without_props).collect()),
         other => other,
