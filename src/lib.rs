@@ -203,6 +203,11 @@ pub fn parse_prefix(bytes: &[u8], options: Options) -> Result<Element<'_>> {
     walk::walk(bytes, 0, options, 0, walk::Mode::Skip)
 }
 
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 impl<'a> VariantRef<'a> {
     /// Follows `path` (see [`Element::lookup`]) from this value.
     ///
