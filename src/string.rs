@@ -65,6 +65,12 @@ impl<'a> GdStr<'a> {
     /// # Errors
     /// [`ErrorKind::InvalidUtf8`] at the first byte Godot refuses.
     pub fn check(&self) -> Result<()> {
+        // Fast path for the common case: ASCII without NUL (bar a final one, as in
+        // PackedStringArray elements) is valid text in both versions.
+        let body = self.raw.strip_suffix(&[0]).unwrap_or(self.raw);
+        if body.iter().all(|&b| b.wrapping_sub(1) < 0x7F) {
+            return Ok(());
+        }
         utf8::check(self.version, self.text_bytes()).map_err(|index| {
             Error::new(self.text_start().saturating_add(index), ErrorKind::InvalidUtf8)
         })

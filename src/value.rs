@@ -238,6 +238,7 @@ impl<'a> VariantRef<'a> {
 }
 
 /// Reads the head of the value whose header is at `pos`, at nesting `depth`.
+#[inline(always)]
 pub(crate) fn parse_head(
     buf: &[u8],
     pos: usize,

@@ -99,3 +99,92 @@ fn engine_probes_get_godots_verdicts() {
     }
     assert!(all.is_empty(), "{} failures:\n{}", all.len(), all.join("\n"));
 }
+
+/// The string bodies of the UTF-8 sweep in `corpus/probes/run.py` (`sweep_inputs`): every 2-byte
+/// string, and 3- to 6-byte strings around the lead bytes where the two engines' rules differ.
+fn sweep_inputs() -> Vec<Vec<u8>> {
+    let mut inputs = Vec::new();
+    for a in 0..=255u8 {
+        for b in 0..=255u8 {
+            inputs.push(vec![a, b]);
+        }
+    }
+    for a in [0xE0u8, 0xED, 0xEF, 0xF0, 0xF4, 0xF8, 0xFC] {
+        for b in 0x80..0xC0u8 {
+            for c in [0x00u8, 0x41, 0x7F, 0x80, 0xBF, 0xC0] {
+                inputs.push(vec![a, b, c]);
+            }
+        }
+    }
+    for a in 0xF0..=0xFFu8 {
+        for b in 0x80..0xC0u8 {
+            for c in [0x80u8, 0xBF] {
+                for d in [0x00u8, 0x41, 0x80, 0xBF, 0xC0] {
+                    inputs.push(vec![a, b, c, d]);
+                }
+            }
+        }
+    }
+    for a in 0xF8..=0xFFu8 {
+        for b in 0x80..0xC0u8 {
+            for c in [0x80u8, 0xBF] {
+                for e in [0x41u8, 0x80, 0xBF] {
+                    inputs.push(vec![a, b, c, c, e]);
+                }
+            }
+        }
+    }
+    for a in 0xFC..=0xFFu8 {
+        for b in 0x80..0xC0u8 {
+            for c in [0x80u8, 0xBF] {
+                for f in [0x41u8, 0x80, 0xBF] {
+                    inputs.push(vec![a, b, c, c, c, f]);
+                }
+            }
+        }
+    }
+    inputs
+}
+
+/// A Godot String value holding `body`, padded to 4 bytes.
+fn string_value(body: &[u8]) -> Vec<u8> {
+    let mut bytes = vec![4, 0, 0, 0];
+    bytes.extend_from_slice(&(body.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(body);
+    bytes.resize(bytes.len().next_multiple_of(4), 0);
+    bytes
+}
+
+#[test]
+fn utf8_sweeps_match_both_engines_exactly() {
+    for (version, file) in
+        [(Version::Godot3, "sweep-godot3.tsv"), (Version::Godot4, "sweep-godot4.tsv")]
+    {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/probes").join(file);
+        let text = std::fs::read_to_string(path).unwrap();
+        let accepted: std::collections::HashSet<Vec<u8>> = text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+            .map(|l| unhex(l.split('\t').next().unwrap()))
+            .collect();
+        let inputs = sweep_inputs();
+        assert_eq!(inputs.len(), 83_072);
+        let mut mismatches = Vec::new();
+        for body in &inputs {
+            let ours =
+                gdvariant::validate(&string_value(body), gdvariant::Options::new(version)).is_ok();
+            if ours != accepted.contains(body) {
+                mismatches.push(hex::encode(body));
+            }
+        }
+        assert!(
+            mismatches.is_empty(),
+            "{version:?}: {} of {} verdicts differ, first: {:?}",
+            mismatches.len(),
+            inputs.len(),
+            &mismatches[..mismatches.len().min(10)]
+        );
+        assert!(accepted.len() > 19_000, "{file}: {} accepted inputs", accepted.len());
+    }
+}
