@@ -5,7 +5,8 @@
 //! 0 untyped, 1 builtin (a u32 type id follows, which must name a Godot 4 type; `Nil` means
 //! untyped), 2 class name (a
 //! string follows), 3 script (a string follows: a `res://` path). The type information sits
-//! between the header and the count, keys before values. Godot 3 has no typed containers and
+//! between the header and the count, keys before values. Class names and script paths are
+//! checked as text when the container is parsed (O(length)). Godot 3 has no typed containers and
 //! ignores these bits.
 //!
 //! Without full objects Godot writes the class name `"EncodedObjectAsID"`, and its decoder
@@ -59,10 +60,12 @@ pub(crate) fn read_container_type(
         }
         2 => {
             let (name, end) = read_string(buf, pos, version)?;
+            name.check()?;
             Ok((ContainerType::ClassName(name), end))
         }
         _ => {
             let (path, end) = read_string(buf, pos, version)?;
+            path.check()?;
             if options.allow_objects() && !is_resource_path(&path) {
                 return Err(error_at(buf, pos, ErrorKind::InvalidContainerType));
             }

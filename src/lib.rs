@@ -80,7 +80,8 @@
 //!
 //! [`parse`] reads the top-level header and the value's fixed part: the type id, fixed-size
 //! payloads, string lengths (and their padding), container counts and typed-container
-//! information, NodePath heads, object class names. Deeper content is checked when it is
+//! information, NodePath heads, object class names (the names of classes and scripts are checked
+//! as text, in O(length)). Deeper content is checked when it is
 //! reached: iterating a container walks each element's structure (headers, counts, lengths,
 //! depth, `allow_objects`); [`GdStr::to_str`] checks text. A value that parses can therefore
 //! still hold a malformed element further in. [`validate`] walks everything, including every

@@ -11,10 +11,9 @@
 //! * [`Mode::Validate`] also checks every string's text (UTF-8 as Godot reads it), so it accepts
 //!   exactly what Godot's `decode_variant` accepts.
 
-use crate::container_type::{ContainerType, is_resource_path};
+use crate::container_type::is_resource_path;
 use crate::element::Element;
 use crate::error::{ErrorKind, Result};
-use crate::object::ObjectRef;
 use crate::string::read_string;
 use crate::value::{Extent, VariantRef, parse_head};
 use crate::wire::error_at;
@@ -188,26 +187,12 @@ fn check_script(buf: &[u8], pos: usize, value: &VariantRef<'_>) -> Result<()> {
     }
 }
 
-/// Checks the text of the strings in a value's head (not those of its children, which the walk
-/// visits itself).
+/// Checks the text of the strings in a value's head that parsing it did not check (its
+/// children are visited by the walk itself; class names were checked by the parse).
 fn check_strings(value: &VariantRef<'_>) -> Result<()> {
     match value {
         VariantRef::String(s) | VariantRef::StringName(s) => s.check(),
         VariantRef::Signal(signal) => signal.name().check(),
-        // A full object's class name is checked when its head is read.
-        VariantRef::Object(ObjectRef::Full(_) | ObjectRef::Null | ObjectRef::Id(_)) => Ok(()),
-        VariantRef::Array(array) => check_container_type(array.element_type()?),
-        VariantRef::Dictionary(dictionary) => {
-            check_container_type(dictionary.key_type()?)?;
-            check_container_type(dictionary.value_type()?)
-        }
         _ => Ok(()),
-    }
-}
-
-fn check_container_type(ty: ContainerType<'_>) -> Result<()> {
-    match ty {
-        ContainerType::ClassName(s) | ContainerType::Script(s) => s.check(),
-        ContainerType::Untyped | ContainerType::Builtin(_) => Ok(()),
     }
 }
