@@ -64,6 +64,7 @@ impl<'a> GdStr<'a> {
     ///
     /// # Errors
     /// [`ErrorKind::InvalidUtf8`] at the first byte Godot refuses.
+    #[inline]
     pub fn check(&self) -> Result<()> {
         // Fast path for the common case: ASCII without NUL (bar a final one, as in
         // PackedStringArray elements) is valid text in both versions.
@@ -116,6 +117,7 @@ impl fmt::Debug for GdStr<'_> {
 
 /// Reads the string whose length field is at `pos`; returns it and the position after its
 /// padding. O(1): the text is not looked at.
+#[inline]
 pub(crate) fn read_string(buf: &[u8], pos: usize, version: Version) -> Result<(GdStr<'_>, usize)> {
     let declared = u32_at(buf, pos)?;
     let overrun = || error_at(buf, pos, ErrorKind::StringOverrun { declared });
