@@ -47,7 +47,8 @@ pub enum ErrorKind {
     /// arithmetic, or needs more bytes than remain; or a container or NodePath declares more
     /// elements than the remaining bytes could possibly hold (each needs at least 4 bytes).
     BadCount {
-        /// The count as found on the wire.
+        /// The count as Godot reads it: bit 31 masked off for arrays and dictionaries; for a
+        /// NodePath, names plus subnames (the error then points at the NodePath's first field).
         count: u32,
     },
     /// A string is not text Godot accepts (see [`GdStr`](crate::GdStr) for the rules of each

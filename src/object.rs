@@ -38,26 +38,28 @@ pub enum ObjectRef<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FullObject<'a> {
     scope: Scope<'a>,
-    class: GdStr<'a>,
+    /// Position of the class name's length field.
+    class_pos: usize,
     count: u32,
-    first: usize,
 }
 
 impl<'a> FullObject<'a> {
-    pub(crate) fn new(scope: Scope<'a>, class_pos: usize, class: GdStr<'a>, count: u32) -> Self {
-        // The properties follow the class name (length, bytes, padding) and the count.
-        let name_len = class.raw_bytes().len();
-        let first = class_pos
-            .saturating_add(4)
-            .saturating_add(name_len)
-            .saturating_add(crate::wire::padding(name_len))
-            .saturating_add(4);
-        FullObject { scope, class, count, first }
+    pub(crate) fn new(scope: Scope<'a>, class_pos: usize, count: u32) -> Self {
+        FullObject { scope, class_pos, count }
     }
 
-    /// The class name, such as `"Node2D"`.
+    /// The class name, such as `"Node2D"`. O(1).
     pub fn class_name(&self) -> GdStr<'a> {
-        self.class
+        self.class_and_end()
+            .map(|(class, _)| class)
+            .unwrap_or_else(|_| GdStr::empty(self.scope.options.version()))
+    }
+
+    /// The class name and the position of the first property (after the count).
+    fn class_and_end(&self) -> Result<(GdStr<'a>, usize)> {
+        let Scope { buf, options, .. } = self.scope;
+        let (class, after) = read_string(buf, self.class_pos, options.version())?;
+        Ok((class, after.saturating_add(4)))
     }
 
     /// Number of properties (0 when the wire count is negative).
@@ -72,7 +74,11 @@ impl<'a> FullObject<'a> {
 
     /// The (name, value) properties in wire order; stops after the first error.
     pub fn properties(&self) -> Properties<'a> {
-        Properties { scope: self.scope, pos: self.first, left: self.count }
+        match self.class_and_end() {
+            Ok((_, first)) => Properties { scope: self.scope, pos: first, left: self.count },
+            // Unreachable: the class name was read when the object was parsed.
+            Err(_) => Properties { scope: self.scope, pos: usize::MAX, left: self.count.min(1) },
+        }
     }
 
     /// The value of property `name` (the last one if it repeats, as Godot sets each in turn).

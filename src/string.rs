@@ -88,6 +88,11 @@ impl<'a> GdStr<'a> {
         alloc::string::String::from_utf8_lossy(self.text_bytes())
     }
 
+    /// An empty string.
+    pub(crate) fn empty(version: Version) -> Self {
+        GdStr { raw: &[], offset: 0, version }
+    }
+
     /// Offset of the first text byte (after a skipped BOM).
     fn text_start(&self) -> usize {
         let bom = if self.raw.starts_with(&[0xEF, 0xBB, 0xBF]) { 3 } else { 0 };

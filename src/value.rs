@@ -490,6 +490,6 @@ fn read_object(
     // Each property is at least a 4-byte name length and a 4-byte header.
     check_count(buf, after, count, 8, first)?;
     let scope = Scope { buf, options, depth };
-    let object = FullObject::new(scope, body, class, count);
+    let object = FullObject::new(scope, body, count);
     Ok((VariantRef::Object(ObjectRef::Full(object)), Extent::Properties { first, count }))
 }
