@@ -99,15 +99,9 @@ impl<'a> NodePathRef<'a> {
         }
     }
 
-    /// Every name then every subname, as Godot reads them.
-    pub(crate) fn strings(&self) -> NodePathStrings<'a> {
-        NodePathStrings {
-            buf: self.buf,
-            pos: self.first,
-            skip: 0,
-            left: self.names.wrapping_add(self.subnames),
-            version: self.version,
-        }
+    /// Where the strings start, and how many there are (names, then subnames).
+    pub(crate) fn strings(&self) -> (usize, u32) {
+        (self.first, self.names.wrapping_add(self.subnames))
     }
 
     /// Godot's text form, such as `/root/Main:position` or `../Player`. O(n).
@@ -153,13 +147,6 @@ pub struct NodePathStrings<'a> {
     skip: u32,
     left: u32,
     version: Version,
-}
-
-impl NodePathStrings<'_> {
-    /// Position after the strings read so far.
-    pub(crate) fn position(&self) -> usize {
-        self.pos
-    }
 }
 
 impl<'a> Iterator for NodePathStrings<'a> {

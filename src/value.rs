@@ -323,11 +323,8 @@ pub(crate) fn parse_head(
         }
         VariantType::NodePath => {
             let path = NodePathRef::read(buf, body, version)?;
-            let strings = path.strings();
-            (
-                V::NodePath(path),
-                Extent::Strings { first: strings.position(), count: path_total(&path) },
-            )
+            let (first, count) = path.strings();
+            (V::NodePath(path), Extent::Strings { first, count })
         }
         VariantType::Rid => match version {
             Version::Godot3 => (V::Rid(None), Extent::End(body)),
@@ -390,11 +387,6 @@ pub(crate) fn parse_head(
             packed_reals(buf, body, precision, V::PackedVector4Array)?
         }
     })
-}
-
-/// The number of strings a NodePath's head announces.
-fn path_total(path: &NodePathRef<'_>) -> u32 {
-    u32::try_from(path.name_count().saturating_add(path.subname_count())).unwrap_or(u32::MAX)
 }
 
 /// Fails when `count` elements of at least `min_size` bytes each cannot fit after `first`.
