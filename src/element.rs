@@ -1,33 +1,46 @@
 //! [`Element`]: a value together with where it sits and its exact bytes, for relays that
 //! forward a subtree byte for byte without decoding it.
 
-use crate::VariantType;
-use crate::value::VariantRef;
+use crate::value::{VariantRef, parse_head};
+use crate::wire::u32_at;
+use crate::{Options, VariantType};
 
 /// One value of a container (or the top-level value of [`parse_prefix`](crate::parse_prefix)):
-/// its head, its absolute offset and its raw bytes. Finding the end walked the value's
-/// structure once; nothing was copied.
-#[derive(Clone, Copy, Debug)]
+/// where it sits, its raw bytes, and its value on demand. Finding the end walked the value's
+/// structure once; nothing was copied or decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Element<'a> {
     buf: &'a [u8],
     offset: usize,
     end: usize,
-    value: VariantRef<'a>,
+    options: Options,
+    depth: u16,
 }
 
 impl<'a> Element<'a> {
-    pub(crate) fn new(buf: &'a [u8], offset: usize, end: usize, value: VariantRef<'a>) -> Self {
-        Element { buf, offset, end, value }
+    pub(crate) fn new(
+        buf: &'a [u8],
+        offset: usize,
+        end: usize,
+        options: Options,
+        depth: u16,
+    ) -> Self {
+        Element { buf, offset, end, options, depth }
     }
 
-    /// The value.
+    /// The value. O(1): reads the head again (it was checked when the element was found).
     pub fn value(&self) -> VariantRef<'a> {
-        self.value
+        // Cannot fail: the same bytes were read with the same options to find this element.
+        parse_head(self.buf, self.offset, self.options, self.depth)
+            .map_or(VariantRef::Nil, |(v, _)| v)
     }
 
-    /// The value's type.
+    /// The value's type. O(1).
     pub fn variant_type(&self) -> VariantType {
-        self.value.variant_type()
+        u32_at(self.buf, self.offset)
+            .ok()
+            .and_then(|header| VariantType::from_id(self.options.version(), header & 0xFF))
+            .unwrap_or(VariantType::Nil)
     }
 
     /// Absolute offset of the value's header in the caller's buffer.

@@ -208,20 +208,3 @@ pub fn parse_prefix(bytes: &[u8], options: Options) -> Result<Element<'_>> {
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
-
-impl<'a> VariantRef<'a> {
-    /// Follows `path` (see [`Element::lookup`]) from this value.
-    ///
-    /// # Errors
-    /// As [`Element::lookup`]; a wrong-type error on this value itself carries the offset of
-    /// the container, or 0 for a scalar.
-    pub fn lookup(&self, path: &[Key<'_>]) -> Result<Option<VariantRef<'a>>> {
-        let offset = match self {
-            VariantRef::Array(a) => a.offset(),
-            VariantRef::Dictionary(d) => d.offset(),
-            _ => 0,
-        };
-        let start = Element::new(&[], offset, offset, *self);
-        Ok(start.lookup(path)?.map(|e| e.value()))
-    }
-}

@@ -58,11 +58,11 @@ pub(crate) fn walk(
     }
     // Scalars, strings and packed arrays need no stack.
     if let Extent::End(end) = extent {
-        return Ok(Element::new(buf, pos, end, top));
+        return Ok(Element::new(buf, pos, end, options, depth));
     }
     if let Extent::Strings { first, count } = extent {
         let end = strings_end(buf, first, count, options.version(), mode)?;
-        return Ok(Element::new(buf, pos, end, top));
+        return Ok(Element::new(buf, pos, end, options, depth));
     }
     // Containers: a small stack first; a value nested deeper is walked again with the full one.
     match walk_container::<SHALLOW>(buf, pos, top, extent, options, depth, mode)? {
@@ -83,6 +83,7 @@ fn walk_container<'a, const N: usize>(
     depth: u16,
     mode: Mode,
 ) -> Result<Option<Element<'a>>> {
+    let start_depth = depth;
     let version = options.version();
     let mut stack = [Frame { left: 0, properties: false }; N];
     let mut open = 0usize;
@@ -124,7 +125,7 @@ fn walk_container<'a, const N: usize>(
         // The value is complete: close every container it completes.
         loop {
             let Some(frame) = open.checked_sub(1).and_then(|top| stack.get_mut(top)) else {
-                return Ok(Some(Element::new(buf, pos, cursor, top)));
+                return Ok(Some(Element::new(buf, pos, cursor, options, start_depth)));
             };
             frame.left = frame.left.saturating_sub(1);
             if frame.left > 0 {
