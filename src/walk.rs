@@ -52,6 +52,22 @@ pub(crate) fn walk(
     depth: u16,
     mode: Mode,
 ) -> Result<Element<'_>> {
+    // One copy of the walk per mode, so that skipping compiles without the checks (and without
+    // building the values it does not look at).
+    match mode {
+        Mode::Skip => walk_in::<false>(buf, pos, options, depth),
+        Mode::Validate => walk_in::<true>(buf, pos, options, depth),
+    }
+}
+
+/// [`walk`] for one mode: `VALIDATE` is `mode == Mode::Validate`.
+fn walk_in<const VALIDATE: bool>(
+    buf: &[u8],
+    pos: usize,
+    options: Options,
+    depth: u16,
+) -> Result<Element<'_>> {
+    let mode = if VALIDATE { Mode::Validate } else { Mode::Skip };
     let (top, extent) = parse_head(buf, pos, options, depth)?;
     if mode == Mode::Validate {
         check_strings(&top)?;
@@ -65,24 +81,24 @@ pub(crate) fn walk(
         return Ok(Element::new(buf, pos, end, options, depth));
     }
     // Containers: a small stack first; a value nested deeper is walked again with the full one.
-    match walk_container::<SHALLOW>(buf, pos, top, extent, options, depth, mode)? {
+    match walk_container::<SHALLOW, VALIDATE>(buf, pos, top, extent, options, depth)? {
         Some(element) => Ok(element),
-        None => walk_container::<DEEP>(buf, pos, top, extent, options, depth, mode)?
+        None => walk_container::<DEEP, VALIDATE>(buf, pos, top, extent, options, depth)?
             .ok_or_else(|| error_at(buf, pos, ErrorKind::DepthLimit)),
     }
 }
 
 /// The walk of a container whose head is `top`, with a stack of `N` frames; `Ok(None)` when the
 /// value nests deeper than that.
-fn walk_container<'a, const N: usize>(
+fn walk_container<'a, const N: usize, const VALIDATE: bool>(
     buf: &'a [u8],
     pos: usize,
     top: VariantRef<'a>,
     extent: Extent,
     options: Options,
     depth: u16,
-    mode: Mode,
 ) -> Result<Option<Element<'a>>> {
+    let mode = if VALIDATE { Mode::Validate } else { Mode::Skip };
     let start_depth = depth;
     let version = options.version();
     let mut stack = [Frame { left: 0, properties: false }; N];
@@ -146,6 +162,7 @@ fn walk_container<'a, const N: usize>(
 }
 
 /// Reads the `count` strings from `pos` (checking their text when validating); returns the end.
+#[inline]
 fn strings_end(
     buf: &[u8],
     mut pos: usize,
@@ -165,6 +182,7 @@ fn strings_end(
 
 /// Reads the property name at `pos`; returns the position of the property's value and whether
 /// the value must pass Godot 4's `script` check (only when validating).
+#[inline]
 fn property_name_end(
     buf: &[u8],
     pos: usize,
