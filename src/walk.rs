@@ -3,13 +3,14 @@
 //!
 //! The walk keeps its own stack of open containers in a fixed array: 16 entries first, and
 //! [`MAX_DEPTH`](crate::MAX_DEPTH) + 1 entries (8 KiB) for a value nested deeper, which is then
-//! walked again (at most twice the work). No input can make it recurse or allocate.
-//! It reads every header, count, length and nested value once, in order.
+//! walked again (at most twice the work). No input can make it recurse or allocate. It reads
+//! every header, count, length and nested value in order, once (twice past 16 levels).
 //!
 //! * [`Mode::Skip`] checks what finding the end requires: headers, counts, lengths, the depth
-//!   limit, and `allow_objects`.
-//! * [`Mode::Validate`] also checks every string's text (UTF-8 as Godot reads it), so it accepts
-//!   exactly what Godot's `decode_variant` accepts.
+//!   limit, `allow_objects` and object classes.
+//! * [`Mode::Validate`] also checks every string's text (UTF-8 as Godot reads it) and Godot 4's
+//!   `script` property, so it accepts what Godot's `decode_variant` accepts (see the README for
+//!   the few things no reader outside the game can know).
 
 use crate::container_type::is_resource_path;
 use crate::element::Element;
