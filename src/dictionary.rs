@@ -95,7 +95,7 @@ impl<'a> DictionaryRef<'a> {
         let mut found = None;
         for entry in self.entries() {
             let (k, v) = entry?;
-            if key.matches(&k.value()) {
+            if key.matches_element(&k) {
                 found = Some(v);
             }
         }
@@ -111,7 +111,7 @@ impl<'a> DictionaryRef<'a> {
         let key = key.into();
         for entry in self.entries() {
             let (k, v) = entry?;
-            if key.matches(&k.value()) {
+            if key.matches_element(&k) {
                 return Ok(Some(v.value()));
             }
         }

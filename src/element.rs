@@ -1,6 +1,7 @@
 //! [`Element`]: a value together with where it sits and its exact bytes, for relays that
 //! forward a subtree byte for byte without decoding it.
 
+use crate::string::{GdStr, read_string};
 use crate::value::{VariantRef, parse_head};
 use crate::wire::u32_at;
 use crate::{Options, VariantType};
@@ -33,6 +34,13 @@ impl<'a> Element<'a> {
         // Cannot fail: the same bytes were read with the same options to find this element.
         parse_head(self.buf, self.offset, self.options, self.depth)
             .map_or(VariantRef::Nil, |(v, _)| v)
+    }
+
+    /// The string of a `String` or `StringName` element, read without the rest of the head.
+    pub(crate) fn string(&self) -> Option<GdStr<'a>> {
+        read_string(self.buf, self.offset.saturating_add(4), self.options.version())
+            .ok()
+            .map(|(s, _)| s)
     }
 
     /// The value's type. O(1).

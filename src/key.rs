@@ -10,6 +10,8 @@
 //! key of a `Dictionary[int, V]` is truncated to an int, a key that cannot convert is dropped);
 //! lookups here compare the keys as they are on the wire.
 
+use crate::VariantType;
+use crate::element::Element;
 use crate::value::VariantRef;
 
 /// A dictionary key or path step to look for.
@@ -39,6 +41,19 @@ impl Key<'_> {
             (Key::Float(a), VariantRef::Float(b)) => a == *b || (a.is_nan() && b.is_nan()),
             (Key::String(a), VariantRef::String(b) | VariantRef::StringName(b)) => b.eq_str(a),
             _ => false,
+        }
+    }
+}
+
+impl Key<'_> {
+    /// [`matches`](Self::matches) on an element, reading only what the comparison needs.
+    pub(crate) fn matches_element(&self, element: &Element<'_>) -> bool {
+        match (*self, element.variant_type()) {
+            (Key::String(text), VariantType::String | VariantType::StringName) => {
+                element.string().is_some_and(|s| s.eq_str(text))
+            }
+            (Key::String(_), _) => false,
+            _ => self.matches(&element.value()),
         }
     }
 }

@@ -79,7 +79,15 @@ impl<'a> GdStr<'a> {
 
     /// Whether the string's text is exactly `text` (Godot's view: BOM skipped, cut at NUL).
     pub fn eq_str(&self, text: &str) -> bool {
-        self.text_bytes() == text.as_bytes()
+        let text = text.as_bytes();
+        match self.raw.len().cmp(&text.len()) {
+            // Without a BOM or a NUL to cut, the raw bytes are the text.
+            core::cmp::Ordering::Equal => {
+                self.raw == text && !text.starts_with(&[0xEF, 0xBB, 0xBF]) && !text.contains(&0)
+            }
+            core::cmp::Ordering::Greater => self.text_bytes() == text,
+            core::cmp::Ordering::Less => false,
+        }
     }
 
     /// The text with anything that is not UTF-8 replaced by U+FFFD. Borrowed when valid.
@@ -151,6 +159,19 @@ mod tests {
         assert_eq!(err.kind(), ErrorKind::StringOverrun { declared: 1 });
         let negative = [0xff, 0xff, 0xff, 0xff];
         assert!(read_string(&negative, 0, Version::Godot3).is_err());
+    }
+
+    #[test]
+    fn eq_str_compares_godots_text() {
+        let string = |raw: &'static [u8]| GdStr { raw, offset: 0, version: Version::Godot4 };
+        assert!(string(b"abc").eq_str("abc"));
+        assert!(!string(b"abc").eq_str("ab"));
+        assert!(string(b"a\0b").eq_str("a"));
+        assert!(!string(b"a\0b").eq_str("a\0b"));
+        assert!(string(b"\xEF\xBB\xBFa").eq_str("a"));
+        assert!(!string(b"\xEF\xBB\xBFa").eq_str("\u{feff}a"));
+        assert!(string(b"\xEF\xBB\xBF\xEF\xBB\xBFa").eq_str("\u{feff}a"));
+        assert!(!string(b"").eq_str("a"));
     }
 
     #[test]

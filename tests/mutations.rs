@@ -2,7 +2,13 @@
 //! panics; every error offset lies within the input; `validate` accepting implies that the
 //! structural walk (`parse_prefix`) and a full lazy walk accept too, and a structural error
 //! makes `validate` fail. A smoke test in the normal suite; the fuzz targets go further.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
 
 mod common;
 
