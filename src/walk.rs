@@ -16,8 +16,8 @@ use crate::container_type::is_resource_path;
 use crate::element::Element;
 use crate::error::{ErrorKind, Result};
 use crate::string::read_string;
-use crate::value::{Extent, VariantRef, parse_head};
-use crate::wire::error_at;
+use crate::value::{Extent, FLAG_64, VariantRef, parse_head};
+use crate::wire::{bytes_at, error_at, u32_at};
 use crate::{MAX_DEPTH, Options, Version};
 
 /// How much a walk checks.
@@ -82,19 +82,18 @@ fn walk_in<const VALIDATE: bool>(
         return Ok(Element::new(buf, pos, end, options, depth));
     }
     // Containers: a small stack first; a value nested deeper is walked again with the full one.
-    match walk_container::<SHALLOW, VALIDATE>(buf, pos, top, extent, options, depth)? {
+    match walk_container::<SHALLOW, VALIDATE>(buf, pos, extent, options, depth)? {
         Some(element) => Ok(element),
-        None => walk_container::<DEEP, VALIDATE>(buf, pos, top, extent, options, depth)?
+        None => walk_container::<DEEP, VALIDATE>(buf, pos, extent, options, depth)?
             .ok_or_else(|| error_at(buf, pos, ErrorKind::DepthLimit)),
     }
 }
 
-/// The walk of a container whose head is `top`, with a stack of `N` frames; `Ok(None)` when the
-/// value nests deeper than that.
+/// The walk of the container at `pos` whose head extends as `extent`, with a stack of `N`
+/// frames; `Ok(None)` when the value nests deeper than that.
 fn walk_container<'a, const N: usize, const VALIDATE: bool>(
     buf: &'a [u8],
     pos: usize,
-    top: VariantRef<'a>,
     extent: Extent,
     options: Options,
     depth: u16,
@@ -107,14 +106,8 @@ fn walk_container<'a, const N: usize, const VALIDATE: bool>(
     let mut depth = depth;
     // The value about to be read is a Godot 4 `script` property (checked when validating).
     let mut script = false;
-    let mut next = (top, extent);
-    let mut first = true;
+    let mut extent = extent;
     loop {
-        let (value, extent) = next;
-        if mode == Mode::Validate && !first {
-            check_strings(&value)?;
-        }
-        first = false;
         let mut cursor = match extent {
             Extent::End(end) => end,
             Extent::Strings { first, count } => strings_end(buf, first, count, version, mode)?,
@@ -131,11 +124,8 @@ fn walk_container<'a, const N: usize, const VALIDATE: bool>(
                 if properties {
                     (value_pos, script) = property_name_end(buf, first, version, mode)?;
                 }
-                next = parse_head(buf, value_pos, options, depth)?;
-                if script {
-                    check_script(buf, value_pos, &next.0)?;
-                    script = false;
-                }
+                extent = read_child::<VALIDATE>(buf, value_pos, options, depth, script)?;
+                script = false;
                 continue;
             }
         };
@@ -154,13 +144,73 @@ fn walk_container<'a, const N: usize, const VALIDATE: bool>(
             open = open.saturating_sub(1);
             depth = depth.saturating_sub(1);
         }
-        next = parse_head(buf, cursor, options, depth)?;
-        if script {
-            check_script(buf, cursor, &next.0)?;
-            script = false;
-        }
+        extent = read_child::<VALIDATE>(buf, cursor, options, depth, script)?;
+        script = false;
     }
 }
+
+/// Reads the head of a container's child at `pos` and checks it; returns where it extends.
+/// `script`: the child is a Godot 4 `script` property value.
+///
+/// Nil, bool, int, float, String and Vector2 (the same ids in both versions, and most of the values in
+/// typical data) take a short path that builds no [`VariantRef`]; it reads and checks exactly
+/// what [`parse_head`] would, and reports the same errors.
+#[inline(always)]
+fn read_child<const VALIDATE: bool>(
+    buf: &[u8],
+    pos: usize,
+    options: Options,
+    depth: u16,
+    script: bool,
+) -> Result<Extent> {
+    if !script && depth <= options.max_depth() {
+        if let Ok(header) = u32_at(buf, pos) {
+            let body = pos.saturating_add(4);
+            let wide = header & FLAG_64 != 0;
+            match header & 0xFF {
+                NIL => return Ok(Extent::End(body)),
+                BOOL => return bytes_at(buf, body, 4).map(|_| Extent::End(body.saturating_add(4))),
+                INT | FLOAT => {
+                    let size = if wide { 8 } else { 4 };
+                    return bytes_at(buf, body, size)
+                        .map(|_| Extent::End(body.saturating_add(size)));
+                }
+                VECTOR2 => {
+                    let size = match (options.version(), wide) {
+                        (Version::Godot4, true) => 16,
+                        _ => 8,
+                    };
+                    return bytes_at(buf, body, size)
+                        .map(|_| Extent::End(body.saturating_add(size)));
+                }
+                STRING => {
+                    let (string, end) = read_string(buf, body, options.version())?;
+                    if VALIDATE {
+                        string.check()?;
+                    }
+                    return Ok(Extent::End(end));
+                }
+                _ => {}
+            }
+        }
+    }
+    let (value, extent) = parse_head(buf, pos, options, depth)?;
+    if VALIDATE {
+        check_strings(&value)?;
+        if script {
+            check_script(buf, pos, &value)?;
+        }
+    }
+    Ok(extent)
+}
+
+/// Wire ids that mean the same type in Godot 3 and Godot 4.
+const NIL: u32 = 0;
+const BOOL: u32 = 1;
+const INT: u32 = 2;
+const FLOAT: u32 = 3;
+const STRING: u32 = 4;
+const VECTOR2: u32 = 5;
 
 /// Reads the `count` strings from `pos` (checking their text when validating); returns the end.
 #[inline]
