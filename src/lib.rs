@@ -152,7 +152,7 @@ mod walk;
 mod wire;
 
 pub use array::{ArrayRef, Elements};
-pub use container_type::ContainerType;
+pub use container_type::{Admission, ContainerType};
 pub use dictionary::{DictionaryRef, Entries};
 pub use element::Element;
 pub use error::{Error, ErrorKind, GodotError, Result};

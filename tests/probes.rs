@@ -188,3 +188,94 @@ fn utf8_sweeps_match_both_engines_exactly() {
         assert!(accepted.len() > 19_000, "{file}: {} accepted inputs", accepted.len());
     }
 }
+
+/// What Godot did with the one element (or key) of a probe: the decoded size and the type of
+/// what it holds, compared with the element's type on the wire.
+fn observed_admission(
+    size: u64,
+    wire: &str,
+    decoded: Option<&str>,
+    declared_object: bool,
+) -> gdvariant::Admission {
+    use gdvariant::Admission;
+    match (size, decoded) {
+        (0, _) => Admission::Drop,
+        (_, Some(t)) if t == wire || (declared_object && wire == "Nil") => Admission::Keep,
+        // The corpora describe a null object as Nil.
+        (_, Some("Nil")) if wire == "Object" => Admission::Keep,
+        _ => Admission::Convert,
+    }
+}
+
+#[test]
+fn typed_container_admission_matches_godot4() {
+    use gdvariant::{Admission, ContainerType, Options, VariantRef};
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/probes/typed/godot4.jsonl");
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for case in read_jsonl(&path) {
+        let name = case["name"].as_str().unwrap();
+        let bytes = unhex(case["input_hex"].as_str().unwrap());
+        let options = Options::godot4().with_allow_objects(case["allow_objects"] == true);
+        let value = gdvariant::parse(&bytes, options).unwrap();
+        let size = case["size"].as_u64().unwrap();
+        let result = &case["result"];
+        match value {
+            VariantRef::Array(array) if array.len() == 1 => {
+                let ty = array.element_type().unwrap();
+                let element = array.get_element(0).unwrap().unwrap();
+                let wire = element.variant_type().name(Version::Godot4);
+                let decoded = result["items"].get(0).and_then(|i| i["t"].as_str());
+                let declared_object =
+                    matches!(ty, ContainerType::Builtin(gdvariant::VariantType::Object));
+                let expected = observed_admission(size, wire, decoded, declared_object);
+                let ours = ty.admission(element.variant_type(), options.allow_objects());
+                let agrees = ours == expected
+                    || (ours == Admission::ClassCheck && expected != Admission::Convert);
+                if !agrees {
+                    failures.push(format!(
+                        "{name}: {wire} in {ty:?}: ours {ours:?}, Godot {expected:?}"
+                    ));
+                }
+                checked += 1;
+            }
+            VariantRef::Dictionary(dictionary) if dictionary.len() == 1 => {
+                let (key, value) = dictionary.entries().next().unwrap().unwrap();
+                let key_type = dictionary.key_type().unwrap();
+                let wire = key.variant_type().name(Version::Godot4);
+                let entry = result["entries"].get(0);
+                let decoded = entry.and_then(|e| e[0]["t"].as_str());
+                let declared_object =
+                    matches!(key_type, ContainerType::Builtin(gdvariant::VariantType::Object));
+                let expected = observed_admission(size, wire, decoded, declared_object);
+                let ours = key_type.admission(key.variant_type(), options.allow_objects());
+                if ours != expected {
+                    failures.push(format!(
+                        "{name}: key {wire} in {key_type:?}: ours {ours:?}, Godot {expected:?}"
+                    ));
+                }
+                // Values are never checked or converted.
+                if let Some(entry) = entry {
+                    let value_wire = value.variant_type().name(Version::Godot4);
+                    // (The corpora describe a null object as Nil.)
+                    let decoded = entry[1]["t"].as_str();
+                    let null_object = value_wire == "Object" && decoded == Some("Nil");
+                    if decoded != Some(value_wire) && !null_object {
+                        failures
+                            .push(format!("{name}: value {value_wire} became {}", entry[1]["t"]));
+                    }
+                }
+                checked += 1;
+            }
+            _ => {}
+        }
+    }
+    assert!(checked > 5_000, "{checked} single-element cases");
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures[..failures.len().min(30)].join("\n")
+    );
+}
