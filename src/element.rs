@@ -9,7 +9,7 @@ use crate::{Options, VariantType};
 /// One value of a container (or the top-level value of [`parse_prefix`](crate::parse_prefix)):
 /// where it sits, its raw bytes, and its value on demand. Finding the end walked the value's
 /// structure once; nothing was copied or decoded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Element<'a> {
     buf: &'a [u8],
     offset: usize,
@@ -76,5 +76,16 @@ impl<'a> Element<'a> {
     /// the missing padding of a final `PackedByteArray`).
     pub(crate) fn end(&self) -> usize {
         self.end
+    }
+}
+
+impl core::fmt::Debug for Element<'_> {
+    /// The type, offset and length; not the bytes.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Element")
+            .field("type", &self.variant_type())
+            .field("offset", &self.offset)
+            .field("len", &self.len())
+            .finish()
     }
 }

@@ -11,7 +11,7 @@
 
 use crate::Version;
 use crate::error::{ErrorKind, Result};
-use crate::string::{GdStr, read_string};
+use crate::string::{GdStr, read_string, write_escaped};
 use crate::wire::{bytes_at, error_at, remaining, u32_at};
 
 const FLAG_ABSOLUTE: u32 = 1;
@@ -129,17 +129,43 @@ impl<'a> NodePathRef<'a> {
 }
 
 impl core::fmt::Debug for NodePathRef<'_> {
+    /// Godot's text form in quotes, such as `"/root/Main:position"`.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("NodePathRef")
-            .field("absolute", &self.is_absolute())
-            .field("names", &self.names)
-            .field("subnames", &self.subnames)
+        f.write_str("\"")?;
+        if self.is_absolute() {
+            f.write_str("/")?;
+        }
+        for (i, name) in self.names().enumerate() {
+            if i > 0 {
+                f.write_str("/")?;
+            }
+            match name {
+                Ok(name) => write_escaped(f, name.text_bytes())?,
+                Err(_) => return f.write_str("<malformed>\""),
+            }
+        }
+        for subname in self.subnames() {
+            f.write_str(":")?;
+            match subname {
+                Ok(subname) => write_escaped(f, subname.text_bytes())?,
+                Err(_) => return f.write_str("<malformed>\""),
+            }
+        }
+        f.write_str("\"")
+    }
+}
+
+impl core::fmt::Debug for NodePathStrings<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("NodePathStrings")
+            .field("position", &self.pos)
+            .field("left", &self.left)
             .finish()
     }
 }
 
 /// Iterator over NodePath names or subnames.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct NodePathStrings<'a> {
     buf: &'a [u8],
     pos: usize,

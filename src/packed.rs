@@ -245,13 +245,34 @@ impl<'a> PackedStrings<'a> {
 }
 
 impl core::fmt::Debug for PackedStrings<'_> {
+    /// The first strings, then the count.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "PackedStrings({} strings)", self.count)
+        const SHOWN: usize = 8;
+        let mut list = f.debug_list();
+        for s in self.iter().take(SHOWN) {
+            match s {
+                Ok(s) => list.entry(&s),
+                Err(_) => list.entry(&format_args!("<malformed>")),
+            };
+        }
+        if self.len() > SHOWN {
+            list.entry(&format_args!("... {} strings", self.len()));
+        }
+        list.finish()
+    }
+}
+
+impl core::fmt::Debug for PackedStringsIter<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PackedStringsIter")
+            .field("position", &self.pos)
+            .field("left", &self.left)
+            .finish()
     }
 }
 
 /// Iterator over a [`PackedStrings`].
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct PackedStringsIter<'a> {
     buf: &'a [u8],
     pos: usize,

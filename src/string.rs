@@ -114,18 +114,24 @@ impl fmt::Debug for GdStr<'_> {
         const SHOWN: usize = 64;
         let text = self.text_bytes();
         f.write_str("\"")?;
-        for chunk in text.get(..SHOWN).unwrap_or(text).utf8_chunks() {
-            write!(f, "{}", chunk.valid().escape_debug())?;
-            if !chunk.invalid().is_empty() {
-                f.write_str("\u{fffd}")?;
-            }
-        }
+        write_escaped(f, text.get(..SHOWN).unwrap_or(text))?;
         f.write_str("\"")?;
         if text.len() > SHOWN {
             write!(f, "... ({} bytes)", text.len())?;
         }
         Ok(())
     }
+}
+
+/// Writes `text` escaped as in `str`'s `Debug`, invalid bytes as U+FFFD, without allocating.
+pub(crate) fn write_escaped(f: &mut fmt::Formatter<'_>, text: &[u8]) -> fmt::Result {
+    for chunk in text.utf8_chunks() {
+        write!(f, "{}", chunk.valid().escape_debug())?;
+        if !chunk.invalid().is_empty() {
+            f.write_str("\u{fffd}")?;
+        }
+    }
+    Ok(())
 }
 
 /// Reads the string whose length field is at `pos`; returns it and the position after its

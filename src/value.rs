@@ -128,12 +128,23 @@ pub(crate) enum Extent {
 }
 
 /// The buffer and settings a container reads its children with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Scope<'a> {
     pub(crate) buf: &'a [u8],
     pub(crate) options: Options,
     /// Depth of the container itself; its children are one deeper.
     pub(crate) depth: u16,
+}
+
+impl core::fmt::Debug for Scope<'_> {
+    /// Short: the buffer's length, not its bytes.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Scope")
+            .field("buffer_len", &self.buf.len())
+            .field("options", &self.options)
+            .field("depth", &self.depth)
+            .finish()
+    }
 }
 
 impl<'a> VariantRef<'a> {

@@ -293,3 +293,28 @@ fn handles_are_small() {
         assert_eq!(error, 24);
     }
 }
+
+#[test]
+fn debug_output_stays_short_for_large_values() {
+    let bytes = corpus(Version::Godot4, "large_array_10000_dicts");
+    let value = gdvariant::parse(&bytes, Options::godot4()).unwrap();
+    let array = value.as_array().unwrap();
+    let element = array.get_element(0).unwrap().unwrap();
+    for text in [
+        format!("{value:?}"),
+        format!("{element:?}"),
+        format!("{:?}", array.elements()),
+        format!("{:?}", element.value()),
+    ] {
+        assert!(text.len() < 300, "{} bytes of Debug output: {}", text.len(), &text[..300]);
+    }
+    let path = corpus(Version::Godot4, "nodepath_subnames");
+    let value = gdvariant::parse(&path, Options::godot4()).unwrap();
+    assert_eq!(format!("{value:?}"), r#"NodePath("Node/Child:property:sub")"#);
+    let strings = corpus(Version::Godot4, "large_packed_string_20000");
+    let value = gdvariant::parse(&strings, Options::godot4()).unwrap();
+    assert_eq!(
+        format!("{value:?}"),
+        r#"PackedStringArray(["str0", "str1", "str2", "str3", "str4", "str5", "str6", "str7", ... 20000 strings])"#
+    );
+}
