@@ -22,6 +22,7 @@ pub trait FromVariant<'a>: Sized {
     fn from_variant(value: VariantRef<'a>) -> Option<Result<Self>>;
 }
 
+/// Any value converts to itself; `TYPE` is never reported.
 impl<'a> FromVariant<'a> for VariantRef<'a> {
     const TYPE: VariantType = VariantType::Nil;
     fn from_variant(value: VariantRef<'a>) -> Option<Result<Self>> {
