@@ -52,6 +52,26 @@ impl<'a> ArrayRef<'a> {
     }
 
     /// The elements with their offsets and raw bytes; stops after the first error.
+    ///
+    /// A relay can forward an element byte for byte without decoding it:
+    ///
+    /// ```
+    /// use gdvariant::{Options, VariantType};
+    ///
+    /// // Godot 4.6: var_to_bytes([null, true, 1, 2.5, 0.1, "s", &"sn", Vector2(1, 2), ...])
+    /// let bytes = include_bytes!("../corpus/godot4/array_mixed.bin");
+    /// let array = gdvariant::parse(bytes, Options::godot4())?.as_array().expect("an array");
+    /// let mut forwarded = Vec::new();
+    /// for element in array.elements() {
+    ///     let element = element?;
+    ///     if element.variant_type() == VariantType::String {
+    ///         forwarded.extend_from_slice(element.raw_bytes()); // header included
+    ///     }
+    /// }
+    /// // "s": header 4, length 1, "s" and three bytes of padding.
+    /// assert_eq!(forwarded, [4, 0, 0, 0, 1, 0, 0, 0, b's', 0, 0, 0]);
+    /// # Ok::<(), gdvariant::Error>(())
+    /// ```
     pub fn elements(&self) -> Elements<'a> {
         match self.type_info() {
             Ok((_, count_pos)) => {
