@@ -68,6 +68,9 @@ fn walk_in<const VALIDATE: bool>(
     options: Options,
     depth: u16,
 ) -> Result<Element<'_>> {
+    if let Some(end) = common_leaf_end::<VALIDATE>(buf, pos, options, depth)? {
+        return Ok(Element::new(buf, pos, end, options, depth));
+    }
     let mode = if VALIDATE { Mode::Validate } else { Mode::Skip };
     let (top, extent) = parse_head(buf, pos, options, depth)?;
     if mode == Mode::Validate {
@@ -150,11 +153,8 @@ fn walk_container<'a, const N: usize, const VALIDATE: bool>(
 }
 
 /// Reads the head of a container's child at `pos` and checks it; returns where it extends.
-/// `script`: the child is a Godot 4 `script` property value.
-///
-/// Nil, bool, int, float, String and Vector2 (the same ids in both versions, and most of the values in
-/// typical data) take a short path that builds no [`VariantRef`]; it reads and checks exactly
-/// what [`parse_head`] would, and reports the same errors.
+/// `script`: the child is a Godot 4 `script` property value. Common leaves take the short path
+/// of [`common_leaf_end`].
 #[inline(always)]
 fn read_child<const VALIDATE: bool>(
     buf: &[u8],
@@ -163,35 +163,9 @@ fn read_child<const VALIDATE: bool>(
     depth: u16,
     script: bool,
 ) -> Result<Extent> {
-    if !script && depth <= options.max_depth() {
-        if let Ok(header) = u32_at(buf, pos) {
-            let body = pos.saturating_add(4);
-            let wide = header & FLAG_64 != 0;
-            match header & 0xFF {
-                NIL => return Ok(Extent::End(body)),
-                BOOL => return bytes_at(buf, body, 4).map(|_| Extent::End(body.saturating_add(4))),
-                INT | FLOAT => {
-                    let size = if wide { 8 } else { 4 };
-                    return bytes_at(buf, body, size)
-                        .map(|_| Extent::End(body.saturating_add(size)));
-                }
-                VECTOR2 => {
-                    let size = match (options.version(), wide) {
-                        (Version::Godot4, true) => 16,
-                        _ => 8,
-                    };
-                    return bytes_at(buf, body, size)
-                        .map(|_| Extent::End(body.saturating_add(size)));
-                }
-                STRING => {
-                    let (string, end) = read_string(buf, body, options.version())?;
-                    if VALIDATE {
-                        string.check()?;
-                    }
-                    return Ok(Extent::End(end));
-                }
-                _ => {}
-            }
+    if !script {
+        if let Some(end) = common_leaf_end::<VALIDATE>(buf, pos, options, depth)? {
+            return Ok(Extent::End(end));
         }
     }
     let (value, extent) = parse_head(buf, pos, options, depth)?;
@@ -202,6 +176,43 @@ fn read_child<const VALIDATE: bool>(
         }
     }
     Ok(extent)
+}
+
+/// The end of the value at `pos` when it is a nil, bool, int, float, String or Vector2 (the same
+/// ids in both versions, and most of the values in typical data), read and checked exactly as
+/// [`parse_head`] would, with the same errors, but without building a [`VariantRef`].
+/// `Ok(None)` for any other value, or when [`parse_head`] should report the problem.
+#[inline(always)]
+fn common_leaf_end<const VALIDATE: bool>(
+    buf: &[u8],
+    pos: usize,
+    options: Options,
+    depth: u16,
+) -> Result<Option<usize>> {
+    if depth > options.max_depth() {
+        return Ok(None);
+    }
+    let Ok(header) = u32_at(buf, pos) else { return Ok(None) };
+    let body = pos.saturating_add(4);
+    let wide = header & FLAG_64 != 0;
+    let fixed = |size: usize| bytes_at(buf, body, size).map(|_| Some(body.saturating_add(size)));
+    match header & 0xFF {
+        NIL => Ok(Some(body)),
+        BOOL => fixed(4),
+        INT | FLOAT => fixed(if wide { 8 } else { 4 }),
+        VECTOR2 => fixed(match (options.version(), wide) {
+            (Version::Godot4, true) => 16,
+            _ => 8,
+        }),
+        STRING => {
+            let (string, end) = read_string(buf, body, options.version())?;
+            if VALIDATE {
+                string.check()?;
+            }
+            Ok(Some(end))
+        }
+        _ => Ok(None),
+    }
 }
 
 /// Wire ids that mean the same type in Godot 3 and Godot 4.
