@@ -147,8 +147,9 @@ impl<'a> Iterator for Elements<'a> {
             return Some(Err(error_at(buf, self.pos, crate::ErrorKind::DepthLimit)));
         };
         match walk(buf, self.pos, options, child_depth, Mode::Skip) {
-            Ok(element) => {
-                self.pos = element.end();
+            Ok(end) => {
+                let element = Element::new(buf, self.pos, end, options, child_depth);
+                self.pos = end;
                 Some(Ok(element))
             }
             Err(error) => {

@@ -116,8 +116,8 @@ impl<'a> Iterator for Properties<'a> {
             let child_depth = depth
                 .checked_add(1)
                 .ok_or_else(|| error_at(buf, value_pos, crate::ErrorKind::DepthLimit))?;
-            let value = walk(buf, value_pos, options, child_depth, Mode::Skip)?;
-            Ok((name, value))
+            let end = walk(buf, value_pos, options, child_depth, Mode::Skip)?;
+            Ok((name, Element::new(buf, value_pos, end, options, child_depth)))
         })();
         match result {
             Ok((name, value)) => {

@@ -13,7 +13,6 @@
 //!   the few things no reader outside the game can know).
 
 use crate::container_type::is_resource_path;
-use crate::element::Element;
 use crate::error::{ErrorKind, Result};
 use crate::string::read_string;
 use crate::value::{Extent, FLAG_64, VariantRef, parse_head};
@@ -45,14 +44,15 @@ const SHALLOW: usize = 16;
 /// Frames for the deepest value accepted: containers open at depths `0..=MAX_DEPTH`.
 const DEEP: usize = MAX_DEPTH as usize + 1;
 
-/// Walks the value whose header is at `pos`, at nesting `depth`; returns it as an [`Element`].
+/// Walks the value whose header is at `pos`, at nesting `depth`; returns where it ends (which
+/// may lie past the buffer by the missing padding of a final `PackedByteArray`).
 pub(crate) fn walk(
     buf: &[u8],
     pos: usize,
     options: Options,
     depth: u16,
     mode: Mode,
-) -> Result<Element<'_>> {
+) -> Result<usize> {
     // One copy of the walk per mode, so that skipping compiles without the checks (and without
     // building the values it does not look at).
     match mode {
@@ -67,9 +67,9 @@ fn walk_in<const VALIDATE: bool>(
     pos: usize,
     options: Options,
     depth: u16,
-) -> Result<Element<'_>> {
+) -> Result<usize> {
     if let Some(end) = common_leaf_end::<VALIDATE>(buf, pos, options, depth)? {
-        return Ok(Element::new(buf, pos, end, options, depth));
+        return Ok(end);
     }
     let mode = if VALIDATE { Mode::Validate } else { Mode::Skip };
     let (top, extent) = parse_head(buf, pos, options, depth)?;
@@ -78,31 +78,29 @@ fn walk_in<const VALIDATE: bool>(
     }
     // Scalars, strings and packed arrays need no stack.
     if let Extent::End(end) = extent {
-        return Ok(Element::new(buf, pos, end, options, depth));
+        return Ok(end);
     }
     if let Extent::Strings { first, count } = extent {
         let end = strings_end(buf, first, count, options.version(), mode)?;
-        return Ok(Element::new(buf, pos, end, options, depth));
+        return Ok(end);
     }
     // Containers: a small stack first; a value nested deeper is walked again with the full one.
-    match walk_container::<SHALLOW, VALIDATE>(buf, pos, extent, options, depth)? {
+    match walk_container::<SHALLOW, VALIDATE>(buf, extent, options, depth)? {
         Some(element) => Ok(element),
-        None => walk_container::<DEEP, VALIDATE>(buf, pos, extent, options, depth)?
+        None => walk_container::<DEEP, VALIDATE>(buf, extent, options, depth)?
             .ok_or_else(|| error_at(buf, pos, ErrorKind::DepthLimit)),
     }
 }
 
-/// The walk of the container at `pos` whose head extends as `extent`, with a stack of `N`
-/// frames; `Ok(None)` when the value nests deeper than that.
-fn walk_container<'a, const N: usize, const VALIDATE: bool>(
-    buf: &'a [u8],
-    pos: usize,
+/// The walk of a container whose head extends as `extent`, with a stack of `N` frames; returns
+/// its end, or `Ok(None)` when the value nests deeper than that.
+fn walk_container<const N: usize, const VALIDATE: bool>(
+    buf: &[u8],
     extent: Extent,
     options: Options,
     depth: u16,
-) -> Result<Option<Element<'a>>> {
+) -> Result<Option<usize>> {
     let mode = if VALIDATE { Mode::Validate } else { Mode::Skip };
-    let start_depth = depth;
     let version = options.version();
     let mut stack = [Frame { left: 0, properties: false }; N];
     let mut open = 0usize;
@@ -135,7 +133,7 @@ fn walk_container<'a, const N: usize, const VALIDATE: bool>(
         // The value is complete: close every container it completes.
         loop {
             let Some(frame) = open.checked_sub(1).and_then(|top| stack.get_mut(top)) else {
-                return Ok(Some(Element::new(buf, pos, cursor, options, start_depth)));
+                return Ok(Some(cursor));
             };
             frame.left = frame.left.saturating_sub(1);
             if frame.left > 0 {
