@@ -20,11 +20,20 @@ pub struct ArrayRef<'a> {
     scope: Scope<'a>,
     header: usize,
     count: u32,
+    /// Bytes from the header to the first element (header, type information, count).
+    first_delta: u32,
 }
 
 impl<'a> ArrayRef<'a> {
-    pub(crate) fn new(scope: Scope<'a>, header: usize, count: u32) -> Self {
-        ArrayRef { scope, header, count }
+    /// `first` is the position of the first element; the caller checked it is within reach.
+    pub(crate) fn new(scope: Scope<'a>, header: usize, count: u32, first: usize) -> Self {
+        let first_delta = u32::try_from(first.saturating_sub(header)).unwrap_or(u32::MAX);
+        ArrayRef { scope, header, count, first_delta }
+    }
+
+    /// Position of the first element.
+    fn first(&self) -> usize {
+        self.header.saturating_add(self.first_delta as usize)
     }
 
     /// Number of elements declared (bit 31 of the count, the obsolete "shared" flag, is ignored
@@ -73,12 +82,7 @@ impl<'a> ArrayRef<'a> {
     /// # Ok::<(), gdvariant::Error>(())
     /// ```
     pub fn elements(&self) -> Elements<'a> {
-        match self.type_info() {
-            Ok((_, count_pos)) => {
-                Elements::new(self.scope, count_pos.saturating_add(4), self.count)
-            }
-            Err(error) => Elements::failed(self.scope, error),
-        }
+        Elements::new(self.scope, self.first(), self.count)
     }
 
     /// The element values; stops after the first error.
@@ -118,18 +122,12 @@ pub struct Elements<'a> {
     scope: Scope<'a>,
     pos: usize,
     left: u32,
-    error: Option<crate::Error>,
 }
 
 impl<'a> Elements<'a> {
     /// `count` values from `first`, children of the container described by `scope`.
     pub(crate) fn new(scope: Scope<'a>, first: usize, count: u32) -> Self {
-        Elements { scope, pos: first, left: count, error: None }
-    }
-
-    /// An iterator that yields `error` once.
-    pub(crate) fn failed(scope: Scope<'a>, error: crate::Error) -> Self {
-        Elements { scope, pos: 0, left: 0, error: Some(error) }
+        Elements { scope, pos: first, left: count }
     }
 }
 
@@ -137,9 +135,6 @@ impl<'a> Iterator for Elements<'a> {
     type Item = Result<Element<'a>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if let Some(error) = self.error.take() {
-            return Some(Err(error));
-        }
         self.left = self.left.checked_sub(1)?;
         let Scope { buf, options, depth } = self.scope;
         let Some(child_depth) = depth.checked_add(1) else {
@@ -160,8 +155,7 @@ impl<'a> Iterator for Elements<'a> {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let pending = usize::from(self.error.is_some());
-        (pending, Some((self.left as usize).saturating_add(pending)))
+        (0, Some(self.left as usize))
     }
 }
 

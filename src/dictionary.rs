@@ -22,11 +22,20 @@ pub struct DictionaryRef<'a> {
     scope: Scope<'a>,
     header: usize,
     count: u32,
+    /// Bytes from the header to the first element (header, type information, count).
+    first_delta: u32,
 }
 
 impl<'a> DictionaryRef<'a> {
-    pub(crate) fn new(scope: Scope<'a>, header: usize, count: u32) -> Self {
-        DictionaryRef { scope, header, count }
+    /// `first` is the position of the first element; the caller checked it is within reach.
+    pub(crate) fn new(scope: Scope<'a>, header: usize, count: u32, first: usize) -> Self {
+        let first_delta = u32::try_from(first.saturating_sub(header)).unwrap_or(u32::MAX);
+        DictionaryRef { scope, header, count, first_delta }
+    }
+
+    /// Position of the first element.
+    fn first(&self) -> usize {
+        self.header.saturating_add(self.first_delta as usize)
     }
 
     /// Number of entries on the wire (a repeated key counts each time).
@@ -63,13 +72,7 @@ impl<'a> DictionaryRef<'a> {
     /// The entries in wire order, each key and value with its offset and raw bytes; stops after
     /// the first error.
     pub fn entries(&self) -> Entries<'a> {
-        let values = match self.type_info() {
-            Ok((_, _, count_pos)) => {
-                Elements::new(self.scope, count_pos.saturating_add(4), self.count.saturating_mul(2))
-            }
-            Err(error) => Elements::failed(self.scope, error),
-        };
-        Entries { values }
+        Entries { values: Elements::new(self.scope, self.first(), self.count.saturating_mul(2)) }
     }
 
     /// The (key, value) pairs in wire order; stops after the first error.

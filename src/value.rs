@@ -357,7 +357,10 @@ pub(crate) fn parse_head(
             let first = after.saturating_add(4);
             check_count(buf, after, count, 4, first)?;
             let scope = Scope { buf, options, depth };
-            (V::Array(ArrayRef::new(scope, pos, count)), Extent::Values { first, items: count })
+            (
+                V::Array(ArrayRef::new(scope, pos, count, first)),
+                Extent::Values { first, items: count },
+            )
         }
         VariantType::Dictionary => {
             let (_, after_keys) =
@@ -369,7 +372,10 @@ pub(crate) fn parse_head(
             check_count(buf, after, count, 8, first)?;
             let scope = Scope { buf, options, depth };
             let items = count.saturating_mul(2);
-            (V::Dictionary(DictionaryRef::new(scope, pos, count)), Extent::Values { first, items })
+            (
+                V::Dictionary(DictionaryRef::new(scope, pos, count, first)),
+                Extent::Values { first, items },
+            )
         }
         VariantType::PackedByteArray => {
             let (raw, end) = read_bytes(buf, body)?;
