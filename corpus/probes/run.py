@@ -67,7 +67,7 @@ def merge(engine, lines):
         r["godot_error"] = None if accepted else (code or "FAILED")
         r["godot_log"] = glog
         if not accepted:
-            for k in ("result", "result_var2str", "result_var_to_str", "result_type", "result_codepoints"):
+            for k in ("result", "result_var2str", "result_var_to_str", "result_type", "result_codepoints", "size"):
                 r.pop(k, None)
         result.append(sanitize(r))
     return result

@@ -264,6 +264,8 @@ func run_cases(text):
 		else:
 			rec["result_var_to_str"] = var_to_str(v)
 			rec["result"] = describe(v, true)
+		if typeof(v) in [TYPE_ARRAY, TYPE_DICTIONARY]:
+			rec["size"] = v.size()   # elements / pairs kept (typed containers may drop some)
 		if typeof(v) in [TYPE_STRING, TYPE_STRING_NAME]:
 			var cps = codepoints(String(v))
 			rec["result_codepoints"] = cps
