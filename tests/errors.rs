@@ -21,6 +21,10 @@
     clippy::arithmetic_side_effects
 )]
 
+mod common;
+
+use common::corpus;
+
 use gdvariant::{
     ContainerType, Error, ErrorKind, GodotError, ObjectRef, Options, VariantRef, VariantType,
     Version,
@@ -29,15 +33,6 @@ use gdvariant::{
 // ------------------------------------------------------------------------------------------
 // Helpers
 // ------------------------------------------------------------------------------------------
-
-fn corpus(version: Version, name: &str) -> Vec<u8> {
-    let dir = match version {
-        Version::Godot3 => "godot3",
-        Version::Godot4 => "godot4",
-    };
-    let path = format!("{}/corpus/{dir}/{name}.bin", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
 
 fn opts(version: Version) -> Options {
     Options::new(version)

@@ -13,6 +13,10 @@
     clippy::arithmetic_side_effects
 )]
 
+mod common;
+
+use common::corpus;
+
 use std::fmt::Debug;
 
 use gdvariant::math::{Color, Precision, Vector2, Vector3, Vector4};
@@ -24,28 +28,9 @@ use serde_json::Value;
 // Helpers
 // ------------------------------------------------------------------------------------------
 
-fn dir(version: Version) -> &'static str {
-    match version {
-        Version::Godot3 => "godot3",
-        Version::Godot4 => "godot4",
-    }
-}
-
-fn corpus(version: Version, name: &str) -> Vec<u8> {
-    let path = format!("{}/corpus/{}/{name}.bin", env!("CARGO_MANIFEST_DIR"), dir(version));
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
 /// The `expected` field of a manifest case.
 fn expected_json(version: Version, name: &str) -> Value {
-    let path = format!("{}/corpus/{}/manifest.jsonl", env!("CARGO_MANIFEST_DIR"), dir(version));
-    let text = std::fs::read_to_string(&path).unwrap();
-    let case: Value = text
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .find(|c| c["name"] == name)
-        .unwrap_or_else(|| panic!("{name} not in {path}"));
-    case["expected"].clone()
+    common::manifest_case(version, name)["expected"].clone()
 }
 
 /// One expected element as a list of component bit patterns (integers as their i64 bits).

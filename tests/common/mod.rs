@@ -27,6 +27,20 @@ pub fn corpus_dir(version: Version) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus").join(name)
 }
 
+/// The bytes of corpus case `name` (`corpus/godot{3,4}/NAME.bin`).
+pub fn corpus(version: Version, name: &str) -> Vec<u8> {
+    let path = corpus_dir(version).join(format!("{name}.bin"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The manifest entry of corpus case `name`.
+pub fn manifest_case(version: Version, name: &str) -> Value {
+    manifest(version)
+        .into_iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("{name} not in the manifest"))
+}
+
 /// Parses a JSON Lines file.
 pub fn read_jsonl(path: &Path) -> Vec<Value> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
