@@ -539,6 +539,18 @@ fn hostile_object_property_counts() {
 
 const INT_5: [u32; 2] = [2, 5];
 
+/// The innermost container: empty, or holding the int 5 (followed by the word `value` when the
+/// container is a dictionary, making `{5: null}`).
+fn push_innermost(ws: &mut Vec<u32>, header: u32, innermost_int: bool, value: Option<u32>) {
+    if innermost_int {
+        ws.extend([header, 1]);
+        ws.extend(INT_5);
+        ws.extend(value);
+    } else {
+        ws.extend([header, 0]);
+    }
+}
+
 /// `levels` arrays, each the only element of the one above; the innermost is empty, or holds
 /// the int 5.
 fn nested_arrays(header: u32, levels: usize, innermost_int: bool) -> Vec<u8> {
@@ -546,12 +558,7 @@ fn nested_arrays(header: u32, levels: usize, innermost_int: bool) -> Vec<u8> {
     for _ in 1..levels {
         ws.extend([header, 1]);
     }
-    if innermost_int {
-        ws.extend([header, 1]);
-        ws.extend(INT_5);
-    } else {
-        ws.extend([header, 0]);
-    }
+    push_innermost(&mut ws, header, innermost_int, None);
     words(&ws)
 }
 
@@ -562,13 +569,7 @@ fn dicts_as_values(header: u32, levels: usize, innermost_int: bool) -> Vec<u8> {
     for _ in 1..levels {
         ws.extend([header, 1, 0]);
     }
-    if innermost_int {
-        ws.extend([header, 1]);
-        ws.extend(INT_5);
-        ws.push(0);
-    } else {
-        ws.extend([header, 0]);
-    }
+    push_innermost(&mut ws, header, innermost_int, Some(0));
     words(&ws)
 }
 
@@ -579,13 +580,7 @@ fn dicts_as_keys(header: u32, levels: usize, innermost_int: bool) -> Vec<u8> {
     for _ in 1..levels {
         ws.extend([header, 1]);
     }
-    if innermost_int {
-        ws.extend([header, 1]);
-        ws.extend(INT_5);
-        ws.push(0);
-    } else {
-        ws.extend([header, 0]);
-    }
+    push_innermost(&mut ws, header, innermost_int, Some(0));
     ws.extend(std::iter::repeat_n(0u32, levels - 1));
     words(&ws)
 }
