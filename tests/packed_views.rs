@@ -260,81 +260,30 @@ fn corpus_case<T: Bits>(version: Version, name: &str, extract: Extract<T>) {
 
 // Extractors (non-capturing closures coerce to the higher-ranked fn pointer).
 
-fn int32(v: VariantRef<'_>) -> Option<Packed<'_, i32>> {
-    match v {
-        VariantRef::PackedInt32Array(p) => Some(p),
-        _ => None,
-    }
+/// Functions that take the packed array of one kind out of a value.
+macro_rules! extractors {
+    ($($name:ident: $t:ty = $pattern:pat => $binding:ident,)*) => {$(
+        fn $name(v: VariantRef<'_>) -> Option<Packed<'_, $t>> {
+            match v {
+                $pattern => Some($binding),
+                _ => None,
+            }
+        }
+    )*};
 }
 
-fn int64(v: VariantRef<'_>) -> Option<Packed<'_, i64>> {
-    match v {
-        VariantRef::PackedInt64Array(p) => Some(p),
-        _ => None,
-    }
-}
-
-fn float32(v: VariantRef<'_>) -> Option<Packed<'_, f32>> {
-    match v {
-        VariantRef::PackedFloat32Array(p) => Some(p),
-        _ => None,
-    }
-}
-
-fn float64(v: VariantRef<'_>) -> Option<Packed<'_, f64>> {
-    match v {
-        VariantRef::PackedFloat64Array(p) => Some(p),
-        _ => None,
-    }
-}
-
-fn color(v: VariantRef<'_>) -> Option<Packed<'_, Color<f32>>> {
-    match v {
-        VariantRef::PackedColorArray(p) => Some(p),
-        _ => None,
-    }
-}
-
-fn vector2_f32(v: VariantRef<'_>) -> Option<Packed<'_, Vector2<f32>>> {
-    match v {
-        VariantRef::PackedVector2Array(PackedReals::Single(p)) => Some(p),
-        _ => None,
-    }
-}
-
-fn vector3_f32(v: VariantRef<'_>) -> Option<Packed<'_, Vector3<f32>>> {
-    match v {
-        VariantRef::PackedVector3Array(PackedReals::Single(p)) => Some(p),
-        _ => None,
-    }
-}
-
-fn vector4_f32(v: VariantRef<'_>) -> Option<Packed<'_, Vector4<f32>>> {
-    match v {
-        VariantRef::PackedVector4Array(PackedReals::Single(p)) => Some(p),
-        _ => None,
-    }
-}
-
-fn vector2_f64(v: VariantRef<'_>) -> Option<Packed<'_, Vector2<f64>>> {
-    match v {
-        VariantRef::PackedVector2Array(PackedReals::Double(p)) => Some(p),
-        _ => None,
-    }
-}
-
-fn vector3_f64(v: VariantRef<'_>) -> Option<Packed<'_, Vector3<f64>>> {
-    match v {
-        VariantRef::PackedVector3Array(PackedReals::Double(p)) => Some(p),
-        _ => None,
-    }
-}
-
-fn vector4_f64(v: VariantRef<'_>) -> Option<Packed<'_, Vector4<f64>>> {
-    match v {
-        VariantRef::PackedVector4Array(PackedReals::Double(p)) => Some(p),
-        _ => None,
-    }
+extractors! {
+    int32: i32 = VariantRef::PackedInt32Array(p) => p,
+    int64: i64 = VariantRef::PackedInt64Array(p) => p,
+    float32: f32 = VariantRef::PackedFloat32Array(p) => p,
+    float64: f64 = VariantRef::PackedFloat64Array(p) => p,
+    color: Color<f32> = VariantRef::PackedColorArray(p) => p,
+    vector2_f32: Vector2<f32> = VariantRef::PackedVector2Array(PackedReals::Single(p)) => p,
+    vector3_f32: Vector3<f32> = VariantRef::PackedVector3Array(PackedReals::Single(p)) => p,
+    vector4_f32: Vector4<f32> = VariantRef::PackedVector4Array(PackedReals::Single(p)) => p,
+    vector2_f64: Vector2<f64> = VariantRef::PackedVector2Array(PackedReals::Double(p)) => p,
+    vector3_f64: Vector3<f64> = VariantRef::PackedVector3Array(PackedReals::Double(p)) => p,
+    vector4_f64: Vector4<f64> = VariantRef::PackedVector4Array(PackedReals::Double(p)) => p,
 }
 
 // ------------------------------------------------------------------------------------------
