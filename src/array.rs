@@ -36,6 +36,12 @@ impl<'a> ArrayRef<'a> {
         self.header.saturating_add(self.first_delta as usize)
     }
 
+    /// The buffer and settings the array was read with, and the position of its header.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn origin(&self) -> (Scope<'a>, usize) {
+        (self.scope, self.header)
+    }
+
     /// Number of elements declared (bit 31 of the count, the obsolete "shared" flag, is ignored
     /// as Godot does).
     pub fn len(&self) -> usize {

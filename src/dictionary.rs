@@ -38,6 +38,12 @@ impl<'a> DictionaryRef<'a> {
         self.header.saturating_add(self.first_delta as usize)
     }
 
+    /// The buffer and settings the dictionary was read with, and the position of its header.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn origin(&self) -> (Scope<'a>, usize) {
+        (self.scope, self.header)
+    }
+
     /// Number of entries on the wire (a repeated key counts each time).
     pub fn len(&self) -> usize {
         self.count as usize

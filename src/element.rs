@@ -36,6 +36,12 @@ impl<'a> Element<'a> {
             .map_or(VariantRef::Nil, |(v, _)| v)
     }
 
+    /// The buffer and settings the element was read with, its position and depth.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn origin(&self) -> (&'a [u8], usize, Options, u16) {
+        (self.buf, self.offset, self.options, self.depth)
+    }
+
     /// The string of a `String` or `StringName` element, read without the rest of the head.
     pub(crate) fn string(&self) -> Option<GdStr<'a>> {
         read_string(self.buf, self.offset.saturating_add(4), self.options.version())

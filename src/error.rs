@@ -133,6 +133,12 @@ impl Error {
         self.offset
     }
 
+    /// The same error with its offset moved `by` bytes further, for a value read out of a
+    /// larger buffer (a frame of a stream, say). Saturates instead of overflowing.
+    pub const fn offset_by(self, by: usize) -> Self {
+        Error { offset: self.offset.saturating_add(by), kind: self.kind }
+    }
+
     /// What went wrong.
     pub const fn kind(&self) -> ErrorKind {
         self.kind

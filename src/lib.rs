@@ -135,12 +135,15 @@ mod container_type;
 mod dictionary;
 mod element;
 mod error;
+pub mod framing;
 mod from_variant;
 mod key;
 pub mod math;
 mod node_path;
 mod object;
 mod options;
+#[cfg(feature = "alloc")]
+pub mod owned;
 pub mod packed;
 mod path;
 mod signal;
@@ -162,6 +165,8 @@ pub use math::{Color, Precision, Reals};
 pub use node_path::{NodePathRef, NodePathStrings};
 pub use object::{FullObject, ObjectRef, Properties};
 pub use options::{MAX_DEPTH, Options, Version};
+#[cfg(feature = "alloc")]
+pub use owned::{Array, Dictionary, ElementType, NodePath, Object, Signal, Variant, decode};
 pub use packed::{Packed, PackedReals, PackedStrings};
 pub use signal::SignalRef;
 pub use string::GdStr;

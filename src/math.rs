@@ -37,6 +37,12 @@ macro_rules! math_struct {
             pub fn map<U>(self, mut f: impl FnMut(T) -> U) -> $name<U> {
                 $name { $($field: math_struct!(@map $how, self.$field, f),)* }
             }
+
+            /// Calls `f` on every component, in wire order.
+            #[allow(dead_code)]
+            pub(crate) fn for_each_component(self, mut f: impl FnMut(T)) {
+                let _ = self.map(|c| f(c));
+            }
         }
     };
     (@map component, $value:expr, $f:ident) => { $f($value) };

@@ -48,6 +48,12 @@ impl<'a> FullObject<'a> {
         FullObject { scope, class_pos, count }
     }
 
+    /// The buffer and settings the object was read with, and the position of its header.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn origin(&self) -> (Scope<'a>, usize) {
+        (self.scope, self.class_pos.saturating_sub(4))
+    }
+
     /// The class name, such as `"Node2D"`. O(1).
     pub fn class_name(&self) -> GdStr<'a> {
         self.class_and_end()

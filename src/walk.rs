@@ -223,7 +223,7 @@ const VECTOR2: u32 = 5;
 
 /// Reads the `count` strings from `pos` (checking their text when validating); returns the end.
 #[inline]
-fn strings_end(
+pub(crate) fn strings_end(
     buf: &[u8],
     mut pos: usize,
     count: u32,
@@ -258,7 +258,7 @@ fn property_name_end(
 }
 
 /// Godot 4 loads a non-null `script` property: it must be a `res://` path.
-fn check_script(buf: &[u8], pos: usize, value: &VariantRef<'_>) -> Result<()> {
+pub(crate) fn check_script(buf: &[u8], pos: usize, value: &VariantRef<'_>) -> Result<()> {
     match value {
         VariantRef::Nil => Ok(()),
         VariantRef::String(path) if is_resource_path(path) => Ok(()),

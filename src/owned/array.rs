@@ -1,0 +1,74 @@
+//! [`Array`]: an owned array, with its element type.
+
+use alloc::vec::Vec;
+use core::ops::{Deref, DerefMut};
+
+use super::{ElementType, Variant};
+
+/// An `Array`: elements in order, and the declared element type of a typed array (Godot 4.3+).
+///
+/// Derefs to `Vec<Variant>`. The element type is kept as declared; the elements are not checked
+/// against it (Godot would convert or drop mismatching ones when decoding).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Array {
+    /// The declared element type ([`ElementType::Untyped`] for a plain `Array`).
+    pub element_type: ElementType,
+    /// The elements.
+    pub elements: Vec<Variant>,
+}
+
+impl Array {
+    /// An empty untyped array.
+    pub fn new() -> Self {
+        Array::default()
+    }
+
+    /// An empty typed array.
+    pub fn typed(element_type: ElementType) -> Self {
+        Array { element_type, elements: Vec::new() }
+    }
+}
+
+impl Deref for Array {
+    type Target = Vec<Variant>;
+
+    fn deref(&self) -> &Vec<Variant> {
+        &self.elements
+    }
+}
+
+impl DerefMut for Array {
+    fn deref_mut(&mut self) -> &mut Vec<Variant> {
+        &mut self.elements
+    }
+}
+
+impl From<Vec<Variant>> for Array {
+    fn from(elements: Vec<Variant>) -> Self {
+        Array { element_type: ElementType::Untyped, elements }
+    }
+}
+
+impl<V: Into<Variant>> FromIterator<V> for Array {
+    fn from_iter<I: IntoIterator<Item = V>>(iter: I) -> Self {
+        Array::from(iter.into_iter().map(Into::into).collect::<Vec<_>>())
+    }
+}
+
+impl IntoIterator for Array {
+    type Item = Variant;
+    type IntoIter = alloc::vec::IntoIter<Variant>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.elements.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Array {
+    type Item = &'a Variant;
+    type IntoIter = core::slice::Iter<'a, Variant>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.elements.iter()
+    }
+}

@@ -1,0 +1,39 @@
+//! [`NodePath`]: an owned node path.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// A `NodePath`: node names, then subnames (properties and sub-resources), and whether it is
+/// absolute. `"/root/Player:position:x"` is absolute, names `["root", "Player"]`, subnames
+/// `["position", "x"]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NodePath {
+    /// The node names, in order.
+    pub names: Vec<String>,
+    /// The subnames, in order.
+    pub subnames: Vec<String>,
+    /// Whether the path starts at the root (`/`).
+    pub absolute: bool,
+}
+
+impl NodePath {
+    /// Godot's text form: `/` before an absolute path, names joined by `/`, each subname after a
+    /// `:`. O(length).
+    pub fn to_text(&self) -> String {
+        let mut text = String::new();
+        if self.absolute {
+            text.push('/');
+        }
+        for (i, name) in self.names.iter().enumerate() {
+            if i > 0 {
+                text.push('/');
+            }
+            text.push_str(name);
+        }
+        for subname in &self.subnames {
+            text.push(':');
+            text.push_str(subname);
+        }
+        text
+    }
+}
