@@ -42,6 +42,11 @@ impl<'a> Element<'a> {
         (self.buf, self.offset, self.options, self.depth)
     }
 
+    /// The settings the element was read with.
+    pub(crate) fn options(&self) -> Options {
+        self.options
+    }
+
     /// The string of a `String` or `StringName` element, read without the rest of the head.
     pub(crate) fn string(&self) -> Option<GdStr<'a>> {
         read_string(self.buf, self.offset.saturating_add(4), self.options.version())

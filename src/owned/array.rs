@@ -3,7 +3,9 @@
 use alloc::vec::Vec;
 use core::ops::{Deref, DerefMut};
 
-use super::{ElementType, Variant};
+use super::Variant;
+use crate::ElementType;
+use alloc::string::String;
 
 /// An `Array`: elements in order, and the declared element type of a typed array (Godot 4.3+).
 ///
@@ -12,7 +14,7 @@ use super::{ElementType, Variant};
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Array {
     /// The declared element type ([`ElementType::Untyped`] for a plain `Array`).
-    pub element_type: ElementType,
+    pub element_type: ElementType<String>,
     /// The elements.
     pub elements: Vec<Variant>,
 }
@@ -24,7 +26,7 @@ impl Array {
     }
 
     /// An empty typed array.
-    pub fn typed(element_type: ElementType) -> Self {
+    pub fn typed(element_type: ElementType<String>) -> Self {
         Array { element_type, elements: Vec::new() }
     }
 }

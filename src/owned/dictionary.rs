@@ -7,7 +7,9 @@ use core::hash::BuildHasher;
 use hashbrown::{DefaultHashBuilder, HashTable};
 
 use super::key_semantics::{KeyRules, hash_key, keys_equal};
-use super::{ElementType, Variant};
+use super::Variant;
+use crate::ElementType;
+use alloc::string::String;
 
 /// A `Dictionary`: entries in insertion order (the order Godot writes and iterates them), the
 /// declared key and value types of a typed dictionary (Godot 4.4+), and Godot's key equality.
@@ -24,9 +26,9 @@ use super::{ElementType, Variant};
 #[derive(Clone, Default)]
 pub struct Dictionary {
     /// The declared key type ([`ElementType::Untyped`] for a plain `Dictionary`).
-    pub key_type: ElementType,
+    pub key_type: ElementType<String>,
     /// The declared value type.
-    pub value_type: ElementType,
+    pub value_type: ElementType<String>,
     entries: Vec<(Variant, Variant)>,
     /// Positions in `entries`, by key hash.
     index: HashTable<usize>,
@@ -40,7 +42,7 @@ impl Dictionary {
     }
 
     /// An empty typed dictionary.
-    pub fn typed(key_type: ElementType, value_type: ElementType) -> Self {
+    pub fn typed(key_type: ElementType<String>, value_type: ElementType<String>) -> Self {
         Dictionary { key_type, value_type, ..Dictionary::default() }
     }
 

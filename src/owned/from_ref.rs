@@ -12,8 +12,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::key_semantics::KeyRules;
-use super::reals::widen_exact;
-use super::{Array, Dictionary, ElementType, NodePath, Object, Signal, Variant};
+use crate::exact_float::widen_exact;
+use super::{Array, Dictionary, NodePath, Object, Signal, Variant};
+use crate::ElementType;
 use crate::element::Element;
 use crate::error::{ErrorKind, Result};
 use crate::math::{RealValue, Reals};

@@ -29,20 +29,15 @@
 
 mod array;
 mod dictionary;
-mod element_type;
 mod from_ref;
 mod key_semantics;
 mod node_path;
 mod object;
-mod reals;
 mod variant;
 
 pub use array::Array;
 pub use dictionary::Dictionary;
-pub use element_type::ElementType;
 pub use from_ref::decode;
 pub use node_path::NodePath;
 pub use object::{Object, Signal};
 pub use variant::Variant;
-
-pub(crate) use reals::narrow_exact;

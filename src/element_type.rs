@@ -1,15 +1,18 @@
 //! [`ElementType`]: the declared element type of a typed `Array`, or the key or value type of a
 //! typed `Dictionary` (Godot 4.3+ and 4.4+).
 
+use crate::VariantType;
+#[cfg(feature = "alloc")]
+use crate::{ContainerType, Result};
+#[cfg(feature = "alloc")]
 use alloc::string::String;
-
-use crate::{ContainerType, Result, VariantType};
 
 /// What a typed container declares for its elements (an `Array`'s elements, a `Dictionary`'s keys
 /// or values). The owned twin of [`ContainerType`], generic over the string so the encoder can
-/// take a borrowed one (`ElementType<&str>`).
+/// take a borrowed one: owned containers hold an `ElementType<String>`, the
+/// [`Writer`](crate::Writer) takes an `ElementType<&str>`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub enum ElementType<S = String> {
+pub enum ElementType<S> {
     /// Untyped (any `Variant`). Godot 3 containers are always untyped.
     #[default]
     Untyped,
@@ -43,7 +46,8 @@ impl<S> ElementType<S> {
     }
 }
 
-impl ElementType {
+#[cfg(feature = "alloc")]
+impl ElementType<String> {
     /// The owned form of a lazily read container type.
     ///
     /// # Errors

@@ -1,0 +1,916 @@
+//! [`Writer`]: the streaming builder every encoding goes through.
+
+use zerocopy::IntoBytes;
+
+use super::{EncodeError, EncodeOptions, Output};
+use crate::element_type::ElementType;
+use crate::exact_float::{narrow_exact, widen_exact};
+use crate::math::{
+    Aabb, Basis, Color, Plane, Projection, Quaternion, Rect2, Transform2D, Transform3D, Vector2,
+    Vector3, Vector4,
+};
+use crate::value::FLAG_64;
+use crate::{Element, MAX_DEPTH, Precision, VariantType, Version};
+
+/// The class name Godot declares for class- and script-typed containers without full objects.
+const ENCODED_OBJECT_AS_ID: &str = "EncodedObjectAsID";
+
+/// Largest string, packed array (in bytes) or element count Godot's signed 32-bit sizes allow.
+const MAX_SIZE: usize = i32::MAX as usize;
+
+/// A real number type a math value can be given in: `f32` or `f64`. Written in the precision of
+/// [`EncodeOptions::precision`]: an `f32` widens exactly, an `f64` narrows to the nearest `f32`
+/// (a NaN stays a NaN with its sign and the top of its payload).
+pub trait Real: Copy + sealed::Sealed {
+    /// The value as an `f32`.
+    #[doc(hidden)]
+    fn single(self) -> f32;
+    /// The value as an `f64`.
+    #[doc(hidden)]
+    fn double(self) -> f64;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+}
+
+impl Real for f32 {
+    fn single(self) -> f32 {
+        self
+    }
+    fn double(self) -> f64 {
+        widen_exact(self)
+    }
+}
+
+impl Real for f64 {
+    fn single(self) -> f32 {
+        narrow_exact(self)
+    }
+    fn double(self) -> f64 {
+        self
+    }
+}
+
+/// A container still being written.
+#[derive(Clone, Copy, Debug)]
+struct Open {
+    /// Values still expected (a dictionary counts keys and values, an object property values).
+    left: u32,
+    /// The container is a full object: each value follows a property name.
+    properties: bool,
+    /// A property name is due.
+    name_due: bool,
+}
+
+/// Containers that can be open at once: one per depth from 0 to [`MAX_DEPTH`].
+const OPEN_MAX: usize = MAX_DEPTH as usize + 1;
+
+/// Writes one value in Godot's format into an [`Output`], piece by piece.
+///
+/// Scalars, strings, math values and packed arrays are written by one call each. A container is
+/// opened with its count ([`begin_array`](Writer::begin_array),
+/// [`begin_dictionary`](Writer::begin_dictionary) (then key, value, key, value, ...),
+/// [`begin_object`](Writer::begin_object) (then [`property_name`](Writer::property_name), value,
+/// ...)) and closes by itself when its last value is written. [`finish`](Writer::finish)
+/// checks that the value is complete and returns the output.
+///
+/// ```
+/// use gdvariant::{EncodeOptions, Options, Writer};
+/// use gdvariant::math::Vector2;
+///
+/// // {"type": "move", "pos": Vector2(1.5, -2), "seq": 7}, as Godot 4 writes it.
+/// let mut writer = Writer::new(Vec::new(), EncodeOptions::godot4());
+/// writer.begin_dictionary(3)?;
+/// writer.string("type")?;
+/// writer.string("move")?;
+/// writer.string("pos")?;
+/// writer.vector2(Vector2 { x: 1.5f32, y: -2.0 })?;
+/// writer.string("seq")?;
+/// writer.int(7)?;
+/// let bytes = writer.finish()?;
+///
+/// let value = gdvariant::parse(&bytes, Options::godot4())?;
+/// let seq = value.as_dictionary().unwrap().get("seq")?.and_then(|v| v.as_int());
+/// assert_eq!(seq, Some(7));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// Every method checks the value against the [`EncodeOptions`] (the type exists in the version,
+/// the depth limit, full objects) and the open containers (no more values than declared). After
+/// an error the output holds a partial value and the writer should be dropped. The writer holds
+/// 8 KiB of bookkeeping for open containers and never allocates.
+pub struct Writer<O> {
+    out: O,
+    options: EncodeOptions,
+    open: [Open; OPEN_MAX],
+    /// Containers open: the depth of the next value.
+    depth: usize,
+    /// A top-level value has been started.
+    started: bool,
+}
+
+impl<O: core::fmt::Debug> core::fmt::Debug for Writer<O> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Writer")
+            .field("out", &self.out)
+            .field("options", &self.options)
+            .field("depth", &self.depth)
+            .finish()
+    }
+}
+
+impl<O: Output> Writer<O> {
+    /// A writer of one value into `out`.
+    pub fn new(out: O, options: EncodeOptions) -> Self {
+        let closed = Open { left: 0, properties: false, name_due: false };
+        Writer { out, options, open: [closed; OPEN_MAX], depth: 0, started: false }
+    }
+
+    /// The options the writer follows.
+    pub fn options(&self) -> EncodeOptions {
+        self.options
+    }
+
+    /// The output so far.
+    pub fn output(&self) -> &O {
+        &self.out
+    }
+
+    /// Checks that the value is complete and returns the output.
+    ///
+    /// # Errors
+    /// [`EncodeError::Unfinished`] when no value was written or a container still expects values.
+    pub fn finish(self) -> Result<O, EncodeError> {
+        if !self.started {
+            return Err(EncodeError::Unfinished { missing: 1 });
+        }
+        if let Some(open) = self.top() {
+            return Err(EncodeError::Unfinished { missing: open.left });
+        }
+        Ok(self.out)
+    }
+
+    /// `null`.
+    ///
+    /// # Errors
+    /// See [`Writer`]: too many values, depth, a full output.
+    pub fn nil(&mut self) -> Result<(), EncodeError> {
+        self.leaf(VariantType::Nil, 0, &[])
+    }
+
+    /// A `bool`.
+    ///
+    /// # Errors
+    /// See [`Writer`].
+    pub fn bool(&mut self, value: bool) -> Result<(), EncodeError> {
+        self.leaf(VariantType::Bool, 0, &u32::from(value).to_le_bytes())
+    }
+
+    /// An `int`: 32 bits when it fits, else 64 bits with header bit 16.
+    ///
+    /// # Errors
+    /// See [`Writer`].
+    pub fn int(&mut self, value: i64) -> Result<(), EncodeError> {
+        match i32::try_from(value) {
+            Ok(narrow) => self.leaf(VariantType::Int, 0, &narrow.to_le_bytes()),
+            Err(_) => self.leaf(VariantType::Int, FLAG_64, &value.to_le_bytes()),
+        }
+    }
+
+    /// A `float`: `f32` when that is exact (`0.5`, `-0.0`, infinities), else `f64` with header
+    /// bit 16 (`0.1`, every NaN).
+    ///
+    /// # Errors
+    /// See [`Writer`].
+    pub fn float(&mut self, value: f64) -> Result<(), EncodeError> {
+        let single = value as f32;
+        if f64::from(single) == value {
+            self.leaf(VariantType::Float, 0, &single.to_le_bytes())
+        } else {
+            self.leaf(VariantType::Float, FLAG_64, &value.to_bits().to_le_bytes())
+        }
+    }
+
+    /// A `String`.
+    ///
+    /// # Errors
+    /// [`EncodeError::TooLarge`] past `i32::MAX` bytes; see [`Writer`].
+    pub fn string(&mut self, text: &str) -> Result<(), EncodeError> {
+        self.begin(VariantType::String, 0)?;
+        self.put_string(text)?;
+        self.end();
+        Ok(())
+    }
+
+    /// A `StringName` (Godot 4).
+    ///
+    /// # Errors
+    /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer::string`].
+    pub fn string_name(&mut self, text: &str) -> Result<(), EncodeError> {
+        self.begin(VariantType::StringName, 0)?;
+        self.put_string(text)?;
+        self.end();
+        Ok(())
+    }
+
+    /// A `Vector2`.
+    ///
+    /// # Errors
+    /// See [`Writer`].
+    pub fn vector2<R: Real>(&mut self, value: Vector2<R>) -> Result<(), EncodeError> {
+        self.reals(VariantType::Vector2, |f| value.for_each_component(f))
+    }
+
+    /// A `Rect2`.
+    ///
+    /// # Errors
+    /// See [`Writer`].
+    pub fn rect2<R: Real>(&mut self, value: Rect2<R>) -> Result<(), EncodeError> {
+        self.reals(VariantType::Rect2, |f| value.for_each_component(f))
+    }
+
+    /// A `Vector3`.
+    ///
+    /// # Errors
+    /// See [`Writer`].
+    pub fn vector3<R: Real>(&mut self, value: Vector3<R>) -> Result<(), EncodeError> {
+        self.reals(VariantType::Vector3, |f| value.for_each_component(f))
+    }
+
+    /// A `Transform2D`.
+    ///
+    /// # Errors
+    /// See [`Writer`].
+    pub fn transform2d<R: Real>(&mut self, value: Transform2D<R>) -> Result<(), EncodeError> {
+        self.reals(VariantType::Transform2D, |f| value.for_each_component(f))
+    }
+
+    /// A `Vector4` (Godot 4).
+    ///
+    /// # Errors
+    /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer`].
+    pub fn vector4<R: Real>(&mut self, value: Vector4<R>) -> Result<(), EncodeError> {
+        self.reals(VariantType::Vector4, |f| value.for_each_component(f))
+    }
+
+    /// A `Plane`.
+    ///
+    /// # Errors
+    /// See [`Writer`].
+    pub fn plane<R: Real>(&mut self, value: Plane<R>) -> Result<(), EncodeError> {
+        self.reals(VariantType::Plane, |f| value.for_each_component(f))
+    }
+
+    /// A `Quaternion` (Godot 3: `Quat`).
+    ///
+    /// # Errors
+    /// See [`Writer`].
+    pub fn quaternion<R: Real>(&mut self, value: Quaternion<R>) -> Result<(), EncodeError> {
+        self.reals(VariantType::Quaternion, |f| value.for_each_component(f))
+    }
+
+    /// An `AABB`.
+    ///
+    /// # Errors
+    /// See [`Writer`].
+    pub fn aabb<R: Real>(&mut self, value: Aabb<R>) -> Result<(), EncodeError> {
+        self.reals(VariantType::Aabb, |f| value.for_each_component(f))
+    }
+
+    /// A `Basis` (rows, as Godot stores it).
+    ///
+    /// # Errors
+    /// See [`Writer`].
+    pub fn basis<R: Real>(&mut self, value: Basis<R>) -> Result<(), EncodeError> {
+        self.reals(VariantType::Basis, |f| value.for_each_component(f))
+    }
+
+    /// A `Transform3D` (Godot 3: `Transform`).
+    ///
+    /// # Errors
+    /// See [`Writer`].
+    pub fn transform3d<R: Real>(&mut self, value: Transform3D<R>) -> Result<(), EncodeError> {
+        self.reals(VariantType::Transform3D, |f| value.for_each_component(f))
+    }
+
+    /// A `Projection` (Godot 4).
+    ///
+    /// # Errors
+    /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer`].
+    pub fn projection<R: Real>(&mut self, value: Projection<R>) -> Result<(), EncodeError> {
+        self.reals(VariantType::Projection, |f| value.for_each_component(f))
+    }
+
+    /// A `Vector2i` (Godot 4).
+    ///
+    /// # Errors
+    /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer`].
+    pub fn vector2i(&mut self, value: Vector2<i32>) -> Result<(), EncodeError> {
+        self.integers(VariantType::Vector2i, |f| value.for_each_component(f))
+    }
+
+    /// A `Rect2i` (Godot 4).
+    ///
+    /// # Errors
+    /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer`].
+    pub fn rect2i(&mut self, value: Rect2<i32>) -> Result<(), EncodeError> {
+        self.integers(VariantType::Rect2i, |f| value.for_each_component(f))
+    }
+
+    /// A `Vector3i` (Godot 4).
+    ///
+    /// # Errors
+    /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer`].
+    pub fn vector3i(&mut self, value: Vector3<i32>) -> Result<(), EncodeError> {
+        self.integers(VariantType::Vector3i, |f| value.for_each_component(f))
+    }
+
+    /// A `Vector4i` (Godot 4).
+    ///
+    /// # Errors
+    /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer`].
+    pub fn vector4i(&mut self, value: Vector4<i32>) -> Result<(), EncodeError> {
+        self.integers(VariantType::Vector4i, |f| value.for_each_component(f))
+    }
+
+    /// A `Color` (always `f32`).
+    ///
+    /// # Errors
+    /// See [`Writer`].
+    pub fn color(&mut self, value: Color<f32>) -> Result<(), EncodeError> {
+        let mut chunk = Chunk::new();
+        value.for_each_component(|c| chunk.put(&c.to_le_bytes()));
+        self.leaf(VariantType::Color, 0, chunk.bytes())
+    }
+
+    /// A `NodePath`: whether it is absolute, its names, its subnames. The padding of its strings
+    /// is written as zeros (Godot leaves it uninitialised).
+    ///
+    /// # Errors
+    /// [`EncodeError::TooLarge`] for more than `i32::MAX` names; see [`Writer`].
+    pub fn node_path<'s, N, S>(
+        &mut self,
+        absolute: bool,
+        names: N,
+        subnames: S,
+    ) -> Result<(), EncodeError>
+    where
+        N: IntoIterator<Item = &'s str>,
+        N::IntoIter: ExactSizeIterator,
+        S: IntoIterator<Item = &'s str>,
+        S::IntoIter: ExactSizeIterator,
+    {
+        let (names, subnames) = (names.into_iter(), subnames.into_iter());
+        let name_count = count_u32(names.len(), MAX_SIZE)?;
+        let subname_count = count_u32(subnames.len(), MAX_SIZE)?;
+        self.begin(VariantType::NodePath, 0)?;
+        self.put_u32(name_count | 0x8000_0000)?;
+        self.put_u32(subname_count)?;
+        self.put_u32(u32::from(absolute))?;
+        for name in names.chain(subnames) {
+            self.put_string(name)?;
+        }
+        self.end();
+        Ok(())
+    }
+
+    /// A `RID`. Godot 3 writes no id (the header alone).
+    ///
+    /// # Errors
+    /// See [`Writer`].
+    pub fn rid(&mut self, id: u64) -> Result<(), EncodeError> {
+        match self.options.version() {
+            Version::Godot3 => self.leaf(VariantType::Rid, 0, &[]),
+            Version::Godot4 => self.leaf(VariantType::Rid, 0, &id.to_le_bytes()),
+        }
+    }
+
+    /// A null object, which Godot writes as `Nil`.
+    ///
+    /// # Errors
+    /// See [`Writer`].
+    pub fn null_object(&mut self) -> Result<(), EncodeError> {
+        self.nil()
+    }
+
+    /// An object by instance id (Godot's `EncodedObjectAsID`), header bit 16 set.
+    ///
+    /// # Errors
+    /// See [`Writer`].
+    pub fn object_id(&mut self, id: u64) -> Result<(), EncodeError> {
+        self.leaf(VariantType::Object, FLAG_64, &id.to_le_bytes())
+    }
+
+    /// Opens a full object of class `class` with `property_count` properties; then give
+    /// [`property_name`](Writer::property_name) and a value for each.
+    ///
+    /// # Errors
+    /// [`EncodeError::FullObjectsNeeded`] without full objects; see [`Writer`].
+    pub fn begin_object(&mut self, class: &str, property_count: u32) -> Result<(), EncodeError> {
+        if !self.options.full_objects() {
+            return Err(EncodeError::FullObjectsNeeded);
+        }
+        let count = count_u32(property_count as usize, MAX_SIZE)?;
+        self.begin(VariantType::Object, 0)?;
+        self.put_string(class)?;
+        self.put_u32(count)?;
+        self.open_container(count, true)
+    }
+
+    /// The name of the next property of the innermost open object.
+    ///
+    /// # Errors
+    /// [`EncodeError::PropertyOrder`] when no property name is due; a full output.
+    pub fn property_name(&mut self, name: &str) -> Result<(), EncodeError> {
+        match self.top_mut() {
+            Some(open) if open.properties && open.name_due => open.name_due = false,
+            _ => return Err(EncodeError::PropertyOrder),
+        }
+        self.put_string(name)
+    }
+
+    /// A `Callable` (Godot 4): the header alone, as Godot writes every callable.
+    ///
+    /// # Errors
+    /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer`].
+    pub fn callable(&mut self) -> Result<(), EncodeError> {
+        self.leaf(VariantType::Callable, 0, &[])
+    }
+
+    /// A `Signal` (Godot 4): its name and its object's instance id.
+    ///
+    /// # Errors
+    /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer`].
+    pub fn signal(&mut self, name: &str, object_id: u64) -> Result<(), EncodeError> {
+        self.begin(VariantType::Signal, 0)?;
+        self.put_string(name)?;
+        self.out.write(&object_id.to_le_bytes())?;
+        self.end();
+        Ok(())
+    }
+
+    /// Opens an untyped `Array` of `count` elements.
+    ///
+    /// # Errors
+    /// [`EncodeError::TooLarge`] past `i32::MAX` elements; see [`Writer`].
+    pub fn begin_array(&mut self, count: usize) -> Result<(), EncodeError> {
+        self.begin_typed_array(ElementType::Untyped, count)
+    }
+
+    /// Opens a typed `Array` (Godot 4.3+) of `count` elements.
+    ///
+    /// # Errors
+    /// [`EncodeError::TypedContainerNotInVersion`] for a typed array in Godot 3; see
+    /// [`Writer::begin_array`].
+    pub fn begin_typed_array(
+        &mut self,
+        element_type: ElementType<&str>,
+        count: usize,
+    ) -> Result<(), EncodeError> {
+        let count = count_u32(count, MAX_SIZE)?;
+        let (kind, info) = self.type_info(element_type)?;
+        self.begin(VariantType::Array, kind << 16)?;
+        self.put_type_info(info)?;
+        self.put_u32(count)?;
+        self.open_container(count, false)
+    }
+
+    /// Opens an untyped `Dictionary` of `count` entries; then give key, value, key, value, ...
+    ///
+    /// # Errors
+    /// [`EncodeError::TooLarge`] past `i32::MAX` entries; see [`Writer`].
+    pub fn begin_dictionary(&mut self, count: usize) -> Result<(), EncodeError> {
+        self.begin_typed_dictionary(ElementType::Untyped, ElementType::Untyped, count)
+    }
+
+    /// Opens a typed `Dictionary` (Godot 4.4+) of `count` entries.
+    ///
+    /// # Errors
+    /// [`EncodeError::TypedContainerNotInVersion`] for a typed dictionary in Godot 3; see
+    /// [`Writer::begin_dictionary`].
+    pub fn begin_typed_dictionary(
+        &mut self,
+        key_type: ElementType<&str>,
+        value_type: ElementType<&str>,
+        count: usize,
+    ) -> Result<(), EncodeError> {
+        let count = count_u32(count, MAX_SIZE)?;
+        let (key_kind, key_info) = self.type_info(key_type)?;
+        let (value_kind, value_info) = self.type_info(value_type)?;
+        self.begin(VariantType::Dictionary, key_kind << 16 | value_kind << 18)?;
+        self.put_type_info(key_info)?;
+        self.put_type_info(value_info)?;
+        self.put_u32(count)?;
+        self.open_container(count.saturating_mul(2), false)
+    }
+
+    /// A `PackedByteArray`, zero-padded to 4 bytes.
+    ///
+    /// # Errors
+    /// [`EncodeError::TooLarge`] past `i32::MAX` bytes; see [`Writer`].
+    pub fn packed_bytes(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+        let count = count_u32(bytes.len(), MAX_SIZE)?;
+        self.begin(VariantType::PackedByteArray, 0)?;
+        self.put_u32(count)?;
+        self.out.write(bytes)?;
+        self.put_padding(bytes.len())?;
+        self.end();
+        Ok(())
+    }
+
+    /// A `PackedInt32Array` (Godot 3: `PoolIntArray`).
+    ///
+    /// # Errors
+    /// [`EncodeError::TooLarge`] past `i32::MAX` bytes of elements; see [`Writer`].
+    pub fn packed_int32(&mut self, values: &[i32]) -> Result<(), EncodeError> {
+        self.packed_scalars(VariantType::PackedInt32Array, values)
+    }
+
+    /// A `PackedInt64Array` (Godot 4).
+    ///
+    /// # Errors
+    /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer::packed_int32`].
+    pub fn packed_int64(&mut self, values: &[i64]) -> Result<(), EncodeError> {
+        self.packed_scalars(VariantType::PackedInt64Array, values)
+    }
+
+    /// A `PackedFloat32Array` (Godot 3: `PoolRealArray`).
+    ///
+    /// # Errors
+    /// See [`Writer::packed_int32`].
+    pub fn packed_float32(&mut self, values: &[f32]) -> Result<(), EncodeError> {
+        self.packed_scalars(VariantType::PackedFloat32Array, values)
+    }
+
+    /// A `PackedFloat64Array` (Godot 4).
+    ///
+    /// # Errors
+    /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer::packed_int32`].
+    pub fn packed_float64(&mut self, values: &[f64]) -> Result<(), EncodeError> {
+        self.packed_scalars(VariantType::PackedFloat64Array, values)
+    }
+
+    /// A `PackedStringArray` (Godot 3: `PoolStringArray`): each length counts a trailing NUL,
+    /// which is written.
+    ///
+    /// # Errors
+    /// [`EncodeError::TooLarge`] past `i32::MAX` strings or a string of `i32::MAX` bytes; see
+    /// [`Writer`].
+    pub fn packed_strings<'s, I>(&mut self, strings: I) -> Result<(), EncodeError>
+    where
+        I: IntoIterator<Item = &'s str>,
+        I::IntoIter: ExactSizeIterator,
+    {
+        let strings = strings.into_iter();
+        let count = count_u32(strings.len(), MAX_SIZE)?;
+        self.begin(VariantType::PackedStringArray, 0)?;
+        self.put_u32(count)?;
+        for text in strings {
+            let with_nul = text.len().saturating_add(1);
+            self.put_u32(count_u32(with_nul, MAX_SIZE)?)?;
+            self.out.write(text.as_bytes())?;
+            self.out.write(&[0])?;
+            self.put_padding(with_nul)?;
+        }
+        self.end();
+        Ok(())
+    }
+
+    /// A `PackedVector2Array` (Godot 3: `PoolVector2Array`).
+    ///
+    /// # Errors
+    /// See [`Writer::packed_int32`].
+    pub fn packed_vector2<R: Real>(&mut self, values: &[Vector2<R>]) -> Result<(), EncodeError> {
+        self.packed_reals(VariantType::PackedVector2Array, values, 2, |v, f| {
+            v.for_each_component(f)
+        })
+    }
+
+    /// A `PackedVector3Array` (Godot 3: `PoolVector3Array`).
+    ///
+    /// # Errors
+    /// See [`Writer::packed_int32`].
+    pub fn packed_vector3<R: Real>(&mut self, values: &[Vector3<R>]) -> Result<(), EncodeError> {
+        self.packed_reals(VariantType::PackedVector3Array, values, 3, |v, f| {
+            v.for_each_component(f)
+        })
+    }
+
+    /// A `PackedVector4Array` (Godot 4.3+).
+    ///
+    /// # Errors
+    /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer::packed_int32`].
+    pub fn packed_vector4<R: Real>(&mut self, values: &[Vector4<R>]) -> Result<(), EncodeError> {
+        self.packed_reals(VariantType::PackedVector4Array, values, 4, |v, f| {
+            v.for_each_component(f)
+        })
+    }
+
+    /// A `PackedColorArray` (Godot 3: `PoolColorArray`), always `f32`.
+    ///
+    /// # Errors
+    /// See [`Writer::packed_int32`].
+    pub fn packed_colors(&mut self, values: &[Color<f32>]) -> Result<(), EncodeError> {
+        let size = values.len().checked_mul(16).filter(|&s| s <= MAX_SIZE);
+        let count = match size {
+            Some(_) => count_u32(values.len(), MAX_SIZE)?,
+            None => return Err(EncodeError::TooLarge { len: values.len() }),
+        };
+        self.begin(VariantType::PackedColorArray, 0)?;
+        self.put_u32(count)?;
+        for group in values.chunks(Chunk::CAPACITY / 16) {
+            let mut chunk = Chunk::new();
+            for color in group {
+                color.for_each_component(|c| chunk.put(&c.to_le_bytes()));
+            }
+            self.out.write(chunk.bytes())?;
+        }
+        self.end();
+        Ok(())
+    }
+
+    /// Copies an element read from another buffer, byte for byte (a relay forwarding a subtree
+    /// without decoding it). The element counts as one value. Its bytes are what the sender wrote
+    /// (NodePath padding included); a final `PackedByteArray` that lacked its padding gets it.
+    /// Its own nesting is not re-checked against this writer's depth limit.
+    ///
+    /// # Errors
+    /// [`EncodeError::VersionMismatch`] when the element was read as the other version; see
+    /// [`Writer`].
+    pub fn splice(&mut self, element: &Element<'_>) -> Result<(), EncodeError> {
+        if element.options().version() != self.options.version() {
+            return Err(EncodeError::VersionMismatch);
+        }
+        self.begin_checked(element.variant_type())?;
+        let raw = element.raw_bytes();
+        self.out.write(raw)?;
+        self.put_padding(raw.len())?;
+        self.end();
+        Ok(())
+    }
+
+    // --- bookkeeping ---
+
+    fn top(&self) -> Option<&Open> {
+        self.depth.checked_sub(1).and_then(|top| self.open.get(top))
+    }
+
+    fn top_mut(&mut self) -> Option<&mut Open> {
+        self.depth.checked_sub(1).and_then(|top| self.open.get_mut(top))
+    }
+
+    /// Starts a value of type `ty`: checks it may come here, then writes its header with
+    /// `flags`.
+    fn begin(&mut self, ty: VariantType, flags: u32) -> Result<(), EncodeError> {
+        let id = self.begin_checked(ty)?;
+        self.put_u32(u32::from(id) | flags)
+    }
+
+    /// Checks that a value of type `ty` may come next and counts it; returns its wire id.
+    fn begin_checked(&mut self, ty: VariantType) -> Result<u8, EncodeError> {
+        let version = self.options.version();
+        let id = ty.id(version).ok_or(EncodeError::NotInVersion { ty, version })?;
+        if self.depth > usize::from(self.options.max_depth()) {
+            return Err(EncodeError::DepthLimit);
+        }
+        let started = self.started;
+        match self.top_mut() {
+            None if started => return Err(EncodeError::TooManyValues),
+            None => {}
+            Some(open) if open.properties && open.name_due => {
+                return Err(EncodeError::PropertyOrder);
+            }
+            Some(open) => {
+                open.left = open.left.checked_sub(1).ok_or(EncodeError::TooManyValues)?;
+            }
+        }
+        self.started = true;
+        Ok(id)
+    }
+
+    /// Ends a value: closes every container it completes.
+    fn end(&mut self) {
+        while let Some(open) = self.top_mut() {
+            if open.left > 0 {
+                open.name_due = open.properties;
+                return;
+            }
+            self.depth = self.depth.saturating_sub(1);
+        }
+    }
+
+    /// Opens a container that expects `left` values (or ends it at once when empty).
+    fn open_container(&mut self, left: u32, properties: bool) -> Result<(), EncodeError> {
+        if left == 0 {
+            self.end();
+            return Ok(());
+        }
+        let slot = self.open.get_mut(self.depth).ok_or(EncodeError::DepthLimit)?;
+        *slot = Open { left, properties, name_due: properties };
+        self.depth = self.depth.saturating_add(1);
+        Ok(())
+    }
+
+    // --- pieces ---
+
+    /// A value made of a header and a fixed payload.
+    fn leaf(&mut self, ty: VariantType, flags: u32, payload: &[u8]) -> Result<(), EncodeError> {
+        self.begin(ty, flags)?;
+        self.out.write(payload)?;
+        self.end();
+        Ok(())
+    }
+
+    /// A real-valued math value whose components `visit` gives.
+    fn reals<R: Real>(
+        &mut self,
+        ty: VariantType,
+        visit: impl FnOnce(&mut dyn FnMut(R)),
+    ) -> Result<(), EncodeError> {
+        let precision = self.options.precision();
+        let mut chunk = Chunk::new();
+        visit(&mut |c: R| match precision {
+            Precision::Single => chunk.put(&c.single().to_le_bytes()),
+            Precision::Double => chunk.put(&c.double().to_le_bytes()),
+        });
+        let flags = if precision == Precision::Double { FLAG_64 } else { 0 };
+        self.leaf(ty, flags, chunk.bytes())
+    }
+
+    /// An integer math value whose components `visit` gives.
+    fn integers(
+        &mut self,
+        ty: VariantType,
+        visit: impl FnOnce(&mut dyn FnMut(i32)),
+    ) -> Result<(), EncodeError> {
+        let mut chunk = Chunk::new();
+        visit(&mut |c| chunk.put(&c.to_le_bytes()));
+        self.leaf(ty, 0, chunk.bytes())
+    }
+
+    /// A packed array of numbers.
+    fn packed_scalars<T: Scalar>(&mut self, ty: VariantType, values: &[T]) -> Result<(), EncodeError> {
+        let size = values.len().checked_mul(size_of::<T>()).filter(|&s| s <= MAX_SIZE);
+        if size.is_none() {
+            return Err(EncodeError::TooLarge { len: values.len() });
+        }
+        let count = count_u32(values.len(), MAX_SIZE)?;
+        self.begin(ty, 0)?;
+        self.put_u32(count)?;
+        if cfg!(target_endian = "little") {
+            // The wire bytes are the memory bytes.
+            self.out.write(values.as_bytes())?;
+        } else {
+            for group in values.chunks(Chunk::CAPACITY / size_of::<T>()) {
+                let mut chunk = Chunk::new();
+                group.iter().for_each(|v| v.put_le(&mut chunk));
+                self.out.write(chunk.bytes())?;
+            }
+        }
+        self.end();
+        Ok(())
+    }
+
+    /// A packed array of real-valued vectors of `components` reals each.
+    fn packed_reals<V: Copy, R: Real>(
+        &mut self,
+        ty: VariantType,
+        values: &[V],
+        components: usize,
+        visit: impl Fn(V, &mut dyn FnMut(R)),
+    ) -> Result<(), EncodeError> {
+        let precision = self.options.precision();
+        let element_size = components.saturating_mul(precision.size());
+        let size = values.len().checked_mul(element_size).filter(|&s| s <= MAX_SIZE);
+        if size.is_none() {
+            return Err(EncodeError::TooLarge { len: values.len() });
+        }
+        let count = count_u32(values.len(), MAX_SIZE)?;
+        let flags = if precision == Precision::Double { FLAG_64 } else { 0 };
+        self.begin(ty, flags)?;
+        self.put_u32(count)?;
+        for group in values.chunks(Chunk::CAPACITY / element_size.max(1)) {
+            let mut chunk = Chunk::new();
+            for value in group {
+                visit(*value, &mut |c: R| match precision {
+                    Precision::Single => chunk.put(&c.single().to_le_bytes()),
+                    Precision::Double => chunk.put(&c.double().to_le_bytes()),
+                });
+            }
+            self.out.write(chunk.bytes())?;
+        }
+        self.end();
+        Ok(())
+    }
+
+    /// The kind bits and type information of a typed container's element type.
+    fn type_info<'s>(&self, ty: ElementType<&'s str>) -> Result<(u32, TypeInfo<'s>), EncodeError> {
+        let version = self.options.version();
+        if ty.is_untyped() {
+            return Ok((0, TypeInfo::None));
+        }
+        if version == Version::Godot3 {
+            return Err(EncodeError::TypedContainerNotInVersion);
+        }
+        let full = self.options.full_objects();
+        Ok(match ty {
+            ElementType::Builtin(builtin) => {
+                let id = builtin.id(version).ok_or(EncodeError::NotInVersion { ty: builtin, version })?;
+                (1, TypeInfo::Id(u32::from(id)))
+            }
+            ElementType::ClassName(name) if full => (2, TypeInfo::Name(name)),
+            ElementType::Script(path) if full => (3, TypeInfo::Name(path)),
+            _ => (2, TypeInfo::Name(ENCODED_OBJECT_AS_ID)),
+        })
+    }
+
+    fn put_type_info(&mut self, info: TypeInfo<'_>) -> Result<(), EncodeError> {
+        match info {
+            TypeInfo::None => Ok(()),
+            TypeInfo::Id(id) => self.put_u32(id),
+            TypeInfo::Name(name) => self.put_string(name),
+        }
+    }
+
+    fn put_u32(&mut self, value: u32) -> Result<(), EncodeError> {
+        self.out.write(&value.to_le_bytes())
+    }
+
+    /// A string: its length, its bytes, zero padding to 4.
+    fn put_string(&mut self, text: &str) -> Result<(), EncodeError> {
+        self.put_u32(count_u32(text.len(), MAX_SIZE)?)?;
+        self.out.write(text.as_bytes())?;
+        self.put_padding(text.len())
+    }
+
+    /// The zeros that follow `len` bytes up to a multiple of 4.
+    fn put_padding(&mut self, len: usize) -> Result<(), EncodeError> {
+        let zeros = [0u8; 3];
+        self.out.write(zeros.get(..crate::wire::padding(len)).unwrap_or(&[]))
+    }
+}
+
+/// Type information written before a typed container's count.
+#[derive(Clone, Copy)]
+enum TypeInfo<'s> {
+    None,
+    Id(u32),
+    Name(&'s str),
+}
+
+/// `len` as a u32, if it is at most `max`.
+fn count_u32(len: usize, max: usize) -> Result<u32, EncodeError> {
+    if len > max {
+        return Err(EncodeError::TooLarge { len });
+    }
+    u32::try_from(len).map_err(|_| EncodeError::TooLarge { len })
+}
+
+/// A number packed arrays hold, written little-endian.
+trait Scalar: IntoBytes + zerocopy::Immutable + Copy {
+    fn put_le(self, chunk: &mut Chunk);
+}
+
+macro_rules! scalar {
+    ($($t:ty),*) => {$(
+        impl Scalar for $t {
+            fn put_le(self, chunk: &mut Chunk) {
+                chunk.put(&self.to_le_bytes());
+            }
+        }
+    )*};
+}
+
+scalar!(i32, i64, f32, f64);
+
+/// A small stack buffer that batches the writes of many components.
+struct Chunk {
+    buf: [u8; Chunk::CAPACITY],
+    len: usize,
+}
+
+impl Chunk {
+    /// A multiple of every element size (4, 8, 12, 16, 24, 32 bytes...): 16 Projection reals
+    /// in f64 is 128.
+    const CAPACITY: usize = 384;
+
+    fn new() -> Self {
+        Chunk { buf: [0; Chunk::CAPACITY], len: 0 }
+    }
+
+    /// Appends `bytes`; the callers never exceed the capacity (anything past it is dropped).
+    fn put(&mut self, bytes: &[u8]) {
+        let end = self.len.saturating_add(bytes.len());
+        if let Some(target) = self.buf.get_mut(self.len..end) {
+            target.copy_from_slice(bytes);
+            self.len = end;
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        self.buf.get(..self.len).unwrap_or(&[])
+    }
+}
