@@ -135,6 +135,30 @@ fn check(bytes: &[u8], options: Options) -> Result<(), String> {
             ));
         }
     }
+    // The owned conversion accepts and refuses exactly as validate does (bar Godot 3 strings a
+    // Rust `str` cannot hold), with the same error; what it accepts re-encodes to bytes that
+    // decode and re-encode to themselves.
+    let decoded = gdvariant::decode(bytes, options);
+    match (&validated, &decoded) {
+        (Ok(()), Ok(value)) => {
+            let encode_options = gdvariant::EncodeOptions::new(options.version())
+                .with_full_objects(options.allow_objects());
+            let once = value.encode(encode_options).map_err(|e| format!("encode: {e}"))?;
+            let again = gdvariant::decode(&once, options)
+                .map_err(|e| format!("re-encoded bytes do not decode: {e}"))?;
+            let twice = again.encode(encode_options).map_err(|e| format!("encode: {e}"))?;
+            if once != twice {
+                return Err(format!(
+                    "re-encoding is not stable: {} / {}",
+                    hex::encode(&once),
+                    hex::encode(&twice)
+                ));
+            }
+        }
+        (Err(a), Err(b)) if a == b => {}
+        (Ok(()), Err(e)) if e.kind() == gdvariant::ErrorKind::NotUnicode => {}
+        _ => return Err(format!("validate {validated:?}, decode {:?}", decoded.map(|_| ()))),
+    }
     if let Ok(element) = prefix {
         if element.len() > bytes.len() {
             return Err(format!("value length {} past {} bytes", element.len(), bytes.len()));

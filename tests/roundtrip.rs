@@ -1,7 +1,13 @@
 //! Decode then encode reproduces what the real engines wrote, byte for byte: every value case of
 //! both corpora (Godot 3.2.3 and Godot 4.6), apart from the padding of NodePath strings, which
 //! Godot leaves uninitialised and this encoder writes as zeros.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
 
 mod common;
 
@@ -56,7 +62,13 @@ fn with_zeroed_node_path_padding(bytes: &[u8], options: Options) -> Vec<u8> {
 fn first_byte_difference(a: &[u8], b: &[u8]) -> String {
     let at = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
     let show = |s: &[u8]| hex::encode(&s[at.saturating_sub(8)..(at + 8).min(s.len())]);
-    format!("lengths {} / {}, first difference at {at}: {} / {}", a.len(), b.len(), show(a), show(b))
+    format!(
+        "lengths {} / {}, first difference at {at}: {} / {}",
+        a.len(),
+        b.len(),
+        show(a),
+        show(b)
+    )
 }
 
 #[test]
@@ -96,7 +108,10 @@ fn every_value_case_reencodes_to_the_engines_bytes() {
                 if godot_round_trips {
                     godot_same_bytes += 1;
                     // Where Godot itself reproduces its bytes, nothing may be masked.
-                    assert_eq!(expected, bytes, "{version:?} {name}: masked a case Godot reproduces");
+                    assert_eq!(
+                        expected, bytes,
+                        "{version:?} {name}: masked a case Godot reproduces"
+                    );
                 }
                 if ours != expected {
                     failures.push(format!(
@@ -139,14 +154,16 @@ fn owned_values_match_the_lazy_view_on_every_case() {
                 let options = Options::new(version).with_allow_objects(full);
                 let bytes = corpus(version, name);
                 let value = gdvariant::decode(&bytes, options).unwrap();
-                let again = value.encode(EncodeOptions::new(version).with_full_objects(full)).unwrap();
+                let again =
+                    value.encode(EncodeOptions::new(version).with_full_objects(full)).unwrap();
                 let ours = describe(gdvariant::parse(&again, options).unwrap(), version);
                 let theirs = normalize(&expected_value(version, &case), version);
                 if let Some(difference) = first_difference(&ours, &theirs, name) {
                     panic!("{version:?}: {difference}");
                 }
                 // Converting the lazy view and decoding directly agree, bit for bit.
-                let via_ref = Variant::try_from(gdvariant::parse(&bytes, options).unwrap()).unwrap();
+                let via_ref =
+                    Variant::try_from(gdvariant::parse(&bytes, options).unwrap()).unwrap();
                 assert!(via_ref.same(&value), "{version:?} {name}");
             }
         }

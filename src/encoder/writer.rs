@@ -621,7 +621,7 @@ impl<O: Output> Writer<O> {
         };
         self.begin(VariantType::PackedColorArray, 0)?;
         self.put_u32(count)?;
-        for group in values.chunks(Chunk::CAPACITY / 16) {
+        for group in values.chunks(Chunk::per_chunk(16)) {
             let mut chunk = Chunk::new();
             for color in group {
                 color.for_each_component(|c| chunk.put(&c.to_le_bytes()));
@@ -752,7 +752,11 @@ impl<O: Output> Writer<O> {
     }
 
     /// A packed array of numbers.
-    fn packed_scalars<T: Scalar>(&mut self, ty: VariantType, values: &[T]) -> Result<(), EncodeError> {
+    fn packed_scalars<T: Scalar>(
+        &mut self,
+        ty: VariantType,
+        values: &[T],
+    ) -> Result<(), EncodeError> {
         let size = values.len().checked_mul(size_of::<T>()).filter(|&s| s <= MAX_SIZE);
         if size.is_none() {
             return Err(EncodeError::TooLarge { len: values.len() });
@@ -764,7 +768,7 @@ impl<O: Output> Writer<O> {
             // The wire bytes are the memory bytes.
             self.out.write(values.as_bytes())?;
         } else {
-            for group in values.chunks(Chunk::CAPACITY / size_of::<T>()) {
+            for group in values.chunks(Chunk::per_chunk(size_of::<T>())) {
                 let mut chunk = Chunk::new();
                 group.iter().for_each(|v| v.put_le(&mut chunk));
                 self.out.write(chunk.bytes())?;
@@ -792,7 +796,7 @@ impl<O: Output> Writer<O> {
         let flags = if precision == Precision::Double { FLAG_64 } else { 0 };
         self.begin(ty, flags)?;
         self.put_u32(count)?;
-        for group in values.chunks(Chunk::CAPACITY / element_size.max(1)) {
+        for group in values.chunks(Chunk::per_chunk(element_size)) {
             let mut chunk = Chunk::new();
             for value in group {
                 visit(*value, &mut |c: R| match precision {
@@ -818,7 +822,9 @@ impl<O: Output> Writer<O> {
         let full = self.options.full_objects();
         Ok(match ty {
             ElementType::Builtin(builtin) => {
-                let id = builtin.id(version).ok_or(EncodeError::NotInVersion { ty: builtin, version })?;
+                let id = builtin
+                    .id(version)
+                    .ok_or(EncodeError::NotInVersion { ty: builtin, version })?;
                 (1, TypeInfo::Id(u32::from(id)))
             }
             ElementType::ClassName(name) if full => (2, TypeInfo::Name(name)),
@@ -899,6 +905,11 @@ impl Chunk {
 
     fn new() -> Self {
         Chunk { buf: [0; Chunk::CAPACITY], len: 0 }
+    }
+
+    /// How many elements of `size` bytes fill a chunk (at least one).
+    fn per_chunk(size: usize) -> usize {
+        Chunk::CAPACITY.checked_div(size).unwrap_or(1).max(1)
     }
 
     /// Appends `bytes`; the callers never exceed the capacity (anything past it is dropped).

@@ -12,11 +12,11 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::key_semantics::KeyRules;
-use crate::exact_float::widen_exact;
 use super::{Array, Dictionary, NodePath, Object, Signal, Variant};
 use crate::ElementType;
 use crate::element::Element;
 use crate::error::{ErrorKind, Result};
+use crate::exact_float::widen_exact;
 use crate::math::{RealValue, Reals};
 use crate::object::ObjectRef;
 use crate::packed::{PackedElement, PackedReals};
@@ -94,11 +94,23 @@ impl TryFrom<Element<'_>> for Variant {
 
 /// A container being filled.
 enum Open {
-    Array { array: Array, left: u32 },
+    Array {
+        array: Array,
+        left: u32,
+    },
     /// `left` counts keys and values; `key` holds a key waiting for its value.
-    Dictionary { dictionary: Dictionary, key: Option<Variant>, left: u32 },
+    Dictionary {
+        dictionary: Dictionary,
+        key: Option<Variant>,
+        left: u32,
+    },
     /// `name` is the name of the property whose value comes next.
-    Object { class: String, properties: Vec<(String, Variant)>, name: String, left: u32 },
+    Object {
+        class: String,
+        properties: Vec<(String, Variant)>,
+        name: String,
+        left: u32,
+    },
 }
 
 /// The conversion of the value whose header is at `pos`, at nesting `depth`.
@@ -112,11 +124,18 @@ fn convert(buf: &[u8], pos: usize, options: Options, depth: u16) -> Result<Varia
     let mut script = false;
     loop {
         let (value, extent) = parse_head(buf, pos, options, depth)?;
-        if script {
+        // A `script` value is checked after its own text, in the order validate checks them.
+        if script && !matches!(extent, Extent::End(_)) {
             check_script(buf, pos, &value)?;
         }
         let (mut done, end) = match extent {
-            Extent::End(end) => (leaf(&value)?, end),
+            Extent::End(end) => {
+                let done = leaf(&value)?;
+                if script {
+                    check_script(buf, pos, &value)?;
+                }
+                (done, end)
+            }
             Extent::Strings { first, count } => {
                 (strings(&value)?, strings_end(buf, first, count, version, Mode::Skip)?)
             }
@@ -237,17 +256,17 @@ fn strings(value: &VariantRef<'_>) -> Result<Variant> {
             subnames: path.subnames().map(|s| text(&s?)).collect::<Result<_>>()?,
             absolute: path.is_absolute(),
         }),
-        VariantRef::PackedStringArray(strings) => Variant::PackedStringArray(
-            strings.iter().map(|s| text(&s?)).collect::<Result<_>>()?,
-        ),
+        VariantRef::PackedStringArray(strings) => {
+            Variant::PackedStringArray(strings.iter().map(|s| text(&s?)).collect::<Result<_>>()?)
+        }
         other => leaf(other)?,
     })
 }
 
 /// The owned form of a value with nothing inside it to walk.
 fn leaf(value: &VariantRef<'_>) -> Result<Variant> {
-    use VariantRef as R;
     use Variant as V;
+    use VariantRef as R;
     Ok(match *value {
         R::Nil => V::Nil,
         R::Bool(b) => V::Bool(b),
@@ -275,10 +294,9 @@ fn leaf(value: &VariantRef<'_>) -> Result<Variant> {
         R::Object(ObjectRef::Null) => V::Object(Object::Null),
         R::Object(ObjectRef::Id(id)) => V::Object(Object::Id(id)),
         R::Callable => V::Callable,
-        R::Signal(signal) => V::Signal(Signal {
-            name: text(&signal.name())?,
-            object_id: signal.object_id(),
-        }),
+        R::Signal(signal) => {
+            V::Signal(Signal { name: text(&signal.name())?, object_id: signal.object_id() })
+        }
         R::PackedByteArray(bytes) => V::PackedByteArray(bytes.to_vec()),
         R::PackedInt32Array(p) => V::PackedInt32Array(p.to_vec()),
         R::PackedInt64Array(p) => V::PackedInt64Array(p.to_vec()),
@@ -348,4 +366,3 @@ fn packed_reals<S: PackedElement, D: PackedElement>(
         PackedReals::Double(p) => p.to_vec(),
     }
 }
-

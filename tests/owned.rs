@@ -1,0 +1,163 @@
+//! The owned `Variant`: decoding agrees with what the real engines build (dictionary keys
+//! collapse exactly as in Godot 3.2.3 and 4.6), `Dictionary` keeps Godot's key semantics, and
+//! conversion is iterative and bounded.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+mod common;
+
+use common::*;
+use gdvariant::math::Vector2;
+use gdvariant::{
+    Dictionary, EncodeOptions, ErrorKind, Object, Options, Variant, VariantType, Version,
+};
+
+/// Every dictionary-key probe both engines decoded: our owned value, written back out, is what
+/// Godot built (size, order, which key survives, which value wins).
+#[test]
+fn repeated_keys_collapse_as_in_both_engines() {
+    for (version, file, at_least) in [
+        (Version::Godot3, "dict-keys/godot3.jsonl", 80),
+        (Version::Godot4, "dict-keys/godot4.jsonl", 90),
+    ] {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/probes").join(file);
+        let mut checked = 0;
+        for case in read_jsonl(&path) {
+            let name = case["name"].as_str().unwrap();
+            // Typed dictionaries convert or drop keys while decoding; the owned value keeps the
+            // wire's keys (documented).
+            if name.starts_with("keys_typed_") {
+                continue;
+            }
+            assert_eq!(case["accepted"], true, "{name}");
+            let bytes = unhex(case["input_hex"].as_str().unwrap());
+            let options = Options::new(version);
+            let value = gdvariant::decode(&bytes, options).unwrap();
+            let dictionary = value.as_dictionary().unwrap();
+            assert_eq!(dictionary.len() as u64, case["size"].as_u64().unwrap(), "{name}");
+            let again = value.encode(EncodeOptions::new(version)).unwrap();
+            let ours = describe(gdvariant::parse(&again, options).unwrap(), version);
+            let theirs = normalize(&case["result"], version);
+            if let Some(difference) = first_difference(&ours, &theirs, name) {
+                panic!("{version:?} {difference}");
+            }
+            checked += 1;
+        }
+        assert!(checked >= at_least, "{file}: {checked}");
+    }
+}
+
+#[test]
+fn dictionary_keys_follow_godot() {
+    let mut d = Dictionary::new();
+    assert_eq!(d.insert(1, "int"), None);
+    assert_eq!(d.insert(1.0, "float"), None);
+    assert_eq!(d.insert(0.0, "zero"), None);
+    // -0.0 is the key 0.0: the value changes, the first key (and its sign) stays.
+    assert_eq!(d.insert(-0.0, "negative zero"), Some(Variant::from("zero")));
+    assert_eq!(d.keys().nth(2).unwrap().as_float().unwrap().to_bits(), 0.0f64.to_bits());
+    d.insert(f64::NAN, "nan");
+    assert_eq!(d.insert(f64::from_bits(0xfff8_0000_0000_0123), "other nan"), Some("nan".into()));
+    d.insert(Variant::StringName("a".into()), "name");
+    assert_eq!(d.insert("a", "string"), Some("name".into()));
+    assert_eq!(d.insert(false, "bool"), None);
+    assert_eq!(d.insert(Variant::from(vec![Variant::Int(1)]), "[1]"), None);
+    assert_eq!(d.insert(Variant::from(vec![Variant::Float(1.0)]), "[1.0]"), None);
+    assert_eq!(d.insert(Variant::from(vec![Variant::Int(1)]), "[1] again"), Some("[1]".into()));
+    let v = |x: f64| Variant::Vector2(Vector2 { x, y: 1.0 });
+    d.insert(v(0.0), "v");
+    assert_eq!(d.insert(v(-0.0), "v again"), Some("v".into()));
+    assert_eq!(d.insert(Object::Null, "null object"), None);
+    assert_eq!(d.insert(Variant::Nil, "nil"), None);
+    assert_eq!(d.insert(Object::Id(7), "id"), None);
+    assert_eq!(d.insert(Object::Id(7), "same id"), Some("id".into()));
+    let inner: Dictionary = [("k", 1)].into_iter().collect();
+    d.insert(inner.clone(), "dict");
+    assert_eq!(d.insert(inner, "equal dict"), Some("dict".into()));
+    assert_eq!(d.len(), 13);
+    assert_eq!(d.get(&Variant::Int(1)), Some(&"int".into()));
+    assert_eq!(d.get(&Variant::Float(1.0)), Some(&"float".into()));
+    assert!(d.contains_key(&Variant::StringName("a".into())));
+    assert!(!d.contains_key(&Variant::Int(0)));
+    // Removal keeps the order of the rest.
+    assert_eq!(d.remove(&Variant::Float(1.0)), Some("float".into()));
+    let order: Vec<VariantType> = d.keys().map(Variant::variant_type).collect();
+    assert_eq!(order[..3], [VariantType::Int, VariantType::Float, VariantType::Float]);
+    assert_eq!(d.get(&Variant::Float(-0.0)), Some(&"negative zero".into()));
+    assert_eq!(d.get(&"a".into()), Some(&"string".into()));
+}
+
+#[test]
+fn decoded_objects_are_never_the_same_key() {
+    // Two keys with the same object id: Godot makes two objects (corpus/probes/dict-keys).
+    let mut bytes = vec![0x1b, 0, 0, 0, 2, 0, 0, 0];
+    for value in [1u32, 2] {
+        bytes.extend_from_slice(&[0x18, 0, 1, 0, 5, 0, 0, 0, 0, 0, 0, 0]);
+        bytes.extend_from_slice(&[2, 0, 0, 0]);
+        bytes.extend_from_slice(&value.to_le_bytes());
+    }
+    let value = gdvariant::decode(&bytes, Options::godot4()).unwrap();
+    assert_eq!(value.as_dictionary().unwrap().len(), 2);
+    // In a program, the same id is one key.
+    let built: Dictionary = value.as_dictionary().unwrap().clone().into_iter().collect();
+    assert_eq!(built.len(), 1);
+}
+
+/// `depth` arrays, each holding the next; the innermost holds an int.
+fn nested_arrays(version: Version, depth: usize) -> Vec<u8> {
+    let array = match version {
+        Version::Godot3 => 0x13,
+        Version::Godot4 => 0x1c,
+    };
+    let mut bytes = Vec::new();
+    for _ in 0..depth {
+        bytes.extend_from_slice(&[array, 0, 0, 0, 1, 0, 0, 0]);
+    }
+    bytes.extend_from_slice(&[2, 0, 0, 0, 7, 0, 0, 0]);
+    bytes
+}
+
+#[test]
+fn conversion_is_bounded_by_the_depth_limit_not_the_stack() {
+    // Runs on the test harness's ordinary thread: the conversion keeps its containers on the heap.
+    for version in [Version::Godot3, Version::Godot4] {
+        let options = Options::new(version);
+        // 1024 arrays: the int sits at depth 1024, the deepest Godot accepts.
+        let deepest = nested_arrays(version, 1024);
+        let value = gdvariant::decode(&deepest, options).unwrap();
+        assert_eq!(value.encode(EncodeOptions::new(version)).unwrap(), deepest);
+        let error = gdvariant::decode(&nested_arrays(version, 1025), options).unwrap_err();
+        assert_eq!(error, gdvariant::validate(&nested_arrays(version, 1025), options).unwrap_err());
+        assert_eq!(error.kind(), ErrorKind::DepthLimit);
+        // A megabyte of nested headers fails at the limit.
+        let error = gdvariant::decode(&nested_arrays(version, 1 << 17), options).unwrap_err();
+        assert_eq!((error.kind(), error.offset()), (ErrorKind::DepthLimit, 1025 * 8));
+        drop(value);
+    }
+}
+
+#[test]
+fn counts_are_checked_before_anything_is_reserved() {
+    // An array that claims 2^31 - 1 elements in 8 bytes.
+    let error =
+        gdvariant::decode(&[0x1c, 0, 0, 0, 0xff, 0xff, 0xff, 0x7f], Options::godot4()).unwrap_err();
+    assert_eq!((error.kind(), error.offset()), (ErrorKind::BadCount { count: 0x7fff_ffff }, 4));
+    // A dictionary that claims more entries than its bytes hold fails when they run out.
+    let mut bytes = vec![0x1b, 0, 0, 0, 3, 0, 0, 0];
+    bytes.extend_from_slice(&[0; 16]);
+    let error = gdvariant::decode(&bytes, Options::godot4()).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::BadCount { count: 3 });
+}
+
+#[test]
+fn lazy_elements_convert_on_their_own() {
+    // Godot 4.6: var_to_bytes({"a": {"b": {"c": [1, 2, {"d": null}]}}, "e": []})
+    let bytes = corpus(Version::Godot4, "dict_nested");
+    let options = Options::godot4();
+    let root = gdvariant::parse(&bytes, options).unwrap();
+    let a = root.as_dictionary().unwrap().get_element("a").unwrap().unwrap();
+    let owned = Variant::try_from(a).unwrap();
+    let whole = gdvariant::decode(&bytes, options).unwrap();
+    assert_eq!(whole.as_dictionary().unwrap().get(&"a".into()), Some(&owned));
+    assert_eq!(Variant::try_from(root).unwrap(), whole);
+}
