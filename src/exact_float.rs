@@ -36,9 +36,20 @@ mod tests {
 
     #[test]
     fn every_kind_of_f32_round_trips_bit_for_bit() {
-        for bits in [0u32, 0x8000_0000, 1, 0x3f80_0000, 0x7f80_0000, 0xff80_0000, 0x7f80_0001,
-            0x7fc0_0000, 0xffc0_1234, 0x7fbf_ffff, 0x0080_0000, 0x7f7f_ffff]
-        {
+        for bits in [
+            0u32,
+            0x8000_0000,
+            1,
+            0x3f80_0000,
+            0x7f80_0000,
+            0xff80_0000,
+            0x7f80_0001,
+            0x7fc0_0000,
+            0xffc0_1234,
+            0x7fbf_ffff,
+            0x0080_0000,
+            0x7f7f_ffff,
+        ] {
             let value = f32::from_bits(bits);
             assert_eq!(narrow_exact(widen_exact(value)).to_bits(), bits, "{bits:#x}");
         }

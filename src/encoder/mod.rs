@@ -25,9 +25,9 @@
 mod error;
 mod options;
 mod output;
-mod writer;
 #[cfg(feature = "alloc")]
 mod variant;
+mod writer;
 
 pub use error::EncodeError;
 pub use options::EncodeOptions;

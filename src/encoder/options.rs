@@ -18,7 +18,12 @@ pub struct EncodeOptions {
 impl EncodeOptions {
     /// Godot's defaults for `version`.
     pub const fn new(version: Version) -> Self {
-        EncodeOptions { version, full_objects: false, precision: Precision::Single, max_depth: MAX_DEPTH }
+        EncodeOptions {
+            version,
+            full_objects: false,
+            precision: Precision::Single,
+            max_depth: MAX_DEPTH,
+        }
     }
 
     /// Godot 3 with Godot's defaults.

@@ -66,10 +66,8 @@ impl<'a> SliceOutput<'a> {
 impl Output for SliceOutput<'_> {
     fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
         let capacity = self.buf.len();
-        let full = || EncodeError::OutputFull {
-            needed: self.len.saturating_add(bytes.len()),
-            capacity,
-        };
+        let full =
+            || EncodeError::OutputFull { needed: self.len.saturating_add(bytes.len()), capacity };
         let end = self.len.checked_add(bytes.len()).ok_or_else(full)?;
         let target = self.buf.get_mut(self.len..end).ok_or_else(full)?;
         target.copy_from_slice(bytes);

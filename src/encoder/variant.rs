@@ -51,7 +51,10 @@ impl Variant {
 enum Rest<'v> {
     Elements(slice::Iter<'v, Variant>),
     /// `value` is the value of the key just written.
-    Entries { entries: slice::Iter<'v, (Variant, Variant)>, value: Option<&'v Variant> },
+    Entries {
+        entries: slice::Iter<'v, (Variant, Variant)>,
+        value: Option<&'v Variant>,
+    },
     Properties(slice::Iter<'v, (String, Variant)>),
 }
 

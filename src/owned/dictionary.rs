@@ -6,8 +6,8 @@ use core::hash::BuildHasher;
 
 use hashbrown::{DefaultHashBuilder, HashTable};
 
-use super::key_semantics::{KeyRules, hash_key, keys_equal};
 use super::Variant;
+use super::key_semantics::{KeyRules, hash_key, keys_equal};
 use crate::ElementType;
 use alloc::string::String;
 
@@ -75,7 +75,11 @@ impl Dictionary {
     /// Sets `key` to `value`, as `d[key] = value` does in Godot: an existing equal key keeps its
     /// position (and its own bits and type) and gets the new value, which returns the old one;
     /// otherwise the entry goes last. O(1) expected.
-    pub fn insert(&mut self, key: impl Into<Variant>, value: impl Into<Variant>) -> Option<Variant> {
+    pub fn insert(
+        &mut self,
+        key: impl Into<Variant>,
+        value: impl Into<Variant>,
+    ) -> Option<Variant> {
         self.insert_with(key.into(), value.into(), KeyRules::PROGRAM)
     }
 
@@ -92,7 +96,9 @@ impl Dictionary {
     }
 
     /// The entries in order.
-    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&Variant, &Variant)> + ExactSizeIterator {
+    pub fn iter(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = (&Variant, &Variant)> + ExactSizeIterator {
         self.entries.iter().map(|(key, value)| (key, value))
     }
 
@@ -107,7 +113,9 @@ impl Dictionary {
     }
 
     /// The values in order, mutably (keys cannot change: they are indexed).
-    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut Variant> + ExactSizeIterator {
+    pub fn values_mut(
+        &mut self,
+    ) -> impl DoubleEndedIterator<Item = &mut Variant> + ExactSizeIterator {
         self.entries.iter_mut().map(|(_, value)| value)
     }
 

@@ -240,8 +240,10 @@ pub(crate) fn same(a: &Variant, b: &Variant) -> bool {
         (V::Transform3D(x), V::Transform3D(y)) => components_equal!(**x, **y, reals),
         (V::Projection(x), V::Projection(y)) => components_equal!(**x, **y, reals),
         (V::Color(x), V::Color(y)) => components_equal!(*x, *y, singles),
-        (V::Object(Object::Full { class: c1, properties: p1 }),
-            V::Object(Object::Full { class: c2, properties: p2 })) => {
+        (
+            V::Object(Object::Full { class: c1, properties: p1 }),
+            V::Object(Object::Full { class: c2, properties: p2 }),
+        ) => {
             c1 == c2
                 && p1.len() == p2.len()
                 && p1.iter().zip(p2).all(|((n1, v1), (n2, v2))| n1 == n2 && same(v1, v2))
