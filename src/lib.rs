@@ -68,6 +68,23 @@
 //! assert_eq!(error.to_string(), "string length 26 (plus padding) runs past the end of the input at byte offset 4");
 //! ```
 //!
+//! Owned values (feature `alloc`) and encoding, byte for byte as Godot writes them:
+//!
+//! ```
+//! use gdvariant::{EncodeOptions, Options, Variant};
+//!
+//! // Godot 4.6: var_to_bytes({"z": 1, "a": 2, "m": 3})
+//! let bytes = include_bytes!("../corpus/godot4/dict_order.bin");
+//! let mut value = gdvariant::decode(bytes, Options::godot4())?;
+//! let dictionary = value.as_dictionary_mut().expect("a dictionary");
+//! dictionary.insert("a", 20); // an existing key keeps its place, as in Godot
+//! dictionary.insert("b", Variant::Float(0.5));
+//! let encoded = gdvariant::encode(&value, EncodeOptions::godot4())?;
+//! let again = gdvariant::decode(&encoded, Options::godot4())?;
+//! assert_eq!(again, value);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! ## Which function to call
 //!
 //! | you want | call | cost |
@@ -75,6 +92,10 @@
 //! | a value to look into | [`parse`] | O(1) |
 //! | Godot's accept/reject verdict | [`validate`] | O(n), no allocation |
 //! | a value and the bytes it occupies (values back to back, relays) | [`parse_prefix`] | O(n) |
+//! | an owned value you can keep and change | [`decode`], [`Variant::from_ref`] | O(n) |
+//! | bytes from an owned value | [`encode`], [`Variant::encode_into`] | O(n) |
+//! | bytes built piece by piece, or a relayed subtree spliced in | [`Writer`] | O(n), no allocation |
+//! | the frames of a `store_var` dump or a stream | [`framing`] | O(n) |
 //!
 //! ## What is checked where
 //!
@@ -112,10 +133,15 @@
 //!
 //! ## Features
 //!
-//! * `std` (default): implies `alloc`.
-//! * `alloc`: `to_vec`, `to_string_lossy`, `NodePathRef::to_text`.
+//! * `std` (default): implies `alloc`; adds the framing reader over `std::io::Read`.
+//! * `alloc`: the owned [`Variant`] and [`decode`] / [`encode`]; `to_vec`, `to_string_lossy`,
+//!   `NodePathRef::to_text`.
+//! * `serde`: `Serialize` / `Deserialize` for values, and deserializing your own types straight
+//!   from the bytes (see [`serde`](crate::serde)).
+//! * `arbitrary`: `Arbitrary` for owned values (property tests, fuzzing).
 //!
-//! Without either, the crate is `#![no_std]` and needs no allocator.
+//! Without `alloc` or `std`, the crate is `#![no_std]` and needs no allocator: the lazy reader,
+//! [`validate`], the [`Writer`] and the framing iterator all work on borrowed buffers.
 
 #![no_std]
 #![forbid(unsafe_code)]

@@ -2,7 +2,7 @@
 //!
 //! Two ways in:
 //!
-//! * [`encode`](crate::encode) / [`Variant::encode`](crate::Variant::encode) (feature `alloc`):
+//! * [`encode`](fn@crate::encode) / [`Variant::encode`](crate::Variant::encode) (feature `alloc`):
 //!   an owned [`Variant`](crate::Variant) to bytes.
 //! * [`Writer`]: a streaming builder that writes each value as it is given, containers count
 //!   first, straight into an [`Output`] (a `Vec<u8>`, or a fixed `&mut [u8]` through

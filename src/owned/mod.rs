@@ -2,7 +2,7 @@
 //! `alloc`).
 //!
 //! A [`Variant`] holds any value of either Godot version. Getting one from bytes
-//! ([`decode`](crate::decode), or [`Variant::try_from`] on a [`VariantRef`](crate::VariantRef))
+//! ([`decode`](fn@crate::decode), or [`Variant::try_from`] on a [`VariantRef`](crate::VariantRef))
 //! reads the whole value in one iterative pass, with the checks of
 //! [`validate`](crate::validate), and allocates as it goes; no input can make it recurse, and
 //! nothing is sized from a count before the bytes behind it are read. Encoding is
