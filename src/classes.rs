@@ -22,6 +22,15 @@ pub(crate) fn is_instantiable(version: Version, name: &[u8]) -> bool {
     list.binary_search_by(|class| class.as_bytes().cmp(name)).is_ok()
 }
 
+/// The classes Godot `version` decodes as full objects, sorted.
+#[cfg(feature = "arbitrary")]
+pub(crate) fn instantiable_classes(version: Version) -> &'static [&'static str] {
+    match version {
+        Version::Godot3 => godot3::CLASSES,
+        Version::Godot4 => godot4::CLASSES,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

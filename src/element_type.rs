@@ -12,6 +12,7 @@ use alloc::string::String;
 /// take a borrowed one: owned containers hold an `ElementType<String>`, the
 /// [`Writer`](crate::Writer) takes an `ElementType<&str>`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum ElementType<S> {
     /// Untyped (any `Variant`). Godot 3 containers are always untyped.
     #[default]

@@ -635,7 +635,10 @@ impl<O: Output> Writer<O> {
     /// Copies an element read from another buffer, byte for byte (a relay forwarding a subtree
     /// without decoding it). The element counts as one value. Its bytes are what the sender wrote
     /// (NodePath padding included); a final `PackedByteArray` that lacked its padding gets it.
-    /// Its own nesting is not re-checked against this writer's depth limit.
+    /// What lies inside it is not re-checked against this writer's options (the options it was
+    /// read with decided what it may hold): neither its nesting against the depth limit nor
+    /// full objects, which an element read with `allow_objects` may hold even when this writer
+    /// writes none.
     ///
     /// # Errors
     /// [`EncodeError::VersionMismatch`] when the element was read as the other version; see

@@ -26,7 +26,61 @@
 //! Costs: conversion and encoding are O(n) in the bytes of the value; [`Dictionary`] lookups
 //! and inserts are O(1) expected (a hash of the key, then Godot's key comparison), apart from
 //! container keys, which hash and compare in O(size of the key).
+//!
+//! ## Arbitrary values (feature `arbitrary`)
+//!
+//! `Variant::arbitrary_for(u, options)` (and the same function on [`Array`], [`Dictionary`] and
+//! [`Object`]) turns `arbitrary` input bytes into a value that Godot round-trips under an
+//! [`EncodeOptions`](crate::EncodeOptions): [`encode`](crate::encode) writes it, and
+//! [`decode`](fn@crate::decode) with the same version (and `allow_objects` as the options'
+//! `full_objects`) reads back a value [`same`](Variant::same) as it, bit for bit. The plain
+//! `Arbitrary` impls of [`Variant`], [`Array`], [`Dictionary`] and [`Object`] are
+//! `arbitrary_for(u, EncodeOptions::godot4())`: Godot 4, single precision, no full objects. The
+//! math structs, [`VariantType`](crate::VariantType), [`ElementType`](crate::ElementType),
+//! [`NodePath`] and [`Signal`] derive `Arbitrary` (any components, any type), the strings of a
+//! `NodePath` and a `Signal` following the string rule below. The feature needs `std` (the
+//! `arbitrary` crate does).
+//!
+//! Size: nesting is at most `Variant::ARBITRARY_MAX_DEPTH` (6) levels below the generated value,
+//! and never past the options' depth limit; deeper positions get values that hold no others
+//! (containers there are empty). One value holds at most 100 values in all, a container at most
+//! 8, a packed array at most 16 elements, a string at most 16 characters. Running out of input
+//! gives smaller values, never an error.
+//!
+//! What is never generated, because it would not come back the same:
+//!
+//! * Strings (values, keys, names, class names, packed strings) containing `\0` or starting with
+//!   U+FEFF: Godot's decoder cuts the text at the first NUL and strips a leading byte order
+//!   mark.
+//! * `Object::Null` (Godot writes a null object as `Nil`, which reads back as
+//!   [`Variant::Nil`]) and `Object::Id(0)` (id 0 reads back as a null object).
+//! * Full objects without full objects, or of a class the version's decoder cannot instantiate
+//!   (the engines' own lists); in Godot 4, a `script` property other than `Nil` or a `res://`
+//!   path.
+//! * Types the version lacks; in Godot 3, typed containers and RID ids (`Rid(0)` only: Godot 3
+//!   puts no id on the wire).
+//! * Real components of math types and packed vector arrays that are not `f32` values (widened
+//!   bit for bit, NaN payloads included), unless the options ask for
+//!   [`Precision::Double`](crate::Precision::Double) in Godot 4; then they are any `f64`.
+//!   `float`, `Color` and `PackedFloat32Array` values are any bits.
+//! * Typed containers Godot does not write: `Builtin(Nil)` (written as untyped),
+//!   `Builtin(Object)` (Godot types object containers by class), and without full objects any
+//!   class or script other than `"EncodedObjectAsID"` (what Godot writes and reads back then).
+//!   With full objects a container names an instantiable class or a made-up `res://` script
+//!   path. Elements, keys and values match the declared type, so Godot keeps them as they are:
+//!   `Nil` or objects for class- and script-typed containers (instance ids without full
+//!   objects; with them, full objects of the class or carrying the script).
+//! * Dictionary keys that are equal under the version's key equality as a program sees it
+//!   (Godot 4: `1` and `1.0` differ, `"a"` and `&"a"` do not, all NaNs are one key; Godot 3:
+//!   dictionaries as keys compare by reference): a repeated key replaces the value, as
+//!   `d[k] = v` does.
+//!
+//! What only this crate can check: a made-up script path must exist in the game for Godot to
+//! load it, and Godot sets a full object's properties by name, keeping only those its class
+//! has; this crate's decoder keeps every property.
 
+#[cfg(feature = "arbitrary")]
+mod arbitrary;
 mod array;
 mod dictionary;
 mod from_ref;

@@ -7,10 +7,13 @@ use alloc::vec::Vec;
 /// absolute. `"/root/Player:position:x"` is absolute, names `["root", "Player"]`, subnames
 /// `["position", "x"]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct NodePath {
     /// The node names, in order.
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = super::arbitrary::godot_strings))]
     pub names: Vec<String>,
     /// The subnames, in order.
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = super::arbitrary::godot_strings))]
     pub subnames: Vec<String>,
     /// Whether the path starts at the root (`/`).
     pub absolute: bool,

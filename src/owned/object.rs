@@ -26,8 +26,10 @@ pub enum Object {
 
 /// A `Signal` (Godot 4): a signal name and the instance id of its object.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct Signal {
     /// The signal's name.
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = super::arbitrary::godot_string))]
     pub name: String,
     /// The instance id of the object that owns it (64 raw bits).
     pub object_id: u64,
