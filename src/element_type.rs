@@ -13,6 +13,7 @@ use alloc::string::String;
 /// [`Writer`](crate::Writer) takes an `ElementType<&str>`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub enum ElementType<S> {
     /// Untyped (any `Variant`). Godot 3 containers are always untyped.
     #[default]

@@ -137,7 +137,7 @@
 //! * `alloc`: the owned [`Variant`] and [`decode`] / [`encode`]; `to_vec`, `to_string_lossy`,
 //!   `NodePathRef::to_text`.
 //! * `serde`: `Serialize` / `Deserialize` for values, and deserializing your own types straight
-//!   from the bytes (see [`serde`](crate::serde)).
+//!   from the bytes (see the [`serde` module](crate::serde)).
 //! * `arbitrary`: `Arbitrary` for owned values (property tests, fuzzing).
 //!
 //! Without `alloc` or `std`, the crate is `#![no_std]` and needs no allocator: the lazy reader,
@@ -175,6 +175,8 @@ mod options;
 pub mod owned;
 pub mod packed;
 mod path;
+#[cfg(feature = "serde")]
+pub mod serde;
 mod signal;
 mod string;
 mod types;

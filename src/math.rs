@@ -27,6 +27,7 @@ macro_rules! math_struct {
     ($(#[$meta:meta])* $name:ident { $($(#[$fmeta:meta])* $field:ident : $how:ident $fty:ty),* $(,)? }) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, FromBytes, KnownLayout, Immutable)]
+        #[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
         #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
         #[repr(C)]
         pub struct $name<T> {

@@ -9,6 +9,7 @@ use crate::Version;
 /// A Variant type, in the union of Godot 3 and Godot 4 (Godot 4 names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 #[non_exhaustive]
 pub enum VariantType {
     /// `null`.

@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 /// `["position", "x"]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct NodePath {
     /// The node names, in order.
     #[cfg_attr(feature = "arbitrary", arbitrary(with = super::arbitrary::godot_strings))]

@@ -27,6 +27,7 @@ pub enum Object {
 /// A `Signal` (Godot 4): a signal name and the instance id of its object.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct Signal {
     /// The signal's name.
     #[cfg_attr(feature = "arbitrary", arbitrary(with = super::arbitrary::godot_string))]

@@ -1,0 +1,753 @@
+//! The struct-mapping deserializer: Godot values read into your own types, straight from the
+//! buffer.
+
+use alloc::string::{String, ToString};
+use alloc::vec;
+
+use ::serde::de::value::{
+    BorrowedStrDeserializer, F32Deserializer, F64Deserializer, I32Deserializer, I64Deserializer,
+    U8Deserializer, U32Deserializer,
+};
+use ::serde::de::{
+    Deserialize, DeserializeSeed, Deserializer, EnumAccess, Error as _, MapAccess, SeqAccess,
+    Unexpected, VariantAccess, Visitor,
+};
+
+use super::de_math::{Leaf, Part, PartDeserializer, part_of};
+use super::dedup::{self, Plan, PropertyPlan};
+use super::error::{DeError, PathSegment};
+use crate::math::{Color, Vector2, Vector3, Vector4};
+use crate::packed::PackedStringsIter;
+use crate::{
+    DictionaryRef, Element, Elements, Entries, FullObject, GdStr, NodePathRef, ObjectRef, Options,
+    Packed, PackedReals, Properties, VariantRef, Version,
+};
+
+/// Deserializes a `T` from a lazily read value, borrowing strings and byte arrays from the
+/// buffer (`&'de str` and `&'de [u8]` fields cost no copy).
+///
+/// Only what `T` asks for is read, and checked as it is read: a malformed element, or a string
+/// that is not text, is an error when it is reached; parts `T` ignores are only walked over.
+/// Use [`from_bytes`] to check the whole input first, as Godot does.
+///
+/// See the [module docs](crate::serde) for how Godot values map onto Rust types.
+///
+/// # Errors
+/// A value of the wrong type for `T`, a missing field, an integer out of range, a malformed
+/// element that `T` reaches: a [`DeError`] naming the path to the value and its byte offset.
+pub fn from_variant_ref<'de, T: Deserialize<'de>>(value: VariantRef<'de>) -> Result<T, DeError> {
+    T::deserialize(VariantDeserializer::new(value))
+}
+
+/// Checks `bytes` as Godot does ([`validate`](crate::validate)), then deserializes a `T` from
+/// the value they hold, borrowing strings and byte arrays from `bytes`. Bytes after the value
+/// are ignored, as in Godot.
+///
+/// ```
+/// use gdvariant::{EncodeOptions, Options, Writer};
+/// use gdvariant::math::Vector2;
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize)]
+/// struct Move<'a> {
+///     player: &'a str,
+///     pos: Vector2<f32>,
+///     seq: u32,
+/// }
+///
+/// // {"player": "ana", "pos": Vector2(1.5, -2), "seq": 7}, as Godot 4 writes it.
+/// let mut writer = Writer::new(Vec::new(), EncodeOptions::godot4());
+/// writer.begin_dictionary(3)?;
+/// writer.string("player")?;
+/// writer.string("ana")?;
+/// writer.string("pos")?;
+/// writer.vector2(Vector2 { x: 1.5f32, y: -2.0 })?;
+/// writer.string("seq")?;
+/// writer.int(7)?;
+/// let bytes = writer.finish()?;
+///
+/// let m: Move<'_> = gdvariant::serde::from_bytes(&bytes, Options::godot4())?;
+/// assert_eq!((m.player, m.pos, m.seq), ("ana", Vector2 { x: 1.5, y: -2.0 }, 7));
+/// // `player` points into `bytes`: nothing was copied.
+/// assert!(bytes.as_ptr_range().contains(&m.player.as_ptr()));
+///
+/// // Errors name the field and the byte offset of the value.
+/// let wrong = gdvariant::serde::from_bytes::<Move<'_>>(&bytes[..bytes.len() - 4], Options::godot4());
+/// assert!(wrong.is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// A malformed input (the [`validate`](crate::validate) error, with its offset, through
+/// [`DeError::decode_error`]), or anything [`from_variant_ref`] reports.
+pub fn from_bytes<'de, T: Deserialize<'de>>(
+    bytes: &'de [u8],
+    options: Options,
+) -> Result<T, DeError> {
+    crate::validate(bytes, options)?;
+    let value = crate::parse(bytes, options)?;
+    T::deserialize(VariantDeserializer { value, offset: Some(0) })
+}
+
+/// A [`serde::Deserializer`](::serde::Deserializer) over one lazily read value: what
+/// [`from_variant_ref`] and [`from_bytes`] run. Useful as a `DeserializeSeed` target or to
+/// deserialize container elements one at a time. `Copy`, O(1) to make.
+#[derive(Clone, Copy, Debug)]
+pub struct VariantDeserializer<'de> {
+    value: VariantRef<'de>,
+    /// The absolute offset of the value's header, when known.
+    offset: Option<usize>,
+}
+
+impl<'de> VariantDeserializer<'de> {
+    /// A deserializer over `value`. Errors carry the value's offset when it is a container or a
+    /// string (a scalar does not know where it sits; its elements always do).
+    pub fn new(value: VariantRef<'de>) -> Self {
+        let offset = match value {
+            VariantRef::Array(array) => Some(array.offset()),
+            VariantRef::Dictionary(dictionary) => Some(dictionary.offset()),
+            VariantRef::Object(ObjectRef::Full(object)) => Some(object.origin().1),
+            // The text follows the header and the length.
+            VariantRef::String(s) | VariantRef::StringName(s) => s.offset().checked_sub(8),
+            _ => None,
+        };
+        VariantDeserializer { value, offset }
+    }
+
+    /// A deserializer over a container element; errors carry its offset.
+    pub fn from_element(element: &Element<'de>) -> Self {
+        VariantDeserializer { value: element.value(), offset: Some(element.offset()) }
+    }
+
+    /// The offset of the first element of a packed array (after the header and the count).
+    fn packed_data(&self) -> Option<usize> {
+        self.offset.and_then(|offset| offset.checked_add(8))
+    }
+
+    /// `deserialize_any`, without the offset. Containers first, in a small frame: deep values
+    /// recurse through here.
+    fn any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.value {
+            VariantRef::Array(array) => visitor.visit_seq(ElementsAccess {
+                elements: array.elements(),
+                index: 0,
+                len: array.len(),
+            }),
+            VariantRef::Dictionary(dictionary) => {
+                visitor.visit_map(EntriesAccess::new(dictionary)?)
+            }
+            VariantRef::Object(ObjectRef::Full(object)) => {
+                visitor.visit_map(PropertiesAccess::new(object)?)
+            }
+            _ => self.leaf(visitor),
+        }
+    }
+
+    /// [`any`](Self::any) for everything but containers.
+    #[inline(never)]
+    fn leaf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        use VariantRef as R;
+        let data = self.packed_data();
+        match self.value {
+            R::Nil | R::Callable | R::Object(ObjectRef::Null) => visitor.visit_unit(),
+            R::Bool(b) => visitor.visit_bool(b),
+            R::Int(i) => visitor.visit_i64(i),
+            R::Float(f) => visitor.visit_f64(f),
+            R::String(s) | R::StringName(s) => visitor.visit_borrowed_str(s.to_str()?),
+            R::NodePath(path) => node_path(path, visitor),
+            R::Rid(id) => visitor.visit_u64(id.unwrap_or(0)),
+            R::Object(ObjectRef::Id(id)) => visitor.visit_u64(id),
+            R::PackedByteArray(bytes) => visitor.visit_borrowed_bytes(bytes),
+            R::PackedInt32Array(p) => visitor.visit_seq(PackedAccess::new(Items::Int32(p), data)),
+            R::PackedInt64Array(p) => visitor.visit_seq(PackedAccess::new(Items::Int64(p), data)),
+            R::PackedFloat32Array(p) => {
+                visitor.visit_seq(PackedAccess::new(Items::Float32(p), data))
+            }
+            R::PackedFloat64Array(p) => {
+                visitor.visit_seq(PackedAccess::new(Items::Float64(p), data))
+            }
+            R::PackedStringArray(strings) => visitor.visit_seq(PackedAccess {
+                len: strings.len(),
+                items: Items::Strings(strings.iter()),
+                index: 0,
+                data,
+            }),
+            R::PackedVector2Array(p) => {
+                visitor.visit_seq(PackedAccess::new(Items::Vector2(p), data))
+            }
+            R::PackedVector3Array(p) => {
+                visitor.visit_seq(PackedAccess::new(Items::Vector3(p), data))
+            }
+            R::PackedVector4Array(p) => {
+                visitor.visit_seq(PackedAccess::new(Items::Vector4(p), data))
+            }
+            R::PackedColorArray(p) => visitor.visit_seq(PackedAccess::new(Items::Colors(p), data)),
+            other => match part_of(&other)? {
+                Some(part) => {
+                    PartDeserializer { part, offset: self.offset }.deserialize_any(visitor)
+                }
+                // Containers are read by `any`.
+                None => self.any(visitor),
+            },
+        }
+    }
+
+    /// `deserialize_seq`, without the offset: byte arrays and math values read as sequences too.
+    fn seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.value {
+            VariantRef::PackedByteArray(bytes) => {
+                visitor.visit_seq(PackedAccess::new(Items::Bytes(bytes), self.packed_data()))
+            }
+            other => match part_of(&other)? {
+                Some(part) => {
+                    PartDeserializer { part, offset: self.offset }.deserialize_seq(visitor)
+                }
+                None => self.any(visitor),
+            },
+        }
+    }
+
+    /// `deserialize_enum`, without the offset: a string names a unit variant, an int is a
+    /// variant index, a one-entry dictionary maps a variant to its content.
+    fn enumeration<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.value {
+            VariantRef::String(s) | VariantRef::StringName(s) => {
+                visitor.visit_enum(BorrowedStrDeserializer::<DeError>::new(s.to_str()?))
+            }
+            VariantRef::Int(i) => match u32::try_from(i) {
+                Ok(index) => visitor.visit_enum(U32Deserializer::<DeError>::new(index)),
+                Err(_) => Err(DeError::invalid_value(Unexpected::Signed(i), &"a variant index")),
+            },
+            VariantRef::Dictionary(dictionary) => match single_entry(dictionary)? {
+                Some((key, value)) => visitor.visit_enum(EnumEntry { key, value }),
+                None => Err(DeError::invalid_length(
+                    dictionary.len(),
+                    &"a dictionary with one entry, naming the variant",
+                )),
+            },
+            other => Err(DeError::invalid_type(unexpected(&other), &visitor)),
+        }
+    }
+}
+
+/// Runs `f` and gives its error the offset of `de`'s value if it has none yet.
+macro_rules! located {
+    ($de:ident, $body:expr) => {{
+        let offset = $de.offset;
+        ($body).map_err(|error: DeError| error.or_offset(offset))
+    }};
+}
+
+impl<'de> Deserializer<'de> for VariantDeserializer<'de> {
+    type Error = DeError;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        located!(self, self.any(visitor))
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        located!(
+            self,
+            if self.value.is_nil() { visitor.visit_none() } else { visitor.visit_some(self) }
+        )
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        located!(
+            self,
+            match self.value {
+                value if value.is_nil() => visitor.visit_unit(),
+                other => Err(DeError::invalid_type(unexpected(&other), &visitor)),
+            }
+        )
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        self.deserialize_unit(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        located!(self, visitor.visit_newtype_struct(self))
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        located!(self, self.seq(visitor))
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        located!(self, self.enumeration(visitor))
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        located!(
+            self,
+            match self.value {
+                // An int names the field or variant with that index, as serde reads integer
+                // identifiers.
+                VariantRef::Int(i) => match u64::try_from(i) {
+                    Ok(index) => visitor.visit_u64(index),
+                    Err(_) => visitor.visit_i64(i),
+                },
+                _ => self.any(visitor),
+            }
+        )
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        // Nothing inside is read: an ignored subtree costs no recursion.
+        visitor.visit_unit()
+    }
+
+    ::serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        map struct
+    }
+}
+
+/// A NodePath as its text; borrowed when it is a single relative name.
+fn node_path<'de, V: Visitor<'de>>(
+    path: NodePathRef<'de>,
+    visitor: V,
+) -> Result<V::Value, DeError> {
+    if !path.is_absolute() && path.name_count() == 1 && path.subname_count() == 0 {
+        if let Some(name) = path.names().next() {
+            return visitor.visit_borrowed_str(name?.to_str()?);
+        }
+    }
+    visitor.visit_string(path.to_text()?)
+}
+
+/// What a value is, for "invalid type" messages.
+fn unexpected<'de>(value: &VariantRef<'de>) -> Unexpected<'de> {
+    use VariantRef as R;
+    match *value {
+        R::Nil | R::Object(ObjectRef::Null) => Unexpected::Unit,
+        R::Bool(b) => Unexpected::Bool(b),
+        R::Int(i) => Unexpected::Signed(i),
+        R::Float(f) => Unexpected::Float(f),
+        R::String(s) | R::StringName(s) => match s.to_str() {
+            Ok(text) => Unexpected::Str(text),
+            Err(_) => Unexpected::Other("string"),
+        },
+        R::Object(ObjectRef::Id(id)) => Unexpected::Unsigned(id),
+        R::Dictionary(_) | R::Object(ObjectRef::Full(_)) => Unexpected::Map,
+        R::PackedByteArray(bytes) => Unexpected::Bytes(bytes),
+        R::Array(_)
+        | R::PackedInt32Array(_)
+        | R::PackedInt64Array(_)
+        | R::PackedFloat32Array(_)
+        | R::PackedFloat64Array(_)
+        | R::PackedStringArray(_)
+        | R::PackedVector2Array(_)
+        | R::PackedVector3Array(_)
+        | R::PackedVector4Array(_)
+        | R::PackedColorArray(_) => Unexpected::Seq,
+        other => Unexpected::Other(other.variant_type().name(Version::Godot4)),
+    }
+}
+
+/// How a dictionary key appears in a path.
+fn key_segment(key: &Element<'_>) -> PathSegment {
+    match key.value() {
+        VariantRef::String(s) | VariantRef::StringName(s) => {
+            PathSegment::Field(s.to_string_lossy().into_owned())
+        }
+        VariantRef::Int(i) => PathSegment::Key(i.to_string()),
+        VariantRef::Bool(b) => PathSegment::Key(b.to_string()),
+        VariantRef::Float(f) => PathSegment::Key(f.to_string()),
+        VariantRef::Nil => PathSegment::Key(String::from("null")),
+        other => PathSegment::Key(String::from(other.variant_type().name(Version::Godot4))),
+    }
+}
+
+/// An array's elements.
+struct ElementsAccess<'de> {
+    elements: Elements<'de>,
+    index: usize,
+    len: usize,
+}
+
+impl<'de> SeqAccess<'de> for ElementsAccess<'de> {
+    type Error = DeError;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, DeError> {
+        let index = self.index;
+        let Some(element) = self.elements.next() else { return Ok(None) };
+        self.index = index.saturating_add(1);
+        let within = |error: DeError| error.within(PathSegment::Index(index));
+        let element = element.map_err(|e| within(e.into()))?;
+        seed.deserialize(VariantDeserializer::from_element(&element)).map(Some).map_err(within)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.len.saturating_sub(self.index))
+    }
+}
+
+/// Where a dictionary's entries come from.
+enum EntrySource<'de> {
+    /// No key repeats: straight from the buffer.
+    Stream(Entries<'de>),
+    /// Some key repeats: the entries Godot keeps.
+    Merged(vec::IntoIter<(Element<'de>, Element<'de>)>),
+}
+
+/// A dictionary's entries, a repeated key taking its last value (as in Godot).
+struct EntriesAccess<'de> {
+    source: EntrySource<'de>,
+    left: usize,
+    /// The entry whose key was read and whose value comes next.
+    pending: Option<(Element<'de>, Element<'de>)>,
+}
+
+impl<'de> EntriesAccess<'de> {
+    fn new(dictionary: DictionaryRef<'de>) -> Result<Self, DeError> {
+        let (source, left) = match dedup::plan(dictionary)? {
+            Plan::Unique => (EntrySource::Stream(dictionary.entries()), dictionary.len()),
+            Plan::Merged(kept) => {
+                let left = kept.len();
+                (EntrySource::Merged(kept.into_iter()), left)
+            }
+        };
+        Ok(EntriesAccess { source, left, pending: None })
+    }
+}
+
+impl<'de> MapAccess<'de> for EntriesAccess<'de> {
+    type Error = DeError;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, DeError> {
+        let next = match &mut self.source {
+            EntrySource::Stream(entries) => entries.next().transpose()?,
+            EntrySource::Merged(kept) => kept.next(),
+        };
+        let Some((key, value)) = next else { return Ok(None) };
+        self.left = self.left.saturating_sub(1);
+        self.pending = Some((key, value));
+        seed.deserialize(VariantDeserializer::from_element(&key))
+            .map(Some)
+            .map_err(|e| e.within(key_segment(&key)))
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {
+        let Some((key, value)) = self.pending.take() else {
+            return Err(DeError::custom("a dictionary value was asked for before its key"));
+        };
+        seed.deserialize(VariantDeserializer::from_element(&value))
+            .map_err(|e| e.within(key_segment(&key)))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+/// Where a full object's properties come from.
+enum PropertySource<'de> {
+    /// No name repeats: straight from the buffer.
+    Stream(Properties<'de>),
+    /// Some name repeats: the properties Godot keeps.
+    Merged(vec::IntoIter<(GdStr<'de>, Element<'de>)>),
+}
+
+/// A full object's properties as a map from their names, a repeated name taking its last value
+/// (as Godot sets them in turn).
+struct PropertiesAccess<'de> {
+    source: PropertySource<'de>,
+    left: usize,
+    pending: Option<(GdStr<'de>, Element<'de>)>,
+}
+
+impl<'de> PropertiesAccess<'de> {
+    fn new(object: FullObject<'de>) -> Result<Self, DeError> {
+        let (source, left) = match dedup::plan_properties(object)? {
+            PropertyPlan::Unique => (PropertySource::Stream(object.properties()), object.len()),
+            PropertyPlan::Merged(kept) => {
+                let left = kept.len();
+                (PropertySource::Merged(kept.into_iter()), left)
+            }
+        };
+        Ok(PropertiesAccess { source, left, pending: None })
+    }
+}
+
+/// How a property name appears in a path.
+fn name_segment(name: &GdStr<'_>) -> PathSegment {
+    PathSegment::Field(name.to_string_lossy().into_owned())
+}
+
+impl<'de> MapAccess<'de> for PropertiesAccess<'de> {
+    type Error = DeError;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, DeError> {
+        let next = match &mut self.source {
+            PropertySource::Stream(properties) => properties.next().transpose()?,
+            PropertySource::Merged(kept) => kept.next(),
+        };
+        let Some((name, value)) = next else { return Ok(None) };
+        self.left = self.left.saturating_sub(1);
+        self.pending = Some((name, value));
+        let within = |error: DeError| error.within(name_segment(&name));
+        let text = name.to_str().map_err(|e| within(e.into()))?;
+        seed.deserialize(BorrowedStrDeserializer::<DeError>::new(text)).map(Some).map_err(within)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {
+        let Some((name, value)) = self.pending.take() else {
+            return Err(DeError::custom("a property value was asked for before its name"));
+        };
+        seed.deserialize(VariantDeserializer::from_element(&value))
+            .map_err(|e| e.within(name_segment(&name)))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+/// The items of a packed array.
+enum Items<'de> {
+    Bytes(&'de [u8]),
+    Int32(Packed<'de, i32>),
+    Int64(Packed<'de, i64>),
+    Float32(Packed<'de, f32>),
+    Float64(Packed<'de, f64>),
+    Strings(PackedStringsIter<'de>),
+    Vector2(PackedReals<'de, Vector2<f32>, Vector2<f64>>),
+    Vector3(PackedReals<'de, Vector3<f32>, Vector3<f64>>),
+    Vector4(PackedReals<'de, Vector4<f32>, Vector4<f64>>),
+    Colors(Packed<'de, Color<f32>>),
+}
+
+impl Items<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Items::Bytes(bytes) => bytes.len(),
+            Items::Int32(p) => p.len(),
+            Items::Int64(p) => p.len(),
+            Items::Float32(p) => p.len(),
+            Items::Float64(p) => p.len(),
+            Items::Strings(strings) => strings.size_hint().1.unwrap_or(0),
+            Items::Vector2(p) => p.len(),
+            Items::Vector3(p) => p.len(),
+            Items::Vector4(p) => p.len(),
+            Items::Colors(p) => p.len(),
+        }
+    }
+}
+
+/// A packed array's items, each with its offset when the array's is known.
+struct PackedAccess<'de> {
+    items: Items<'de>,
+    index: usize,
+    len: usize,
+    /// The offset of the first item.
+    data: Option<usize>,
+}
+
+impl<'de> PackedAccess<'de> {
+    fn new(items: Items<'de>, data: Option<usize>) -> Self {
+        PackedAccess { len: items.len(), items, index: 0, data }
+    }
+}
+
+/// The part of a packed vector: single-precision components exactly as on the wire.
+macro_rules! vector_part {
+    ($packed:expr, $index:expr, $variant:ident, $offset:ident, $at:ident) => {
+        match $packed {
+            PackedReals::Single(p) => {
+                $offset = $at(size_of::<$variant<f32>>());
+                p.get($index).map(|v| Part::$variant(v.map(Leaf::F32)))
+            }
+            PackedReals::Double(p) => {
+                $offset = $at(size_of::<$variant<f64>>());
+                p.get($index).map(|v| Part::$variant(v.map(Leaf::F64)))
+            }
+        }
+    };
+}
+
+impl<'de> SeqAccess<'de> for PackedAccess<'de> {
+    type Error = DeError;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, DeError> {
+        let index = self.index;
+        if index >= self.len {
+            return Ok(None);
+        }
+        self.index = index.saturating_add(1);
+        let data = self.data;
+        let at = |size: usize| data.and_then(|d| index.checked_mul(size)?.checked_add(d));
+        let mut offset = None;
+        let result = match &mut self.items {
+            Items::Bytes(bytes) => {
+                offset = at(1);
+                bytes.get(index).map(|&b| seed.deserialize(U8Deserializer::new(b)))
+            }
+            Items::Int32(p) => {
+                offset = at(4);
+                p.get(index).map(|x| seed.deserialize(I32Deserializer::new(x)))
+            }
+            Items::Int64(p) => {
+                offset = at(8);
+                p.get(index).map(|x| seed.deserialize(I64Deserializer::new(x)))
+            }
+            Items::Float32(p) => {
+                offset = at(4);
+                p.get(index).map(|x| seed.deserialize(F32Deserializer::new(x)))
+            }
+            Items::Float64(p) => {
+                offset = at(8);
+                p.get(index).map(|x| seed.deserialize(F64Deserializer::new(x)))
+            }
+            Items::Strings(strings) => strings.next().map(|string| {
+                let string = string?;
+                offset = string.offset().checked_sub(4);
+                seed.deserialize(BorrowedStrDeserializer::new(string.to_str()?))
+            }),
+            Items::Vector2(p) => vector_part!(p, index, Vector2, offset, at)
+                .map(|part| seed.deserialize(PartDeserializer { part, offset })),
+            Items::Vector3(p) => vector_part!(p, index, Vector3, offset, at)
+                .map(|part| seed.deserialize(PartDeserializer { part, offset })),
+            Items::Vector4(p) => vector_part!(p, index, Vector4, offset, at)
+                .map(|part| seed.deserialize(PartDeserializer { part, offset })),
+            Items::Colors(p) => {
+                offset = at(16);
+                p.get(index).map(|c| {
+                    let part = Part::Color(c.map(Leaf::F32));
+                    seed.deserialize(PartDeserializer { part, offset })
+                })
+            }
+        };
+        result
+            .transpose()
+            .map_err(|error| error.or_offset(offset).within(PathSegment::Index(index)))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.len.saturating_sub(self.index))
+    }
+}
+
+/// The one entry of a dictionary read as an enum (after Godot's merge of repeated keys).
+fn single_entry(
+    dictionary: DictionaryRef<'_>,
+) -> Result<Option<(Element<'_>, Element<'_>)>, DeError> {
+    match dictionary.len() {
+        0 => Ok(None),
+        1 => Ok(dictionary.entries().next().transpose()?),
+        _ => match dedup::plan(dictionary)? {
+            Plan::Merged(kept) if kept.len() == 1 => Ok(kept.first().copied()),
+            _ => Ok(None),
+        },
+    }
+}
+
+/// A one-entry dictionary read as an enum: the key names the variant.
+struct EnumEntry<'de> {
+    key: Element<'de>,
+    value: Element<'de>,
+}
+
+impl<'de> EnumAccess<'de> for EnumEntry<'de> {
+    type Error = DeError;
+    type Variant = EnumContent<'de>;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(
+        self,
+        seed: V,
+    ) -> Result<(V::Value, EnumContent<'de>), DeError> {
+        let key = self.key;
+        let variant = seed
+            .deserialize(VariantDeserializer::from_element(&key))
+            .map_err(|e| e.within(key_segment(&key)))?;
+        Ok((variant, EnumContent { key, value: self.value }))
+    }
+}
+
+/// The content of a variant given as a one-entry dictionary.
+struct EnumContent<'de> {
+    key: Element<'de>,
+    value: Element<'de>,
+}
+
+impl<'de> EnumContent<'de> {
+    fn deserializer(&self) -> VariantDeserializer<'de> {
+        VariantDeserializer::from_element(&self.value)
+    }
+
+    fn within(&self, error: DeError) -> DeError {
+        error.within(key_segment(&self.key))
+    }
+}
+
+impl<'de> VariantAccess<'de> for EnumContent<'de> {
+    type Error = DeError;
+
+    fn unit_variant(self) -> Result<(), DeError> {
+        let value = self.value.value();
+        if value.is_nil() {
+            return Ok(());
+        }
+        let error = DeError::invalid_type(unexpected(&value), &"a unit variant (null)");
+        Err(self.within(error.or_offset(Some(self.value.offset()))))
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, DeError> {
+        seed.deserialize(self.deserializer()).map_err(|e| self.within(e))
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, DeError> {
+        self.deserializer().deserialize_tuple(len, visitor).map_err(|e| self.within(e))
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        self.deserializer().deserialize_struct("", fields, visitor).map_err(|e| self.within(e))
+    }
+}
