@@ -22,14 +22,16 @@
 //! | other packed arrays | sequences of their elements |
 //!
 //! A [`VariantRef`] (and an [`Element`](crate::Element)) writes exactly what the owned
-//! [`Variant`] of the same value writes, straight from the buffer: one walk over the value, no
-//! owned copy, strings as the text Godot decodes ([`GdStr::to_str`](crate::GdStr::to_str)). A
+//! [`Variant`] of the same value writes, straight from the buffer: no owned copy, strings as the
+//! text Godot decodes ([`GdStr::to_str`](crate::GdStr::to_str)). A
 //! dictionary whose keys repeat on the wire is written as Godot (and [`decode`](crate::decode))
 //! sees it: one entry per key, at its first position with its last value; finding out hashes the
 //! keys first (O(n log n), no allocation up to 16 entries), and only a dictionary whose keys
 //! actually collide has its keys made owned to compare them exactly. A malformed element met on
 //! the way is the serializer's error (`S::Error::custom`), whose message carries the byte offset.
-//! Nested containers are walked once per level above them, as the lazy iterators do.
+//! Cost: one pass over the value, plus what the lazy iterators cost: finding where each element
+//! ends walks it, so a nested container is walked once more per level above it (twice per
+//! dictionary level, whose keys are hashed before its entries are written).
 //!
 //! Reading back checks the depth: a value nested deeper than [`MAX_DEPTH`](crate::MAX_DEPTH)
 //! (Godot's 1024) is refused, so a hostile stream cannot make `Variant::deserialize` recurse
