@@ -10,6 +10,7 @@
     clippy::panic,
     clippy::arithmetic_side_effects
 )]
+#![cfg(feature = "serde")]
 
 mod common;
 
