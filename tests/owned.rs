@@ -69,12 +69,14 @@ fn dictionary_keys_follow_godot() {
     assert_eq!(d.insert(v(-0.0), "v again"), Some("v".into()));
     assert_eq!(d.insert(Object::Null, "null object"), None);
     assert_eq!(d.insert(Variant::Nil, "nil"), None);
+    // An object is an instance of its own: never the same key, never found.
     assert_eq!(d.insert(Object::Id(7), "id"), None);
-    assert_eq!(d.insert(Object::Id(7), "same id"), Some("id".into()));
+    assert_eq!(d.insert(Object::Id(7), "same id"), None);
+    assert_eq!(d.get(&Object::Id(7).into()), None);
     let inner: Dictionary = [("k", 1)].into_iter().collect();
     d.insert(inner.clone(), "dict");
     assert_eq!(d.insert(inner, "equal dict"), Some("dict".into()));
-    assert_eq!(d.len(), 13);
+    assert_eq!(d.len(), 14);
     assert_eq!(d.get(&Variant::Int(1)), Some(&"int".into()));
     assert_eq!(d.get(&Variant::Float(1.0)), Some(&"float".into()));
     assert!(d.contains_key(&Variant::StringName("a".into())));
@@ -98,9 +100,10 @@ fn decoded_objects_are_never_the_same_key() {
     }
     let value = gdvariant::decode(&bytes, Options::godot4()).unwrap();
     assert_eq!(value.as_dictionary().unwrap().len(), 2);
-    // In a program, the same id is one key.
+    // Rebuilt by a program, they stay two keys.
     let built: Dictionary = value.as_dictionary().unwrap().clone().into_iter().collect();
-    assert_eq!(built.len(), 1);
+    assert_eq!(built.len(), 2);
+    assert_eq!(built, *value.as_dictionary().unwrap());
 }
 
 /// `depth` arrays, each holding the next; the innermost holds an int.
@@ -160,4 +163,45 @@ fn lazy_elements_convert_on_their_own() {
     let whole = gdvariant::decode(&bytes, options).unwrap();
     assert_eq!(whole.as_dictionary().unwrap().get(&"a".into()), Some(&owned));
     assert_eq!(Variant::try_from(root).unwrap(), whole);
+}
+
+/// A dictionary of `count` entries whose keys are `key` (already encoded), each value an int.
+fn repeated_key_dictionary(version: Version, key: &[u8], count: u32) -> Vec<u8> {
+    let header = match version {
+        Version::Godot3 => 0x12,
+        Version::Godot4 => 0x1b,
+    };
+    let mut bytes = vec![header, 0, 0, 0];
+    bytes.extend_from_slice(&count.to_le_bytes());
+    for i in 0..count {
+        bytes.extend_from_slice(key);
+        bytes.extend_from_slice(&[2, 0, 0, 0]);
+        bytes.extend_from_slice(&i.to_le_bytes());
+    }
+    bytes
+}
+
+/// Keys that equal nothing (objects; Godot 3 dictionaries) and keys that all hash alike stay
+/// cheap: 100,000 of them would take minutes with quadratic work.
+#[test]
+fn keys_that_never_match_or_hash_alike_cost_no_quadratic_work() {
+    const COUNT: u32 = 100_000;
+    let object_id = [0x18, 0, 1, 0, 5, 0, 0, 0, 0, 0, 0, 0];
+    let empty_dictionary3 = [0x12, 0, 0, 0, 0, 0, 0, 0];
+    for (version, key, expected) in [
+        (Version::Godot4, &object_id[..], COUNT as usize),
+        (Version::Godot3, &empty_dictionary3[..], COUNT as usize),
+        // Godot 4 compares dictionaries by content: one key, the last value.
+        (Version::Godot4, &[0x1b, 0, 0, 0, 0, 0, 0, 0][..], 1),
+    ] {
+        let bytes = repeated_key_dictionary(version, key, COUNT);
+        let value = gdvariant::decode(&bytes, Options::new(version)).unwrap();
+        let dictionary = value.as_dictionary().unwrap();
+        assert_eq!(dictionary.len(), expected, "{version:?}");
+        let last = Variant::Int(i64::from(COUNT - 1));
+        assert_eq!(dictionary.values().last(), Some(&last));
+        // Rebuilt by a program, the count is the same.
+        let rebuilt: Dictionary = dictionary.clone().into_iter().collect();
+        assert_eq!(rebuilt.len(), if version == Version::Godot3 { 1 } else { expected });
+    }
 }

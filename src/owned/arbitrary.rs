@@ -299,7 +299,7 @@ impl<'u, 'a> Generator<'u, 'a> {
             precision: options.precision(),
             max_depth: options.max_depth().min(Variant::ARBITRARY_MAX_DEPTH),
             budget: MAX_VALUES,
-            rules: KeyRules { godot3: version == Version::Godot3, fresh_objects: false },
+            rules: KeyRules::of(version),
         }
     }
 
@@ -528,13 +528,14 @@ impl<'u, 'a> Generator<'u, 'a> {
     fn dictionary(&mut self, depth: u16) -> Result<Dictionary> {
         let key_type = self.element_type()?;
         let value_type = self.element_type()?;
-        let mut dictionary = Dictionary::typed(key_type.clone(), value_type.clone());
+        let mut dictionary =
+            Dictionary::with_rules(key_type.clone(), value_type.clone(), self.rules);
         let len = self.len(depth)?;
         let inner = depth.saturating_add(1);
         for _ in 0..len {
             let key = self.element(Typed::of(&key_type), inner)?;
             let value = self.element(Typed::of(&value_type), inner)?;
-            dictionary.insert_with(key, value, self.rules);
+            dictionary.insert(key, value);
         }
         Ok(dictionary)
     }

@@ -7,7 +7,7 @@ use core::hash::BuildHasher;
 use hashbrown::{DefaultHashBuilder, HashTable};
 
 use super::Variant;
-use super::key_semantics::{KeyRules, hash_key, keys_equal};
+use super::key_semantics::{KeyRules, hash_key, keys_equal, never_equal};
 use crate::ElementType;
 use alloc::string::String;
 
@@ -16,14 +16,17 @@ use alloc::string::String;
 ///
 /// Keys follow Godot, not Rust's `PartialEq`: `1` and `1.0` are different keys, `0.0` and `-0.0`
 /// are one key, every NaN is the same key, `"a"` and `&"a"` (a `StringName`) are one key, arrays
-/// and dictionaries compare by content (see the [module docs](crate::owned)). Inserting an
+/// and dictionaries compare by content. A key holding an object (other than a null one) is an
+/// instance of its own, as every decoded object is in Godot: it equals no other key and is never
+/// found by a lookup. A dictionary decoded from Godot 3 bytes keeps Godot 3's rules (`String` and
+/// `StringName` apart, dictionary keys by reference, so never found either). Inserting an
 /// existing key replaces its value and keeps its position and its first key, as `d[k] = v` does
 /// in Godot, and as Godot's decoder does with repeated keys on the wire.
 ///
 /// Lookups and inserts are O(1) expected: entries are indexed by a hash of the key (randomly
 /// seeded, so crafted keys cannot force collisions cheaply), then compared with Godot's rules.
 /// `PartialEq` compares the types and the entries in order.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Dictionary {
     /// The declared key type ([`ElementType::Untyped`] for a plain `Dictionary`).
     pub key_type: ElementType<String>,
@@ -33,6 +36,13 @@ pub struct Dictionary {
     /// Positions in `entries`, by key hash.
     index: HashTable<usize>,
     hasher: DefaultHashBuilder,
+    rules: KeyRules,
+}
+
+impl Default for Dictionary {
+    fn default() -> Self {
+        Dictionary::with_rules(ElementType::Untyped, ElementType::Untyped, KeyRules::GODOT4)
+    }
 }
 
 impl Dictionary {
@@ -43,7 +53,23 @@ impl Dictionary {
 
     /// An empty typed dictionary.
     pub fn typed(key_type: ElementType<String>, value_type: ElementType<String>) -> Self {
-        Dictionary { key_type, value_type, ..Dictionary::default() }
+        Dictionary::with_rules(key_type, value_type, KeyRules::GODOT4)
+    }
+
+    /// An empty dictionary with the key equality of `rules`.
+    pub(crate) fn with_rules(
+        key_type: ElementType<String>,
+        value_type: ElementType<String>,
+        rules: KeyRules,
+    ) -> Self {
+        Dictionary {
+            key_type,
+            value_type,
+            entries: Vec::new(),
+            index: HashTable::new(),
+            hasher: DefaultHashBuilder::default(),
+            rules,
+        }
     }
 
     /// Number of entries.
@@ -58,18 +84,19 @@ impl Dictionary {
 
     /// The value of `key`, if present. O(1) expected.
     pub fn get(&self, key: &Variant) -> Option<&Variant> {
-        self.get_with(key, KeyRules::PROGRAM)
+        let index = self.find(key)?;
+        self.entries.get(index).map(|(_, value)| value)
     }
 
     /// The value of `key`, mutably, if present. O(1) expected.
     pub fn get_mut(&mut self, key: &Variant) -> Option<&mut Variant> {
-        let index = self.find(key, KeyRules::PROGRAM)?;
+        let index = self.find(key)?;
         self.entries.get_mut(index).map(|(_, value)| value)
     }
 
     /// Whether `key` is present. O(1) expected.
     pub fn contains_key(&self, key: &Variant) -> bool {
-        self.find(key, KeyRules::PROGRAM).is_some()
+        self.find(key).is_some()
     }
 
     /// Sets `key` to `value`, as `d[key] = value` does in Godot: an existing equal key keeps its
@@ -80,13 +107,27 @@ impl Dictionary {
         key: impl Into<Variant>,
         value: impl Into<Variant>,
     ) -> Option<Variant> {
-        self.insert_with(key.into(), value.into(), KeyRules::PROGRAM)
+        let (key, value) = (key.into(), value.into());
+        if let Some(index) = self.find(&key) {
+            if let Some((_, slot)) = self.entries.get_mut(index) {
+                return Some(core::mem::replace(slot, value));
+            }
+        }
+        let position = self.entries.len();
+        let indexed = !never_equal(&key, self.rules);
+        let hash = if indexed { self.hash_of(&key) } else { 0 };
+        self.entries.push((key, value));
+        if indexed {
+            let Dictionary { entries, index, hasher, .. } = self;
+            index.insert_unique(hash, position, |&i| rehash(hasher, entries, i));
+        }
+        None
     }
 
     /// Removes `key` and returns its value; the entries after it move up one place, keeping their
     /// order. O(n).
     pub fn remove(&mut self, key: &Variant) -> Option<Variant> {
-        let index = self.find(key, KeyRules::PROGRAM)?;
+        let index = self.find(key)?;
         if index >= self.entries.len() {
             return None;
         }
@@ -129,41 +170,19 @@ impl Dictionary {
         self.entries
     }
 
-    /// [`Dictionary::get`] under explicit key rules.
-    pub(crate) fn get_with(&self, key: &Variant, rules: KeyRules) -> Option<&Variant> {
-        let index = self.find(key, rules)?;
-        self.entries.get(index).map(|(_, value)| value)
-    }
-
-    /// [`Dictionary::insert`] under explicit key rules.
-    pub(crate) fn insert_with(
-        &mut self,
-        key: Variant,
-        value: Variant,
-        rules: KeyRules,
-    ) -> Option<Variant> {
-        if let Some(index) = self.find(&key, rules) {
-            if let Some((_, slot)) = self.entries.get_mut(index) {
-                return Some(core::mem::replace(slot, value));
-            }
-        }
-        let hash = self.hash_of(&key);
-        let Dictionary { entries, index, hasher, .. } = self;
-        let position = entries.len();
-        entries.push((key, value));
-        index.insert_unique(hash, position, |&i| rehash(hasher, entries, i));
-        None
-    }
-
     fn hash_of(&self, key: &Variant) -> u64 {
         let mut state = self.hasher.build_hasher();
-        hash_key(key, &mut state);
+        hash_key(key, &self.hasher, &mut state);
         core::hash::Hasher::finish(&state)
     }
 
     /// The position of `key` among the entries.
-    fn find(&self, key: &Variant, rules: KeyRules) -> Option<usize> {
+    fn find(&self, key: &Variant) -> Option<usize> {
+        if self.entries.is_empty() || never_equal(key, self.rules) {
+            return None;
+        }
         let hash = self.hash_of(key);
+        let rules = self.rules;
         self.index
             .find(hash, |&i| self.entries.get(i).is_some_and(|(k, _)| keys_equal(k, key, rules)))
             .copied()
@@ -171,9 +190,12 @@ impl Dictionary {
 
     /// Rebuilds the index after entries moved.
     fn reindex(&mut self) {
-        let Dictionary { entries, index, hasher, .. } = self;
+        let Dictionary { entries, index, hasher, rules, .. } = self;
         index.clear();
         for position in 0..entries.len() {
+            if entries.get(position).is_none_or(|(key, _)| never_equal(key, *rules)) {
+                continue;
+            }
             let hash = rehash(hasher, entries, position);
             index.insert_unique(hash, position, |&i| rehash(hasher, entries, i));
         }
@@ -184,7 +206,7 @@ impl Dictionary {
 fn rehash(hasher: &DefaultHashBuilder, entries: &[(Variant, Variant)], position: usize) -> u64 {
     let mut state = hasher.build_hasher();
     if let Some((key, _)) = entries.get(position) {
-        hash_key(key, &mut state);
+        hash_key(key, hasher, &mut state);
     }
     core::hash::Hasher::finish(&state)
 }

@@ -116,7 +116,7 @@ enum Open {
 /// The conversion of the value whose header is at `pos`, at nesting `depth`.
 fn convert(buf: &[u8], pos: usize, options: Options, depth: u16) -> Result<Variant> {
     let version = options.version();
-    let rules = KeyRules { godot3: version == Version::Godot3, fresh_objects: true };
+    let rules = KeyRules::of(version);
     let mut stack: Vec<Open> = Vec::new();
     let mut pos = pos;
     let mut depth = depth;
@@ -140,7 +140,7 @@ fn convert(buf: &[u8], pos: usize, options: Options, depth: u16) -> Result<Varia
                 (strings(&value)?, strings_end(buf, first, count, version, Mode::Skip)?)
             }
             Extent::Values { first, items } | Extent::Properties { first, count: items } => {
-                let open = open(&value, items)?;
+                let open = open(&value, items, rules)?;
                 if items == 0 {
                     (close(open), first)
                 } else {
@@ -171,7 +171,7 @@ fn convert(buf: &[u8], pos: usize, options: Options, depth: u16) -> Result<Varia
                     match key.take() {
                         None => *key = Some(done),
                         Some(key) => {
-                            dictionary.insert_with(key, done, rules);
+                            dictionary.insert(key, done);
                         }
                     }
                     left
@@ -207,16 +207,17 @@ fn property_name(buf: &[u8], pos: usize, version: Version) -> Result<(String, us
 }
 
 /// A container about to be filled with `items` values.
-fn open(value: &VariantRef<'_>, items: u32) -> Result<Open> {
+fn open(value: &VariantRef<'_>, items: u32, rules: KeyRules) -> Result<Open> {
     Ok(match value {
         VariantRef::Array(array) => Open::Array {
             array: Array::typed(ElementType::from_ref(&array.element_type()?)?),
             left: items,
         },
         VariantRef::Dictionary(dictionary) => Open::Dictionary {
-            dictionary: Dictionary::typed(
+            dictionary: Dictionary::with_rules(
                 ElementType::from_ref(&dictionary.key_type()?)?,
                 ElementType::from_ref(&dictionary.value_type()?)?,
+                rules,
             ),
             key: None,
             left: items,

@@ -7,28 +7,57 @@
 //! components of math types) are equal when `==` says so or when both are NaN, so `0.0` and
 //! `-0.0` are one key; arrays compare element by element; Godot 4 dictionaries compare by
 //! content, Godot 3 ones by reference (two decoded dictionaries are never one key). Objects: null
-//! equals null; a decoded object is a new instance, so two decoded objects are never one key,
-//! while keys a program inserts compare object ids.
+//! equals null; every other object is an instance of its own (decoding makes a new one each
+//! time), so a key holding one equals no other key, and is never looked up or merged: such keys
+//! are kept out of the hash index altogether, which also keeps hostile inputs from piling
+//! identical hashes into one bucket.
 //!
 //! Costs are O(size of the values); recursion follows the nesting of the key, which decoding
 //! bounds by the depth limit.
 
-use core::hash::{Hash, Hasher};
+use alloc::vec::Vec;
+use core::hash::{BuildHasher, Hash, Hasher};
 
 use super::{Dictionary, Object, Variant};
+use crate::Version;
 
 /// Which engine's key equality applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct KeyRules {
     /// Godot 3: `String` and `StringName` never meet, and dictionaries compare by reference.
     pub(crate) godot3: bool,
-    /// Keys come from decoding: every non-null object is a new instance.
-    pub(crate) fresh_objects: bool,
 }
 
 impl KeyRules {
-    /// The rules for keys a program inserts: Godot 4's, objects compared by id.
-    pub(crate) const PROGRAM: KeyRules = KeyRules { godot3: false, fresh_objects: false };
+    /// Godot 4's rules, the default of a new [`Dictionary`].
+    pub(crate) const GODOT4: KeyRules = KeyRules { godot3: false };
+
+    /// The rules of `version`.
+    pub(crate) fn of(version: Version) -> Self {
+        KeyRules { godot3: version == Version::Godot3 }
+    }
+}
+
+/// Whether `key` can equal no key at all (itself included): it holds a non-null object, or, under
+/// Godot 3's rules, a dictionary. Iterative; O(size of the key).
+pub(crate) fn never_equal(key: &Variant, rules: KeyRules) -> bool {
+    match key {
+        Variant::Array(_) | Variant::Dictionary(_) | Variant::Object(_) => {}
+        _ => return false,
+    }
+    let mut pending = Vec::from([key]);
+    while let Some(value) = pending.pop() {
+        match value {
+            Variant::Object(Object::Id(_) | Object::Full { .. }) => return true,
+            Variant::Dictionary(_) if rules.godot3 => return true,
+            Variant::Dictionary(dictionary) => {
+                pending.extend(dictionary.iter().flat_map(|(k, v)| [k, v]));
+            }
+            Variant::Array(array) => pending.extend(array.iter()),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// `==`, except that NaN equals NaN.
@@ -113,11 +142,7 @@ pub(crate) fn keys_equal(a: &Variant, b: &Variant, rules: KeyRules) -> bool {
         (V::Vector4i(x), V::Vector4i(y)) => x == y,
         (V::NodePath(x), V::NodePath(y)) => x == y,
         (V::Rid(x), V::Rid(y)) => x == y,
-        (V::Object(x), V::Object(y)) => match (x, y) {
-            (Object::Null, Object::Null) => true,
-            (Object::Id(i), Object::Id(j)) => !rules.fresh_objects && i == j,
-            _ => false,
-        },
+        (V::Object(Object::Null), V::Object(Object::Null)) => true,
         (V::Signal(x), V::Signal(y)) => x == y,
         (V::Array(x), V::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| keys_equal(p, q, rules))
@@ -152,13 +177,13 @@ pub(crate) fn keys_equal(a: &Variant, b: &Variant, rules: KeyRules) -> bool {
 /// Godot 4's dictionary equality: same size, and every key of `x` is in `y` with an equal value.
 fn dictionaries_equal(x: &Dictionary, y: &Dictionary, rules: KeyRules) -> bool {
     x.len() == y.len()
-        && x.iter().all(|(key, value)| {
-            y.get_with(key, rules).is_some_and(|other| keys_equal(value, other, rules))
-        })
+        && x.iter()
+            .all(|(key, value)| y.get(key).is_some_and(|other| keys_equal(value, other, rules)))
 }
 
 /// Feeds `state` a hash that is equal for values that [`keys_equal`] calls equal under any rules.
-pub(crate) fn hash_key<H: Hasher>(value: &Variant, state: &mut H) {
+/// `builder` hashes the entries of dictionaries, which are summed (their equality ignores order).
+pub(crate) fn hash_key<B: BuildHasher, H: Hasher>(value: &Variant, builder: &B, state: &mut H) {
     use Variant as V;
     // String and StringName share a hash: Godot 4 makes them one key.
     let class = match value.variant_type() {
@@ -168,11 +193,18 @@ pub(crate) fn hash_key<H: Hasher>(value: &Variant, state: &mut H) {
     class.hash(state);
     let real = |c: f64, state: &mut H| hash_float(c, state);
     match value {
-        V::Nil | V::Callable | V::Dictionary(_) => {
-            // Dictionaries hash by size only: content equality ignores order.
-            if let V::Dictionary(d) = value {
-                state.write_usize(d.len());
+        // Objects other than null are never looked up (see the module docs).
+        V::Nil | V::Callable | V::Object(_) => {}
+        V::Dictionary(dictionary) => {
+            let mut sum = 0u64;
+            for (k, v) in dictionary.iter() {
+                let mut entry = builder.build_hasher();
+                hash_key(k, builder, &mut entry);
+                hash_key(v, builder, &mut entry);
+                sum = sum.wrapping_add(entry.finish());
             }
+            state.write_usize(dictionary.len());
+            state.write_u64(sum);
         }
         V::Bool(b) => b.hash(state),
         V::Int(i) => i.hash(state),
@@ -196,15 +228,10 @@ pub(crate) fn hash_key<H: Hasher>(value: &Variant, state: &mut H) {
         V::Vector4i(v) => v.for_each_component(|c| c.hash(state)),
         V::NodePath(p) => p.hash(state),
         V::Rid(id) => id.hash(state),
-        V::Object(object) => {
-            if let Object::Id(id) = object {
-                id.hash(state);
-            }
-        }
         V::Signal(s) => s.hash(state),
         V::Array(a) => {
             state.write_usize(a.len());
-            a.iter().for_each(|e| hash_key(e, state));
+            a.iter().for_each(|e| hash_key(e, builder, state));
         }
         V::PackedByteArray(x) => x.hash(state),
         V::PackedInt32Array(x) => x.hash(state),

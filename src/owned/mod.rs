@@ -84,7 +84,7 @@ mod arbitrary;
 mod array;
 mod dictionary;
 mod from_ref;
-mod key_semantics;
+pub(crate) mod key_semantics;
 mod node_path;
 mod object;
 mod variant;

@@ -8,7 +8,7 @@
 //! the common case, which allocates nothing for up to [`SMALL`] entries and a vector of hashes
 //! beyond. Otherwise the keys are compared exactly: each is made owned and hashed in full, and
 //! keys with equal full hashes (in practice, equal keys) are compared with the owned
-//! [`Dictionary`]'s key equality, the one decoding applies. O(n log n) plus the size of the keys,
+//! [`Dictionary`](crate::owned::Dictionary)'s key equality, the one decoding applies. O(n log n) plus the size of the keys,
 //! whatever the input.
 
 use alloc::vec::Vec;
@@ -16,10 +16,9 @@ use core::hash::{BuildHasher, Hash, Hasher};
 
 use hashbrown::{DefaultHashBuilder, HashMap};
 
-use crate::owned::{Dictionary, Object, Variant};
-use crate::{
-    DictionaryRef, Element, FullObject, GdStr, ObjectRef, VariantRef, VariantType, Version,
-};
+use crate::owned::Variant;
+use crate::owned::key_semantics::{KeyRules, hash_key as owned_hash_key, keys_equal, never_equal};
+use crate::{DictionaryRef, Element, FullObject, GdStr, ObjectRef, VariantRef, VariantType};
 
 /// Dictionaries up to this size are checked with the hashes on the stack.
 const SMALL: usize = 16;
@@ -109,11 +108,11 @@ pub(crate) fn plan_properties(object: FullObject<'_>) -> crate::Result<PropertyP
     Ok(PropertyPlan::Merged(kept))
 }
 
-/// The exact merge, once some hashes are equal: each key is made owned and hashed in full
-/// (dictionaries too, whose entries the owned index hashes by count only), and keys with equal
-/// full hashes are compared with the owned [`Dictionary`]'s key equality, which is decoding's.
+/// The exact merge, once some hashes are equal: each key is made owned and hashed in full, and
+/// keys with equal full hashes are compared with the owned
+/// [`Dictionary`](crate::owned::Dictionary)'s key equality, which is decoding's.
 fn merged(dictionary: DictionaryRef<'_>) -> crate::Result<Plan<'_>> {
-    let godot3 = dictionary.origin().0.options.version() == Version::Godot3;
+    let rules = KeyRules::of(dictionary.origin().0.options.version());
     let hasher = DefaultHashBuilder::default();
     let mut kept: Vec<(Element<'_>, Element<'_>)> = Vec::new();
     // The owned key of each kept entry (`Nil` for keys that equal nothing).
@@ -123,18 +122,18 @@ fn merged(dictionary: DictionaryRef<'_>) -> crate::Result<Plan<'_>> {
     for entry in dictionary.entries() {
         let (key, value) = entry?;
         let owned = Variant::from_element(&key)?;
-        if never_equal(&owned, godot3) {
+        if never_equal(&owned, rules) {
             kept.push((key, value));
             keys.push(Variant::Nil);
             continue;
         }
         let mut state = hasher.build_hasher();
-        hash_owned(&owned, &hasher, &mut state);
+        owned_hash_key(&owned, &hasher, &mut state);
         let candidates = slots.entry(state.finish()).or_default();
         let earlier = candidates
             .iter()
             .copied()
-            .find(|&slot| keys.get(slot).is_some_and(|k| same_key(k, &owned)));
+            .find(|&slot| keys.get(slot).is_some_and(|k| keys_equal(k, &owned, rules)));
         match earlier.and_then(|slot| kept.get_mut(slot)) {
             Some((_, slot)) => *slot = value,
             None => {
@@ -145,104 +144,6 @@ fn merged(dictionary: DictionaryRef<'_>) -> crate::Result<Plan<'_>> {
         }
     }
     Ok(Plan::Merged(kept))
-}
-
-/// Whether two keys that can equal others are one key, by the owned [`Dictionary`]'s rules.
-fn same_key(a: &Variant, b: &Variant) -> bool {
-    let mut probe = Dictionary::new();
-    probe.insert(a.clone(), Variant::Nil);
-    probe.contains_key(b)
-}
-
-/// Feeds `state` a hash of an owned key that is equal for keys Godot calls equal: the whole
-/// value, a dictionary as the sum of its entries' hashes (its equality ignores order).
-/// Recursion follows the key's nesting, which decoding bounded by the depth limit.
-fn hash_owned<H: Hasher>(value: &Variant, hasher: &DefaultHashBuilder, state: &mut H) {
-    use Variant as V;
-    let class = match value.variant_type() {
-        VariantType::StringName => VariantType::String,
-        other => other,
-    };
-    class.hash(state);
-    let real = |c: f64, state: &mut H| hash_float(c, state);
-    let single = |c: f32, state: &mut H| hash_float(f64::from(c), state);
-    match value {
-        V::Nil | V::Callable | V::Object(_) => {}
-        V::Bool(b) => b.hash(state),
-        V::Int(i) => i.hash(state),
-        V::Float(f) => real(*f, state),
-        V::String(s) | V::StringName(s) => s.hash(state),
-        V::Vector2(v) => v.for_each_component(|c| real(c, state)),
-        V::Rect2(v) => v.for_each_component(|c| real(c, state)),
-        V::Vector3(v) => v.for_each_component(|c| real(c, state)),
-        V::Transform2D(v) => v.for_each_component(|c| real(c, state)),
-        V::Vector4(v) => v.for_each_component(|c| real(c, state)),
-        V::Plane(v) => v.for_each_component(|c| real(c, state)),
-        V::Quaternion(v) => v.for_each_component(|c| real(c, state)),
-        V::Aabb(v) => v.for_each_component(|c| real(c, state)),
-        V::Basis(v) => v.for_each_component(|c| real(c, state)),
-        V::Transform3D(v) => v.for_each_component(|c| real(c, state)),
-        V::Projection(v) => v.for_each_component(|c| real(c, state)),
-        V::Color(v) => v.for_each_component(|c| single(c, state)),
-        V::Vector2i(v) => v.for_each_component(|c| c.hash(state)),
-        V::Rect2i(v) => v.for_each_component(|c| c.hash(state)),
-        V::Vector3i(v) => v.for_each_component(|c| c.hash(state)),
-        V::Vector4i(v) => v.for_each_component(|c| c.hash(state)),
-        V::NodePath(path) => path.hash(state),
-        V::Rid(id) => id.hash(state),
-        V::Signal(signal) => signal.hash(state),
-        V::Array(array) => {
-            array.len().hash(state);
-            array.iter().for_each(|element| hash_owned(element, hasher, state));
-        }
-        V::Dictionary(dictionary) => {
-            let mut sum = 0u64;
-            for (k, v) in dictionary.iter() {
-                let mut entry = hasher.build_hasher();
-                hash_owned(k, hasher, &mut entry);
-                hash_owned(v, hasher, &mut entry);
-                sum = sum.wrapping_add(entry.finish());
-            }
-            (dictionary.len(), sum).hash(state);
-        }
-        V::PackedByteArray(x) => x.hash(state),
-        V::PackedInt32Array(x) => x.hash(state),
-        V::PackedInt64Array(x) => x.hash(state),
-        V::PackedStringArray(x) => x.hash(state),
-        V::PackedFloat32Array(x) => x.iter().for_each(|c| single(*c, state)),
-        V::PackedFloat64Array(x) => x.iter().for_each(|c| real(*c, state)),
-        V::PackedVector2Array(x) => {
-            x.iter().for_each(|v| v.for_each_component(|c| real(c, state)));
-        }
-        V::PackedVector3Array(x) => {
-            x.iter().for_each(|v| v.for_each_component(|c| real(c, state)));
-        }
-        V::PackedVector4Array(x) => {
-            x.iter().for_each(|v| v.for_each_component(|c| real(c, state)));
-        }
-        V::PackedColorArray(x) => {
-            x.iter().for_each(|v| v.for_each_component(|c| single(c, state)));
-        }
-    }
-}
-
-/// Whether a decoded key can equal no other key: it holds an object (each decoded object is a
-/// new instance), or, in Godot 3, a dictionary (compared by reference). Every other key compares
-/// as the owned [`Dictionary`] compares keys. Iterative.
-fn never_equal(key: &Variant, godot3: bool) -> bool {
-    let mut pending = Vec::from([key]);
-    while let Some(value) = pending.pop() {
-        match value {
-            Variant::Object(Object::Id(_) | Object::Full { .. }) => return true,
-            Variant::Dictionary(_) if godot3 => return true,
-            Variant::Dictionary(dictionary) => {
-                pending.extend(dictionary.iter().flat_map(|(k, v)| [k, v]));
-            }
-            Variant::Array(array) => pending.extend(array.iter()),
-            _ => {}
-        }
-    }
-    false
 }
 
 /// A hash of a key read from the buffer, equal for keys Godot calls equal.
