@@ -42,9 +42,9 @@
 //! `Value` there); serializing 1000 levels takes under 1.1 MiB optimised and 3.5 MiB
 //! unoptimised. Give deep values a big enough stack (a spawned thread has 2 MiB unless told
 //! otherwise). Repeated keys are merged with
-//! [`Dictionary::insert`](crate::Dictionary::insert); a dictionary that held two keys Godot
-//! keeps apart only because decoding makes every object a new instance (two equal object ids)
-//! or, in Godot 3, compares dictionary keys by reference, comes back with those entries merged.
+//! [`Dictionary::insert`](crate::Dictionary::insert), under Godot 4's key rules (keys holding
+//! objects are never merged): a dictionary decoded from Godot 3 bytes that held two equal
+//! dictionary keys (Godot 3 compares those by reference) comes back with them merged.
 //! Unknown field names are refused.
 //!
 //! Floats: JSON has no NaN or infinity (serde_json writes `null`, which does not read back as a
