@@ -16,14 +16,16 @@
 
 mod common;
 
-use common::{corpus, expected_value, manifest, unhex, with_big_stack};
+use common::{
+    corpus, expected_value, manifest, unhex, with_big_stack, with_zeroed_node_path_padding,
+};
 use gdvariant::math::{
     Aabb, Basis, Plane, Projection, Quaternion, Rect2, Transform2D, Transform3D, Vector2, Vector3,
     Vector4,
 };
 use gdvariant::{
-    Array, Color, Dictionary, ElementType, EncodeError, EncodeOptions, Object, ObjectRef, Options,
-    Precision, Signal, Variant, VariantRef, VariantType, Version, Writer,
+    Array, Color, Dictionary, ElementType, EncodeError, EncodeOptions, Object, Options, Precision,
+    Signal, Variant, VariantRef, VariantType, Version, Writer,
 };
 use serde_json::Value;
 
@@ -48,46 +50,10 @@ fn write_err(options: EncodeOptions, build: impl FnOnce(&mut W) -> Step) -> Enco
     }
 }
 
-/// The absolute ranges of NodePath string padding anywhere in `value`.
-fn node_path_padding(value: VariantRef<'_>, out: &mut Vec<std::ops::Range<usize>>) {
-    match value {
-        VariantRef::NodePath(path) => {
-            for s in path.names().chain(path.subnames()) {
-                let s = s.unwrap();
-                let end = s.offset() + s.raw_bytes().len();
-                out.push(end..end + (4 - s.raw_bytes().len() % 4) % 4);
-            }
-        }
-        VariantRef::Array(array) => {
-            array.iter().for_each(|e| node_path_padding(e.unwrap(), out));
-        }
-        VariantRef::Dictionary(dictionary) => {
-            for entry in dictionary.iter() {
-                let (key, value) = entry.unwrap();
-                node_path_padding(key, out);
-                node_path_padding(value, out);
-            }
-        }
-        VariantRef::Object(ObjectRef::Full(object)) => {
-            for property in object.properties() {
-                node_path_padding(property.unwrap().1.value(), out);
-            }
-        }
-        _ => {}
-    }
-}
-
 /// Corpus case `name` with the padding of its NodePath strings zeroed.
 fn corpus_bytes(version: Version, name: &str, allow_objects: bool) -> Vec<u8> {
-    let bytes = corpus(version, name);
     let options = Options::new(version).with_allow_objects(allow_objects);
-    let mut ranges = Vec::new();
-    node_path_padding(gdvariant::parse(&bytes, options).unwrap(), &mut ranges);
-    let mut out = bytes;
-    for range in ranges {
-        out[range].fill(0);
-    }
-    out
+    with_zeroed_node_path_padding(&corpus(version, name), options)
 }
 
 /// Checks that `build` writes corpus case `name` of `version`.

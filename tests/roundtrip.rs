@@ -12,52 +12,10 @@
 mod common;
 
 use common::*;
-use gdvariant::{EncodeOptions, ObjectRef, Options, Variant, VariantRef, Version};
+use gdvariant::{EncodeOptions, Options, Variant, Version};
 use serde_json::Value;
 
 const VERSIONS: [Version; 2] = [Version::Godot3, Version::Godot4];
-
-/// The absolute ranges of NodePath string padding anywhere in `value`.
-fn node_path_padding(value: VariantRef<'_>, out: &mut Vec<std::ops::Range<usize>>) {
-    match value {
-        VariantRef::NodePath(path) => {
-            for s in path.names().chain(path.subnames()) {
-                let s = s.unwrap();
-                let end = s.offset() + s.raw_bytes().len();
-                out.push(end..end + (4 - s.raw_bytes().len() % 4) % 4);
-            }
-        }
-        VariantRef::Array(array) => {
-            for element in array.iter() {
-                node_path_padding(element.unwrap(), out);
-            }
-        }
-        VariantRef::Dictionary(dictionary) => {
-            for entry in dictionary.iter() {
-                let (key, value) = entry.unwrap();
-                node_path_padding(key, out);
-                node_path_padding(value, out);
-            }
-        }
-        VariantRef::Object(ObjectRef::Full(object)) => {
-            for property in object.properties() {
-                node_path_padding(property.unwrap().1.value(), out);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// `bytes` with the padding of every NodePath string set to zero.
-fn with_zeroed_node_path_padding(bytes: &[u8], options: Options) -> Vec<u8> {
-    let mut ranges = Vec::new();
-    node_path_padding(gdvariant::parse(bytes, options).unwrap(), &mut ranges);
-    let mut out = bytes.to_vec();
-    for range in ranges {
-        out[range].fill(0);
-    }
-    out
-}
 
 fn first_byte_difference(a: &[u8], b: &[u8]) -> String {
     let at = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));

@@ -66,7 +66,7 @@ fn floats_equal(a: f64, b: f64) -> bool {
 }
 
 /// One hash for values `floats_equal` calls equal.
-fn hash_float<H: Hasher>(value: f64, state: &mut H) {
+pub(crate) fn hash_float<H: Hasher>(value: f64, state: &mut H) {
     let canonical = if value.is_nan() {
         u64::MAX
     } else if value == 0.0 {
@@ -110,20 +110,17 @@ macro_rules! components_equal {
     }};
 }
 
-/// Whether `a` and `b` are one dictionary key under `rules`.
-pub(crate) fn keys_equal(a: &Variant, b: &Variant, rules: KeyRules) -> bool {
+/// Compares two values of the same real-valued kind (a math type, `Color`, a packed float or
+/// vector array) component by component: `reals` for `f64` components, `singles` for `f32`
+/// ones. `None` when `a` and `b` are not both of one such kind.
+fn reals_equal(
+    a: &Variant,
+    b: &Variant,
+    reals: impl Fn(f64, f64) -> bool + Copy,
+    singles: impl Fn(f32, f32) -> bool + Copy,
+) -> Option<bool> {
     use Variant as V;
-    let reals = |x: f64, y: f64| floats_equal(x, y);
-    let singles = |x: f32, y: f32| floats_equal(f64::from(x), f64::from(y));
-    match (a, b) {
-        (V::Nil, V::Nil) | (V::Callable, V::Callable) => true,
-        (V::Bool(x), V::Bool(y)) => x == y,
-        (V::Int(x), V::Int(y)) => x == y,
-        (V::Float(x), V::Float(y)) => floats_equal(*x, *y),
-        (V::String(x), V::String(y)) | (V::StringName(x), V::StringName(y)) => x == y,
-        (V::String(x), V::StringName(y)) | (V::StringName(x), V::String(y)) => {
-            !rules.godot3 && x == y
-        }
+    Some(match (a, b) {
         (V::Vector2(x), V::Vector2(y)) => components_equal!(*x, *y, reals),
         (V::Rect2(x), V::Rect2(y)) => components_equal!(*x, *y, reals),
         (V::Vector3(x), V::Vector3(y)) => components_equal!(*x, *y, reals),
@@ -136,22 +133,6 @@ pub(crate) fn keys_equal(a: &Variant, b: &Variant, rules: KeyRules) -> bool {
         (V::Transform3D(x), V::Transform3D(y)) => components_equal!(**x, **y, reals),
         (V::Projection(x), V::Projection(y)) => components_equal!(**x, **y, reals),
         (V::Color(x), V::Color(y)) => components_equal!(*x, *y, singles),
-        (V::Vector2i(x), V::Vector2i(y)) => x == y,
-        (V::Rect2i(x), V::Rect2i(y)) => x == y,
-        (V::Vector3i(x), V::Vector3i(y)) => x == y,
-        (V::Vector4i(x), V::Vector4i(y)) => x == y,
-        (V::NodePath(x), V::NodePath(y)) => x == y,
-        (V::Rid(x), V::Rid(y)) => x == y,
-        (V::Object(Object::Null), V::Object(Object::Null)) => true,
-        (V::Signal(x), V::Signal(y)) => x == y,
-        (V::Array(x), V::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| keys_equal(p, q, rules))
-        }
-        (V::Dictionary(x), V::Dictionary(y)) => !rules.godot3 && dictionaries_equal(x, y, rules),
-        (V::PackedByteArray(x), V::PackedByteArray(y)) => x == y,
-        (V::PackedInt32Array(x), V::PackedInt32Array(y)) => x == y,
-        (V::PackedInt64Array(x), V::PackedInt64Array(y)) => x == y,
-        (V::PackedStringArray(x), V::PackedStringArray(y)) => x == y,
         (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| singles(*p, *q))
         }
@@ -170,6 +151,42 @@ pub(crate) fn keys_equal(a: &Variant, b: &Variant, rules: KeyRules) -> bool {
         (V::PackedColorArray(x), V::PackedColorArray(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| components_equal!(*p, *q, singles))
         }
+        _ => return None,
+    })
+}
+
+/// Whether `a` and `b` are one dictionary key under `rules`.
+pub(crate) fn keys_equal(a: &Variant, b: &Variant, rules: KeyRules) -> bool {
+    use Variant as V;
+    let singles = |x: f32, y: f32| floats_equal(f64::from(x), f64::from(y));
+    if let Some(equal) = reals_equal(a, b, floats_equal, singles) {
+        return equal;
+    }
+    match (a, b) {
+        (V::Nil, V::Nil) | (V::Callable, V::Callable) => true,
+        (V::Bool(x), V::Bool(y)) => x == y,
+        (V::Int(x), V::Int(y)) => x == y,
+        (V::Float(x), V::Float(y)) => floats_equal(*x, *y),
+        (V::String(x), V::String(y)) | (V::StringName(x), V::StringName(y)) => x == y,
+        (V::String(x), V::StringName(y)) | (V::StringName(x), V::String(y)) => {
+            !rules.godot3 && x == y
+        }
+        (V::Vector2i(x), V::Vector2i(y)) => x == y,
+        (V::Rect2i(x), V::Rect2i(y)) => x == y,
+        (V::Vector3i(x), V::Vector3i(y)) => x == y,
+        (V::Vector4i(x), V::Vector4i(y)) => x == y,
+        (V::NodePath(x), V::NodePath(y)) => x == y,
+        (V::Rid(x), V::Rid(y)) => x == y,
+        (V::Object(Object::Null), V::Object(Object::Null)) => true,
+        (V::Signal(x), V::Signal(y)) => x == y,
+        (V::Array(x), V::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| keys_equal(p, q, rules))
+        }
+        (V::Dictionary(x), V::Dictionary(y)) => !rules.godot3 && dictionaries_equal(x, y, rules),
+        (V::PackedByteArray(x), V::PackedByteArray(y)) => x == y,
+        (V::PackedInt32Array(x), V::PackedInt32Array(y)) => x == y,
+        (V::PackedInt64Array(x), V::PackedInt64Array(y)) => x == y,
+        (V::PackedStringArray(x), V::PackedStringArray(y)) => x == y,
         _ => false,
     }
 }
@@ -253,20 +270,11 @@ pub(crate) fn same(a: &Variant, b: &Variant) -> bool {
     use Variant as V;
     let reals = |x: f64, y: f64| x.to_bits() == y.to_bits();
     let singles = |x: f32, y: f32| x.to_bits() == y.to_bits();
+    if let Some(equal) = reals_equal(a, b, reals, singles) {
+        return equal;
+    }
     match (a, b) {
         (V::Float(x), V::Float(y)) => reals(*x, *y),
-        (V::Vector2(x), V::Vector2(y)) => components_equal!(*x, *y, reals),
-        (V::Rect2(x), V::Rect2(y)) => components_equal!(*x, *y, reals),
-        (V::Vector3(x), V::Vector3(y)) => components_equal!(*x, *y, reals),
-        (V::Transform2D(x), V::Transform2D(y)) => components_equal!(**x, **y, reals),
-        (V::Vector4(x), V::Vector4(y)) => components_equal!(*x, *y, reals),
-        (V::Plane(x), V::Plane(y)) => components_equal!(*x, *y, reals),
-        (V::Quaternion(x), V::Quaternion(y)) => components_equal!(*x, *y, reals),
-        (V::Aabb(x), V::Aabb(y)) => components_equal!(**x, **y, reals),
-        (V::Basis(x), V::Basis(y)) => components_equal!(**x, **y, reals),
-        (V::Transform3D(x), V::Transform3D(y)) => components_equal!(**x, **y, reals),
-        (V::Projection(x), V::Projection(y)) => components_equal!(**x, **y, reals),
-        (V::Color(x), V::Color(y)) => components_equal!(*x, *y, singles),
         (
             V::Object(Object::Full { class: c1, properties: p1 }),
             V::Object(Object::Full { class: c2, properties: p2 }),
@@ -285,24 +293,6 @@ pub(crate) fn same(a: &Variant, b: &Variant) -> bool {
                 && x.value_type == y.value_type
                 && x.len() == y.len()
                 && x.iter().zip(y.iter()).all(|((k1, v1), (k2, v2))| same(k1, k2) && same(v1, v2))
-        }
-        (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| singles(*p, *q))
-        }
-        (V::PackedFloat64Array(x), V::PackedFloat64Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| reals(*p, *q))
-        }
-        (V::PackedVector2Array(x), V::PackedVector2Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| components_equal!(*p, *q, reals))
-        }
-        (V::PackedVector3Array(x), V::PackedVector3Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| components_equal!(*p, *q, reals))
-        }
-        (V::PackedVector4Array(x), V::PackedVector4Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| components_equal!(*p, *q, reals))
-        }
-        (V::PackedColorArray(x), V::PackedColorArray(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| components_equal!(*p, *q, singles))
         }
         // Everything else holds no floats: structural equality is bitwise.
         _ => a == b,

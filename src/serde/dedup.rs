@@ -17,7 +17,9 @@ use core::hash::{BuildHasher, Hash, Hasher};
 use hashbrown::{DefaultHashBuilder, HashMap};
 
 use crate::owned::Variant;
-use crate::owned::key_semantics::{KeyRules, hash_key as owned_hash_key, keys_equal, never_equal};
+use crate::owned::key_semantics::{
+    KeyRules, hash_float, hash_key as owned_hash_key, keys_equal, never_equal,
+};
 use crate::{DictionaryRef, Element, FullObject, GdStr, ObjectRef, VariantRef, VariantType};
 
 /// Dictionaries up to this size are checked with the hashes on the stack.
@@ -151,18 +153,6 @@ fn hash_of(hasher: &DefaultHashBuilder, key: &Element<'_>) -> u64 {
     let mut state = hasher.build_hasher();
     hash_key(&key.value(), &mut state);
     state.finish()
-}
-
-/// `==` makes `0.0` and `-0.0` one key, and Godot makes every NaN one key.
-fn hash_float<H: Hasher>(value: f64, state: &mut H) {
-    let canonical = if value.is_nan() {
-        u64::MAX
-    } else if value == 0.0 {
-        0
-    } else {
-        value.to_bits()
-    };
-    state.write_u64(canonical);
 }
 
 /// Feeds `state` what Godot's key equality looks at, or less (containers: their type and

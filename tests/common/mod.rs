@@ -558,3 +558,45 @@ pub fn without_props(value: Value) -> Value {
         other => other,
     }
 }
+
+/// The absolute ranges of NodePath string padding anywhere in `value` (Godot leaves those bytes
+/// uninitialised, so they are never compared).
+#[allow(clippy::arithmetic_side_effects)]
+pub fn node_path_padding(value: VariantRef<'_>, out: &mut Vec<std::ops::Range<usize>>) {
+    match value {
+        VariantRef::NodePath(path) => {
+            for s in path.names().chain(path.subnames()) {
+                let s = s.unwrap();
+                let end = s.offset() + s.raw_bytes().len();
+                out.push(end..end + (4 - s.raw_bytes().len() % 4) % 4);
+            }
+        }
+        VariantRef::Array(array) => {
+            array.iter().for_each(|e| node_path_padding(e.unwrap(), out));
+        }
+        VariantRef::Dictionary(dictionary) => {
+            for entry in dictionary.iter() {
+                let (key, value) = entry.unwrap();
+                node_path_padding(key, out);
+                node_path_padding(value, out);
+            }
+        }
+        VariantRef::Object(gdvariant::ObjectRef::Full(object)) => {
+            for property in object.properties() {
+                node_path_padding(property.unwrap().1.value(), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `bytes` with the padding of every NodePath string set to zero.
+pub fn with_zeroed_node_path_padding(bytes: &[u8], options: Options) -> Vec<u8> {
+    let mut ranges = Vec::new();
+    node_path_padding(gdvariant::parse(bytes, options).unwrap(), &mut ranges);
+    let mut out = bytes.to_vec();
+    for range in ranges {
+        out[range].fill(0);
+    }
+    out
+}
