@@ -168,6 +168,18 @@ const GODOT4: [VariantType; 39] = [
     T::PackedVector4Array,
 ];
 
+/// Godot 3 wire ids, indexed by Godot 4 id (the inverse of [`GODOT3`]).
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)] // evaluated at compile time
+const GODOT3_IDS: [Option<u8>; 39] = {
+    let mut ids = [None; 39];
+    let mut id = 0;
+    while id < GODOT3.len() {
+        ids[GODOT3[id] as usize] = Some(id as u8);
+        id += 1;
+    }
+    ids
+};
+
 const fn table(version: Version) -> &'static [VariantType] {
     match version {
         Version::Godot3 => &GODOT3,
@@ -183,10 +195,14 @@ impl VariantType {
         table(version).get(index).copied()
     }
 
-    /// The wire id of this type in `version`, or `None` when that version has no such type.
+    /// The wire id of this type in `version`, or `None` when that version has no such type. O(1).
     pub fn id(self, version: Version) -> Option<u8> {
-        let position = table(version).iter().position(|&t| t == self)?;
-        u8::try_from(position).ok()
+        // The enum is declared in Godot 4's order, so its discriminant is the Godot 4 id.
+        let godot4 = self as u8;
+        match version {
+            Version::Godot4 => Some(godot4),
+            Version::Godot3 => GODOT3_IDS.get(usize::from(godot4)).copied().flatten(),
+        }
     }
 
     /// The type's name as `version` spells it (`typeof` / `type_string`), such as `"PoolIntArray"`
@@ -265,6 +281,10 @@ mod tests {
                 }
             }
         }
+        // Every type has its Godot 4 id, and the Godot 3 ids are exactly the Godot 3 table.
+        assert!(GODOT4.iter().enumerate().all(|(id, t)| t.id(Version::Godot4) == Some(id as u8)));
+        let in_godot3 = GODOT4.iter().filter(|t| t.id(Version::Godot3).is_some()).count();
+        assert_eq!(in_godot3, GODOT3.len());
         assert_eq!(VariantType::from_id(Version::Godot3, 27), None);
         assert_eq!(VariantType::from_id(Version::Godot4, 39), None);
         assert_eq!(VariantType::from_id(Version::Godot4, 38), Some(T::PackedVector4Array));

@@ -1314,3 +1314,33 @@ fn splicing_does_not_recheck_what_the_element_holds() {
     let element = gdvariant::parse_prefix(&nested, Options::godot4()).unwrap();
     assert_eq!(write(EncodeOptions::godot4().with_max_depth(0), |w| w.splice(&element)), nested);
 }
+
+#[test]
+fn a_lighter_writer_nests_as_deep_as_it_was_made_for() {
+    // Three containers open at once: an array in a dictionary in an array.
+    let mut writer = Writer::<_, 3>::with_nesting(Vec::new(), EncodeOptions::godot4());
+    writer.begin_array(1).unwrap();
+    writer.begin_dictionary(1).unwrap();
+    writer.string("k").unwrap();
+    writer.begin_array(1).unwrap();
+    assert_eq!(writer.begin_array(1), Err(EncodeError::DepthLimit));
+    // The same value with room for it equals what the default writer writes.
+    let build = |w: &mut Writer<Vec<u8>, 4>| {
+        w.begin_array(1)?;
+        w.begin_dictionary(1)?;
+        w.string("k")?;
+        w.begin_array(1)?;
+        w.begin_array(0)
+    };
+    let mut light = Writer::<_, 4>::with_nesting(Vec::new(), EncodeOptions::godot4());
+    build(&mut light).unwrap();
+    let light = light.finish().unwrap();
+    let mut full = Writer::new(Vec::new(), EncodeOptions::godot4());
+    full.begin_array(1).unwrap();
+    full.begin_dictionary(1).unwrap();
+    full.string("k").unwrap();
+    full.begin_array(1).unwrap();
+    full.begin_array(0).unwrap();
+    assert_eq!(light, full.finish().unwrap());
+    gdvariant::validate(&light, Options::godot4()).unwrap();
+}

@@ -19,8 +19,8 @@
 //! the class `"EncodedObjectAsID"`; values nest at most [`MAX_DEPTH`](crate::MAX_DEPTH) deep. A
 //! type that does not exist in the target version is an error, never a silent conversion.
 //!
-//! Costs: O(bytes written); the [`Writer`] keeps 8 KiB of bookkeeping for open containers
-//! and allocates nothing; encoding an owned value keeps one iterator per open container.
+//! Costs: O(bytes written); the [`Writer`] keeps 8 bytes of bookkeeping per container it can
+//! hold open (8 KiB by default, less with [`Writer::with_nesting`]) and allocates nothing; encoding an owned value keeps one iterator per open container.
 
 mod error;
 mod options;
@@ -34,4 +34,4 @@ pub use options::EncodeOptions;
 pub use output::{Output, SliceOutput};
 #[cfg(feature = "alloc")]
 pub use variant::encode;
-pub use writer::{Real, Writer};
+pub use writer::{DEFAULT_NESTING, Real, Writer};

@@ -58,7 +58,7 @@ enum Rest<'v> {
     Properties(slice::Iter<'v, (String, Variant)>),
 }
 
-impl<O: Output> Writer<O> {
+impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// Writes an owned value, and everything inside it, as one value. Iterative: nesting costs
     /// heap (one iterator per open container), not stack. O(n).
     ///

@@ -65,8 +65,9 @@ struct Open {
     name_due: bool,
 }
 
-/// Containers that can be open at once: one per depth from 0 to [`MAX_DEPTH`].
-const OPEN_MAX: usize = MAX_DEPTH as usize + 1;
+/// Containers a [`Writer`] can hold open by default: one per depth from 0 to [`MAX_DEPTH`], so
+/// it writes everything Godot reads.
+pub const DEFAULT_NESTING: usize = MAX_DEPTH as usize + 1;
 
 /// Writes one value in Godot's format into an [`Output`], piece by piece.
 ///
@@ -100,19 +101,24 @@ const OPEN_MAX: usize = MAX_DEPTH as usize + 1;
 ///
 /// Every method checks the value against the [`EncodeOptions`] (the type exists in the version,
 /// the depth limit, full objects) and the open containers (no more values than declared). After
-/// an error the output holds a partial value and the writer should be dropped. The writer holds
-/// 8 KiB of bookkeeping for open containers and never allocates.
-pub struct Writer<O> {
+/// an error the output holds a partial value and the writer should be dropped.
+///
+/// The writer never allocates: it keeps 8 bytes of bookkeeping per container it can hold open,
+/// `NESTING` of them, by default [`DEFAULT_NESTING`] (8 KiB, every depth Godot accepts). Code
+/// that writes many small values (a relay answering packets) can make a lighter writer that
+/// nests at most `N` containers with [`Writer::with_nesting`]; deeper values are
+/// [`EncodeError::DepthLimit`].
+pub struct Writer<O, const NESTING: usize = DEFAULT_NESTING> {
     out: O,
     options: EncodeOptions,
-    open: [Open; OPEN_MAX],
+    open: [Open; NESTING],
     /// Containers open: the depth of the next value.
     depth: usize,
     /// A top-level value has been started.
     started: bool,
 }
 
-impl<O: core::fmt::Debug> core::fmt::Debug for Writer<O> {
+impl<O: core::fmt::Debug, const NESTING: usize> core::fmt::Debug for Writer<O, NESTING> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Writer")
             .field("out", &self.out)
@@ -123,10 +129,18 @@ impl<O: core::fmt::Debug> core::fmt::Debug for Writer<O> {
 }
 
 impl<O: Output> Writer<O> {
-    /// A writer of one value into `out`.
+    /// A writer of one value into `out`, for values nested as deep as Godot accepts.
     pub fn new(out: O, options: EncodeOptions) -> Self {
+        Writer::with_nesting(out, options)
+    }
+}
+
+impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
+    /// A writer of one value into `out` that holds at most `NESTING` containers open at once
+    /// (`Writer::<_, 8>::with_nesting(out, options)`): 8 bytes each, set up on every call.
+    pub fn with_nesting(out: O, options: EncodeOptions) -> Self {
         let closed = Open { left: 0, properties: false, name_due: false };
-        Writer { out, options, open: [closed; OPEN_MAX], depth: 0, started: false }
+        Writer { out, options, open: [closed; NESTING], depth: 0, started: false }
     }
 
     /// The options the writer follows.
