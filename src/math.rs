@@ -216,6 +216,10 @@ pub trait RealValue: Copy + sealed::Sealed {
     /// Widens every component exactly (NaNs become quiet, keeping their payload).
     #[doc(hidden)]
     fn widen(single: Self::Single) -> Self;
+    /// Widens every component bit for bit (a signalling NaN stays signalling), so that it
+    /// narrows back to the same `f32` bits.
+    #[doc(hidden)]
+    fn widen_exact(single: Self::Single) -> Self;
 }
 
 mod sealed {
@@ -236,6 +240,9 @@ macro_rules! real_value {
             }
             fn widen(single: $name<f32>) -> Self {
                 single.map(|c| widen_f32(c.to_bits()))
+            }
+            fn widen_exact(single: $name<f32>) -> Self {
+                single.map(crate::exact_float::widen_exact)
             }
         }
     )*};

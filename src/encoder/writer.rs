@@ -13,7 +13,7 @@ use crate::value::FLAG_64;
 use crate::{Element, MAX_DEPTH, Precision, VariantType, Version};
 
 /// The class name Godot declares for class- and script-typed containers without full objects.
-const ENCODED_OBJECT_AS_ID: &str = "EncodedObjectAsID";
+pub(crate) const ENCODED_OBJECT_AS_ID: &str = "EncodedObjectAsID";
 
 /// Largest string, packed array (in bytes) or element count Godot's signed 32-bit sizes allow.
 const MAX_SIZE: usize = i32::MAX as usize;

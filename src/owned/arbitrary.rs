@@ -15,6 +15,7 @@ use arbitrary::{Arbitrary, Result, Unstructured};
 
 use super::key_semantics::KeyRules;
 use super::{Array, Dictionary, NodePath, Object, Signal, Variant};
+use crate::encoder::ENCODED_OBJECT_AS_ID;
 use crate::exact_float::widen_exact;
 use crate::math::{
     Aabb, Basis, Plane, Projection, Quaternion, Rect2, Transform2D, Transform3D, Vector2, Vector3,
@@ -33,53 +34,16 @@ const MAX_CHARS: usize = 16;
 /// Names or subnames of a NodePath, at most.
 const MAX_NAMES: usize = 4;
 
-/// The class Godot declares for class- and script-typed containers without full objects.
-const ENCODED_OBJECT_AS_ID: &str = "EncodedObjectAsID";
+/// Every type of either version, in Godot 4's order.
+fn all_types() -> impl Iterator<Item = VariantType> + Clone {
+    (0..=u32::from(u8::MAX)).map_while(|id| VariantType::from_id(Version::Godot4, id))
+}
 
 /// Every type that holds no other value (objects by id do not; full objects are made by
 /// [`Generator::object`]).
-const LEAVES: &[VariantType] = {
-    use VariantType as T;
-    &[
-        T::Nil,
-        T::Bool,
-        T::Int,
-        T::Float,
-        T::String,
-        T::Vector2,
-        T::Vector2i,
-        T::Rect2,
-        T::Rect2i,
-        T::Vector3,
-        T::Vector3i,
-        T::Transform2D,
-        T::Vector4,
-        T::Vector4i,
-        T::Plane,
-        T::Quaternion,
-        T::Aabb,
-        T::Basis,
-        T::Transform3D,
-        T::Projection,
-        T::Color,
-        T::StringName,
-        T::NodePath,
-        T::Rid,
-        T::Object,
-        T::Callable,
-        T::Signal,
-        T::PackedByteArray,
-        T::PackedInt32Array,
-        T::PackedInt64Array,
-        T::PackedFloat32Array,
-        T::PackedFloat64Array,
-        T::PackedStringArray,
-        T::PackedVector2Array,
-        T::PackedVector3Array,
-        T::PackedColorArray,
-        T::PackedVector4Array,
-    ]
-};
+fn leaves() -> impl Iterator<Item = VariantType> + Clone {
+    all_types().filter(|ty| !matches!(ty, VariantType::Array | VariantType::Dictionary))
+}
 
 /// Characters worth meeting often: multi-byte UTF-8 of each length, separators of NodePath
 /// text, a byte order mark (harmless after the first character), the last code point.
@@ -345,7 +309,7 @@ impl<'u, 'a> Generator<'u, 'a> {
                 _ => self.object(depth, Typed::Any).map(Variant::Object),
             };
         }
-        let ty = self.choose_type(LEAVES.iter().copied())?;
+        let ty = self.choose_type(leaves())?;
         self.leaf(ty, depth)
     }
 
@@ -484,11 +448,8 @@ impl<'u, 'a> Generator<'u, 'a> {
             return Ok(ElementType::Untyped);
         }
         if self.u.ratio(3u8, 4)? {
-            let builtin = LEAVES
-                .iter()
-                .chain(&[VariantType::Array, VariantType::Dictionary])
-                .filter(|ty| !matches!(ty, VariantType::Nil | VariantType::Object))
-                .copied();
+            let builtin =
+                all_types().filter(|ty| !matches!(ty, VariantType::Nil | VariantType::Object));
             return Ok(ElementType::Builtin(self.choose_type(builtin)?));
         }
         if !self.full_objects {

@@ -108,19 +108,21 @@ impl Dictionary {
         value: impl Into<Variant>,
     ) -> Option<Variant> {
         let (key, value) = (key.into(), value.into());
-        if let Some(index) = self.find(&key) {
+        if never_equal(&key, self.rules) {
+            // Equal to no key: never looked up, so not indexed.
+            self.entries.push((key, value));
+            return None;
+        }
+        let hash = self.hash_of(&key);
+        if let Some(index) = self.find_hashed(&key, hash) {
             if let Some((_, slot)) = self.entries.get_mut(index) {
                 return Some(core::mem::replace(slot, value));
             }
         }
         let position = self.entries.len();
-        let indexed = !never_equal(&key, self.rules);
-        let hash = if indexed { self.hash_of(&key) } else { 0 };
         self.entries.push((key, value));
-        if indexed {
-            let Dictionary { entries, index, hasher, .. } = self;
-            index.insert_unique(hash, position, |&i| rehash(hasher, entries, i));
-        }
+        let Dictionary { entries, index, hasher, .. } = self;
+        index.insert_unique(hash, position, |&i| rehash(hasher, entries, i));
         None
     }
 
@@ -181,7 +183,11 @@ impl Dictionary {
         if self.entries.is_empty() || never_equal(key, self.rules) {
             return None;
         }
-        let hash = self.hash_of(key);
+        self.find_hashed(key, self.hash_of(key))
+    }
+
+    /// The position of `key`, whose hash is `hash`, among the indexed entries.
+    fn find_hashed(&self, key: &Variant, hash: u64) -> Option<usize> {
         let rules = self.rules;
         self.index
             .find(hash, |&i| self.entries.get(i).is_some_and(|(k, _)| keys_equal(k, key, rules)))

@@ -318,44 +318,12 @@ fn leaf(value: &VariantRef<'_>) -> Result<Variant> {
 }
 
 /// A real-valued math value with `f64` components, single-precision ones widened bit for bit.
-fn reals<V: RealValue>(value: &Reals<'_, V>) -> V
-where
-    V::Single: Widen<V>,
-{
+fn reals<V: RealValue>(value: &Reals<'_, V>) -> V {
     match value.get_f32() {
-        Some(single) => single.widen(),
+        Some(single) => V::widen_exact(single),
         None => value.get(),
     }
 }
-
-/// Exact widening of a math value's `f32` form.
-trait Widen<V> {
-    fn widen(self) -> V;
-}
-
-macro_rules! widen {
-    ($($name:ident),*) => {$(
-        impl Widen<crate::math::$name<f64>> for crate::math::$name<f32> {
-            fn widen(self) -> crate::math::$name<f64> {
-                self.map(widen_exact)
-            }
-        }
-    )*};
-}
-
-widen!(
-    Vector2,
-    Vector3,
-    Vector4,
-    Rect2,
-    Transform2D,
-    Plane,
-    Quaternion,
-    Aabb,
-    Basis,
-    Transform3D,
-    Projection
-);
 
 /// The elements of a packed vector array with `f64` components.
 fn packed_reals<S: PackedElement, D: PackedElement>(
