@@ -99,6 +99,18 @@ impl<'a> NodePathRef<'a> {
         }
     }
 
+    /// The names, then the subnames, in one pass.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn all_strings(&self) -> NodePathStrings<'a> {
+        NodePathStrings {
+            buf: self.buf,
+            pos: self.first,
+            skip: 0,
+            left: self.names.wrapping_add(self.subnames),
+            version: self.version,
+        }
+    }
+
     /// Where the strings start, and how many there are (names, then subnames).
     pub(crate) fn strings(&self) -> (usize, u32) {
         (self.first, self.names.wrapping_add(self.subnames))
@@ -173,6 +185,14 @@ pub struct NodePathStrings<'a> {
     skip: u32,
     left: u32,
     version: Version,
+}
+
+impl NodePathStrings<'_> {
+    /// Where the next string starts (once all are read: where the NodePath ends).
+    #[cfg(feature = "alloc")]
+    pub(crate) fn position(&self) -> usize {
+        self.pos
+    }
 }
 
 impl<'a> Iterator for NodePathStrings<'a> {

@@ -280,6 +280,14 @@ pub struct PackedStringsIter<'a> {
     version: Version,
 }
 
+impl PackedStringsIter<'_> {
+    /// Where the next string starts (once all are read: where the array ends).
+    #[cfg(feature = "alloc")]
+    pub(crate) fn position(&self) -> usize {
+        self.pos
+    }
+}
+
 impl<'a> Iterator for PackedStringsIter<'a> {
     type Item = Result<GdStr<'a>>;
 

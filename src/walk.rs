@@ -223,7 +223,7 @@ const VECTOR2: u32 = 5;
 
 /// Reads the `count` strings from `pos` (checking their text when validating); returns the end.
 #[inline]
-pub(crate) fn strings_end(
+fn strings_end(
     buf: &[u8],
     mut pos: usize,
     count: u32,

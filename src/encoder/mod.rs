@@ -34,5 +34,6 @@ pub use options::EncodeOptions;
 pub use output::{Output, SliceOutput};
 #[cfg(feature = "alloc")]
 pub use variant::encode;
+#[cfg(feature = "arbitrary")]
 pub(crate) use writer::ENCODED_OBJECT_AS_ID;
 pub use writer::{DEFAULT_NESTING, Real, Writer};

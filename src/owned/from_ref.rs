@@ -22,7 +22,7 @@ use crate::object::ObjectRef;
 use crate::packed::{PackedElement, PackedReals};
 use crate::string::{GdStr, read_string};
 use crate::value::{Extent, VariantRef, parse_head};
-use crate::walk::{Mode, check_script, strings_end};
+use crate::walk::check_script;
 use crate::wire::error_at;
 use crate::{Options, Version};
 
@@ -136,9 +136,7 @@ fn convert(buf: &[u8], pos: usize, options: Options, depth: u16) -> Result<Varia
                 }
                 (done, end)
             }
-            Extent::Strings { first, count } => {
-                (strings(&value)?, strings_end(buf, first, count, version, Mode::Skip)?)
-            }
+            Extent::Strings { .. } => strings(&value)?,
             Extent::Values { first, items } | Extent::Properties { first, count: items } => {
                 let open = open(&value, items, rules)?;
                 if items == 0 {
@@ -249,18 +247,29 @@ fn text(s: &GdStr<'_>) -> Result<String> {
     s.to_str().map(String::from)
 }
 
-/// A NodePath or a PackedStringArray.
-fn strings(value: &VariantRef<'_>) -> Result<Variant> {
+/// A NodePath or a PackedStringArray, read in one pass: the value and where it ends.
+fn strings(value: &VariantRef<'_>) -> Result<(Variant, usize)> {
     Ok(match value {
-        VariantRef::NodePath(path) => Variant::NodePath(NodePath {
-            names: path.names().map(|s| text(&s?)).collect::<Result<_>>()?,
-            subnames: path.subnames().map(|s| text(&s?)).collect::<Result<_>>()?,
-            absolute: path.is_absolute(),
-        }),
-        VariantRef::PackedStringArray(strings) => {
-            Variant::PackedStringArray(strings.iter().map(|s| text(&s?)).collect::<Result<_>>()?)
+        VariantRef::NodePath(path) => {
+            let mut all = path.all_strings();
+            let mut names = Vec::new();
+            for s in all.by_ref() {
+                names.push(text(&s?)?);
+            }
+            let subnames = names.split_off(path.name_count().min(names.len()));
+            let absolute = path.is_absolute();
+            (Variant::NodePath(NodePath { names, subnames, absolute }), all.position())
         }
-        other => leaf(other)?,
+        VariantRef::PackedStringArray(strings) => {
+            let mut all = strings.iter();
+            let mut texts = Vec::new();
+            for s in all.by_ref() {
+                texts.push(text(&s?)?);
+            }
+            (Variant::PackedStringArray(texts), all.position())
+        }
+        // parse_head gives a Strings extent to these two only.
+        other => (leaf(other)?, 0),
     })
 }
 
@@ -310,7 +319,7 @@ fn leaf(value: &VariantRef<'_>) -> Result<Variant> {
         // Containers, full objects, NodePaths and PackedStringArrays hold more than their head;
         // `convert` reads them (this is reached only from `Variant::from_ref`, which sends
         // containers and full objects to `convert`).
-        R::NodePath(_) | R::PackedStringArray(_) => strings(value)?,
+        R::NodePath(_) | R::PackedStringArray(_) => strings(value)?.0,
         R::Array(_) | R::Dictionary(_) | R::Object(ObjectRef::Full(_)) => {
             return Variant::from_ref(value);
         }
