@@ -867,7 +867,7 @@ fn typed_containers_are_refused_in_godot3() {
     let array = Variant::Array(Array::typed(ElementType::Builtin(VariantType::Int)));
     assert_eq!(gdvariant::encode(&array, g3), Err(EncodeError::TypedContainerNotInVersion));
     let dictionary = Dictionary::typed(ElementType::Untyped, ElementType::ClassName("Node".into()));
-    let dictionary = Variant::Dictionary(dictionary);
+    let dictionary = Variant::from(dictionary);
     assert_eq!(gdvariant::encode(&dictionary, g3), Err(EncodeError::TypedContainerNotInVersion));
     // Untyped, however spelled, is fine.
     let nil = ElementType::Builtin(VariantType::Nil);

@@ -205,3 +205,13 @@ fn keys_that_never_match_or_hash_alike_cost_no_quadratic_work() {
         assert_eq!(rebuilt.len(), if version == Version::Godot3 { 1 } else { expected });
     }
 }
+
+#[test]
+fn sizes_the_docs_state() {
+    // Variant: 64 bytes (large math types and dictionaries boxed). Writer: 8 bytes per container it can hold open.
+    assert_eq!(std::mem::size_of::<Variant>(), 64);
+    let default = std::mem::size_of::<gdvariant::Writer<Vec<u8>>>();
+    let light = std::mem::size_of::<gdvariant::Writer<Vec<u8>, 4>>();
+    assert_eq!(default - light, 8 * (gdvariant::encoder::DEFAULT_NESTING - 4));
+    assert_eq!(gdvariant::encoder::DEFAULT_NESTING, 1025);
+}

@@ -322,7 +322,7 @@ fn the_plain_arbitrary_impls_target_godot4_defaults() {
         #[allow(clippy::redundant_closure)] // the fn pointer is higher-ranked over both lifetimes
         wrap("Variant", seed, |u| Variant::arbitrary(u));
         wrap("Array", seed, |u| Array::arbitrary(u).map(Variant::Array));
-        wrap("Dictionary", seed, |u| Dictionary::arbitrary(u).map(Variant::Dictionary));
+        wrap("Dictionary", seed, |u| Dictionary::arbitrary(u).map(Variant::from));
         wrap("Object", seed, |u| Object::arbitrary(u).map(Variant::Object));
         wrap("NodePath", seed, |u| gdvariant::NodePath::arbitrary(u).map(Variant::NodePath));
         wrap("Signal", seed, |u| gdvariant::Signal::arbitrary(u).map(Variant::Signal));
@@ -346,7 +346,7 @@ fn containers_and_objects_generated_alone_round_trip() {
             check(
                 config.name,
                 seed,
-                |u| Dictionary::arbitrary_for(u, config.encode).map(Variant::Dictionary),
+                |u| Dictionary::arbitrary_for(u, config.encode).map(Variant::from),
                 |v| round_trip(v, config).map(|_| ()),
             );
             check(

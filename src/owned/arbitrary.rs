@@ -305,7 +305,7 @@ impl<'u, 'a> Generator<'u, 'a> {
         if self.may_nest(depth) && !self.u.ratio(leaf_odds, leaf_odds.saturating_add(1))? {
             return match self.u.int_in_range(0u8..=2)? {
                 0 => self.array(depth).map(Variant::Array),
-                1 => self.dictionary(depth).map(Variant::Dictionary),
+                1 => self.dictionary(depth).map(Variant::from),
                 _ => self.object(depth, Typed::Any).map(Variant::Object),
             };
         }
@@ -375,7 +375,7 @@ impl<'u, 'a> Generator<'u, 'a> {
             T::Object => V::Object(self.object(depth, Typed::Any)?),
             T::Callable => V::Callable,
             T::Signal => V::Signal(Signal::arbitrary(self.u)?),
-            T::Dictionary => V::Dictionary(self.dictionary(depth)?),
+            T::Dictionary => V::from(self.dictionary(depth)?),
             T::Array => V::Array(self.array(depth)?),
             T::PackedByteArray => V::PackedByteArray(self.packed(|u| u.arbitrary())?),
             T::PackedInt32Array => V::PackedInt32Array(self.packed(|u| u.arbitrary())?),

@@ -5,7 +5,8 @@
 //! limit of the [`Options`] bounds that stack. It checks what [`validate`](crate::validate)
 //! checks (strings are turned into `String`s, which checks their text). Nothing is reserved from
 //! a declared count: containers grow as their elements arrive, so memory follows the bytes
-//! actually present (a `Variant` is 40 bytes, so at most about ten times the input).
+//! actually present: a small multiple of the input (the smallest value on the wire, a 4-byte
+//! `Nil`, becomes a 64-byte `Variant`; vectors grow by doubling).
 
 use alloc::boxed::Box;
 use alloc::string::String;
@@ -235,7 +236,7 @@ fn open(value: &VariantRef<'_>, items: u32, rules: KeyRules) -> Result<Open> {
 fn close(open: Open) -> Variant {
     match open {
         Open::Array { array, .. } => Variant::Array(array),
-        Open::Dictionary { dictionary, .. } => Variant::Dictionary(dictionary),
+        Open::Dictionary { dictionary, .. } => Variant::from(dictionary),
         Open::Object { class, properties, .. } => {
             Variant::Object(Object::Full { class, properties })
         }

@@ -15,8 +15,8 @@ use crate::math::{
 ///
 /// The owned twin of [`VariantRef`](crate::VariantRef), with the same variants. Real-valued math
 /// types hold `f64` components (exact for the `f32` of single-precision builds, see the
-/// [module docs](crate::owned)); the larger ones are boxed, as in Godot, which keeps a `Variant`
-/// at 40 bytes. `PartialEq` compares structurally with `f64` equality (so a NaN is not equal to
+/// [module docs](crate::owned)); the larger ones, and dictionaries, are boxed, as in Godot,
+/// which keeps a `Variant` at 64 bytes. `PartialEq` compares structurally with `f64` equality (so a NaN is not equal to
 /// itself); [`Variant::same`] compares bit for bit, and [`Dictionary`] keys use Godot's key
 /// equality.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -77,8 +77,8 @@ pub enum Variant {
     Callable,
     /// `Signal` (Godot 4).
     Signal(Signal),
-    /// `Dictionary`.
-    Dictionary(Dictionary),
+    /// `Dictionary` (boxed: its index makes it large).
+    Dictionary(Box<Dictionary>),
     /// `Array`.
     Array(Array),
     /// `PackedByteArray` (Godot 3: `PoolByteArray`).
@@ -257,7 +257,7 @@ from_impls! {
     Object => |v| Variant::Object(v),
     Signal => |v| Variant::Signal(v),
     Array => |v| Variant::Array(v),
-    Dictionary => |v| Variant::Dictionary(v),
+    Dictionary => |v| Variant::Dictionary(Box::new(v)),
     Vec<Variant> => |v| Variant::Array(Array::from(v)),
     Vec<u8> => |v| Variant::PackedByteArray(v),
     Vec<i32> => |v| Variant::PackedInt32Array(v),

@@ -95,7 +95,7 @@ impl<'de> Visitor<'de> for VariantVisitor {
         Ok(match ty {
             VariantType::Array => Variant::Array(access.newtype_variant_seed(ArraySeed { depth })?),
             VariantType::Dictionary => {
-                Variant::Dictionary(access.newtype_variant_seed(DictionarySeed { depth })?)
+                Variant::from(access.newtype_variant_seed(DictionarySeed { depth })?)
             }
             VariantType::Object => {
                 Variant::Object(access.newtype_variant_seed(ObjectSeed { depth })?)
