@@ -166,6 +166,8 @@ mod error;
 mod exact_float;
 pub mod framing;
 mod from_variant;
+#[cfg(feature = "alloc")]
+pub mod json;
 mod key;
 pub mod math;
 mod node_path;
@@ -203,6 +205,9 @@ pub use options::{MAX_DEPTH, Options, Version};
 #[cfg(feature = "alloc")]
 pub use owned::{Array, Dictionary, NodePath, Object, Signal, Variant, decode};
 pub use packed::{Packed, PackedReals, PackedStrings};
+#[cfg(feature = "alloc")]
+pub use path::parse_path;
+pub use path::{PathSyntaxError, PathSyntaxErrorKind};
 pub use signal::SignalRef;
 pub use string::GdStr;
 pub use types::VariantType;

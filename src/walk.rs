@@ -53,6 +53,19 @@ pub(crate) fn walk(
     depth: u16,
     mode: Mode,
 ) -> Result<usize> {
+    walk_depth(buf, pos, options, depth, mode).map(|(end, _)| end)
+}
+
+/// [`walk`], also returning the value's nesting depth: 0 for a value that is not a container,
+/// 1 for a container (an empty one too) that holds no container, and so on. Full objects count
+/// as containers.
+pub(crate) fn walk_depth(
+    buf: &[u8],
+    pos: usize,
+    options: Options,
+    depth: u16,
+    mode: Mode,
+) -> Result<(usize, u16)> {
     // One copy of the walk per mode, so that skipping compiles without the checks (and without
     // building the values it does not look at).
     match mode {
@@ -61,15 +74,15 @@ pub(crate) fn walk(
     }
 }
 
-/// [`walk`] for one mode: `VALIDATE` is `mode == Mode::Validate`.
+/// [`walk_depth`] for one mode: `VALIDATE` is `mode == Mode::Validate`.
 fn walk_in<const VALIDATE: bool>(
     buf: &[u8],
     pos: usize,
     options: Options,
     depth: u16,
-) -> Result<usize> {
+) -> Result<(usize, u16)> {
     if let Some(end) = common_leaf_end::<VALIDATE>(buf, pos, options, depth)? {
-        return Ok(end);
+        return Ok((end, 0));
     }
     let mode = if VALIDATE { Mode::Validate } else { Mode::Skip };
     let (top, extent) = parse_head(buf, pos, options, depth)?;
@@ -78,11 +91,11 @@ fn walk_in<const VALIDATE: bool>(
     }
     // Scalars, strings and packed arrays need no stack.
     if let Extent::End(end) = extent {
-        return Ok(end);
+        return Ok((end, 0));
     }
     if let Extent::Strings { first, count } = extent {
         let end = strings_end(buf, first, count, options.version(), mode)?;
-        return Ok(end);
+        return Ok((end, 0));
     }
     // Containers: a small stack first; a value nested deeper is walked again with the full one.
     match walk_container::<SHALLOW, VALIDATE>(buf, extent, options, depth)? {
@@ -93,13 +106,13 @@ fn walk_in<const VALIDATE: bool>(
 }
 
 /// The walk of a container whose head extends as `extent`, with a stack of `N` frames; returns
-/// its end, or `Ok(None)` when the value nests deeper than that.
+/// its end and nesting depth, or `Ok(None)` when the value nests deeper than that.
 fn walk_container<const N: usize, const VALIDATE: bool>(
     buf: &[u8],
     extent: Extent,
     options: Options,
     depth: u16,
-) -> Result<Option<usize>> {
+) -> Result<Option<(usize, u16)>> {
     let mode = if VALIDATE { Mode::Validate } else { Mode::Skip };
     let version = options.version();
     let mut stack = [Frame { left: 0, properties: false }; N];
@@ -108,7 +121,13 @@ fn walk_container<const N: usize, const VALIDATE: bool>(
     // The value about to be read is a Godot 4 `script` property (checked when validating).
     let mut script = false;
     let mut extent = extent;
+    // The deepest container seen, counted from the value (1 for the value itself).
+    let mut deepest = 1u16;
     loop {
+        if matches!(extent, Extent::Values { .. } | Extent::Properties { .. }) {
+            // `open` < N <= MAX_DEPTH + 1: fits.
+            deepest = deepest.max(u16::try_from(open.saturating_add(1)).unwrap_or(u16::MAX));
+        }
         let mut cursor = match extent {
             Extent::End(end) => end,
             Extent::Strings { first, count } => strings_end(buf, first, count, version, mode)?,
@@ -133,7 +152,7 @@ fn walk_container<const N: usize, const VALIDATE: bool>(
         // The value is complete: close every container it completes.
         loop {
             let Some(frame) = open.checked_sub(1).and_then(|top| stack.get_mut(top)) else {
-                return Ok(Some(cursor));
+                return Ok(Some((cursor, deepest)));
             };
             frame.left = frame.left.saturating_sub(1);
             if frame.left > 0 {

@@ -5,7 +5,7 @@ use core::fmt;
 
 use super::error::{FrameError, FrameErrorKind};
 use super::prefix::{LengthPrefix, PREFIX_LEN};
-use crate::walk::{Mode, walk};
+use crate::walk::{Mode, walk_depth};
 use crate::{Element, Options, VariantRef, VariantType};
 
 /// A complete frame, its value not yet checked: where it starts, its length prefix and its
@@ -52,11 +52,11 @@ impl<'a> RawFrame<'a> {
     pub fn decode(self, options: Options) -> Result<Frame<'a>, FrameError> {
         let payload = self.payload();
         // The walk behind `crate::validate`; it also returns where the value ends.
-        let end = walk(payload, 0, options, 0, Mode::Validate).map_err(|error| {
+        let (end, depth) = walk_depth(payload, 0, options, 0, Mode::Validate).map_err(|error| {
             let base = usize::try_from(self.payload_offset()).unwrap_or(usize::MAX);
             FrameError::new(self.offset, FrameErrorKind::Value(error.offset_by(base)))
         })?;
-        Ok(Frame { raw: self, element: Element::new(payload, 0, end, options, 0) })
+        Ok(Frame { raw: self, element: Element::new(payload, 0, end, options, 0), depth })
     }
 }
 
@@ -76,6 +76,8 @@ impl fmt::Debug for RawFrame<'_> {
 pub struct Frame<'a> {
     raw: RawFrame<'a>,
     element: Element<'a>,
+    /// Nesting depth of the value, found by the check.
+    depth: u16,
 }
 
 impl<'a> Frame<'a> {
@@ -120,6 +122,13 @@ impl<'a> Frame<'a> {
     /// ignores them.
     pub fn trailing_bytes(&self) -> &'a [u8] {
         self.payload().get(self.element.len()..).unwrap_or(&[])
+    }
+
+    /// The value's nesting depth, found when the frame was checked: 0 for a value that is not a
+    /// container, 1 for an array, dictionary or full object (empty or not) that holds no
+    /// container, and one more per level of containers inside. O(1).
+    pub fn depth(&self) -> u16 {
+        self.depth
     }
 
     /// The frame without its checked value.

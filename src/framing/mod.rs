@@ -43,6 +43,8 @@
 //! | you have | call | cost |
 //! | --- | --- | --- |
 //! | a whole dump in memory | [`frames`] (checked) / [`raw_frames`] | O(frame) / O(1) per frame, no allocation |
+//! | a dump that may be damaged, read past every bad frame | [`scan`] (and [`resync`]) | O(frame) per good frame; a bad prefix costs a search for the next good frame |
+//! | counts per type, largest and deepest frames | [`FrameStats`] | O(1) per frame, fixed size |
 //! | a receive buffer that may hold part of a frame | [`read_frame`] (checked) / [`split_frame`] | O(frame) / O(1) |
 //! | a file or socket larger than memory (`std`) | [`FrameReader`] | O(frame) per frame; one buffer of at most [`LengthPrefix::max_frame_size`] + 4 bytes |
 //! | values to frame | [`write_frame`] (a slice), [`append_frame`] (a `Vec`, `alloc`), [`FrameWriter`] (an `io::Write`, `std`) | O(payload) |
@@ -64,6 +66,8 @@ mod frames;
 mod prefix;
 #[cfg(feature = "std")]
 mod reader;
+mod scan;
+mod stats;
 mod write;
 #[cfg(feature = "std")]
 mod writer;
@@ -74,6 +78,8 @@ pub use frames::{Frames, RawFrames, frames, raw_frames, read_frame, split_frame}
 pub use prefix::{ByteOrder, DEFAULT_MAX_FRAME_SIZE, LengthPrefix, PREFIX_LEN};
 #[cfg(feature = "std")]
 pub use reader::FrameReader;
+pub use scan::{Scan, Skipped, resync, scan};
+pub use stats::{FrameStats, FrameSummary, LARGEST_KEPT, TypeCount};
 #[cfg(feature = "alloc")]
 pub use write::append_frame;
 pub use write::{frame_len, write_frame};

@@ -1,0 +1,732 @@
+//! Lossless JSON, written straight from a [`VariantRef`] (feature `alloc`).
+//!
+//! Every Godot value is written so that its type and every bit of its content can be read back:
+//! JSON's own values where they say everything (`null`, booleans, integers, finite floats,
+//! `String`s, untyped arrays), and an object tagged with `"type"` everywhere else. Type names
+//! are Godot 4's (`type_string()`), whichever version the bytes come from.
+//!
+//! | Godot value | JSON |
+//! | --- | --- |
+//! | `null` | `null` |
+//! | `bool` | `true`, `false` |
+//! | `int` | an integer: `42`, `-9223372036854775808` |
+//! | `float` | a number that always has a `.` or an exponent, the shortest decimal that reads back to the same `f64`: `1.0`, `0.1`, `-0.0`, `1e20`; not finite: `{"type": "float", "value": "inf"}` (`"-inf"`, `"nan"`, see below) |
+//! | `String` | a string |
+//! | `StringName` | `{"type": "StringName", "value": "name"}` |
+//! | untyped `Array` | an array |
+//! | typed `Array` | `{"type": "Array", "element_type": T, "value": [...]}` |
+//! | `Dictionary` | `{"type": "Dictionary", "entries": [[key, value], ...]}` in wire order, with `"key_type": T` and `"value_type": T` when typed; a key that repeats on the wire is written each time (Godot keeps the first position and the last value) |
+//! | `Vector2`, `Rect2`, `Vector3`, `Transform2D`, `Vector4`, `Plane`, `Quaternion`, `AABB`, `Basis`, `Transform3D`, `Projection` | `{"type": "Vector2", "value": [1.0, 2.0]}`: the reals in wire order (see [`math`](crate::math): `Basis` by rows, `Projection` by columns), with `"precision": "double"` before `"value"` when the wire holds f64 reals (Godot 4 double builds) |
+//! | `Vector2i`, `Rect2i`, `Vector3i`, `Vector4i` | `{"type": "Vector2i", "value": [1, 2]}` |
+//! | `Color` | `{"type": "Color", "value": [r, g, b, a]}` |
+//! | `NodePath` | `{"type": "NodePath", "absolute": true, "names": [...], "subnames": [...]}` |
+//! | `RID` | `{"type": "RID", "value": 7}`; Godot 3 writes no id: `{"type": "RID"}` |
+//! | `Object` | `{"type": "Object", "value": null}` (a null object), `{"type": "Object", "id": 5}` (an instance id, its 64 bits unsigned), `{"type": "Object", "class": "Resource", "properties": [["name", value], ...]}` |
+//! | `Callable` | `{"type": "Callable"}` (Godot writes nothing else) |
+//! | `Signal` | `{"type": "Signal", "name": "pressed", "object_id": 5}` |
+//! | `PackedByteArray` | `{"type": "PackedByteArray", "value": "00ff10"}` (hex) |
+//! | other packed arrays | `{"type": "PackedInt32Array", "value": [...]}`: numbers, strings, or arrays of reals for the vector and color arrays (with `"precision": "double"` as above) |
+//!
+//! A typed container's `T` is Godot 4's name of a builtin type (`"int"`, `"Vector2"`), or
+//! `{"class": "Node"}` or `{"script": "res://player.gd"}`.
+//!
+//! **Reals** inside math values, colors and packed arrays are written in their wire precision:
+//! an f32 as the shortest decimal that reads back to the same `f32` (`0.1`, not
+//! `0.10000000149011612`), an f64 as the shortest that reads back to the same `f64`. A real
+//! that is not finite is written as a string in its place: `"inf"`, `"-inf"`, `"nan"` for the
+//! default quiet NaN (bits `7fc00000` as f32, `7ff8000000000000` as f64), and
+//! `"nan:7fc00001"` (every bit, in hex) for any other NaN. `float` values are `f64`s (Godot
+//! widens an f32 on the wire), and follow the same rule inside their tagged form.
+//!
+//! **Strings** are the text Godot decodes (after its BOM and NUL handling). Godot 3 accepts
+//! some strings that are not Unicode (surrogates, code points past U+10FFFF); such a string is
+//! written as `{"type": "String", "bytes": "<hex>"}` (likewise for `StringName`), and as
+//! `{"bytes": "<hex>"}` where a plain JSON string stands for a name (NodePath names, property
+//! and class names, `PackedStringArray` elements), the hex being the text's bytes.
+//!
+//! What is checked: the walk reads each element's structure as container iteration does, and
+//! each string's text as it is written; a malformed value stops the output with the
+//! [`Error`] and its byte offset (run [`validate`](crate::validate) first to refuse such input
+//! before writing anything). Cost: one pass over the value, plus what the lazy iterators cost
+//! (finding where each element ends walks it, so a nested container is walked once more per
+//! level above it). Nesting is handled with a heap stack, one small entry per open container,
+//! never by recursion.
+//!
+//! ```
+//! use gdvariant::Options;
+//!
+//! // Godot 4.6: var_to_bytes({"z": 1, "a": 2, "m": 3})
+//! let bytes = include_bytes!("../corpus/godot4/dict_order.bin");
+//! let value = gdvariant::parse(bytes, Options::godot4())?;
+//! assert_eq!(
+//!     gdvariant::json::to_json(value)?,
+//!     r#"{"type":"Dictionary","entries":[["z",1],["a",2],["m",3]]}"#
+//! );
+//! # Ok::<(), gdvariant::Error>(())
+//! ```
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt::{self, Write};
+
+use crate::error::{Error, ErrorKind};
+use crate::math::Precision;
+use crate::packed::PackedElement;
+use crate::{
+    ArrayRef, ContainerType, DictionaryRef, Elements, Entries, FullObject, GdStr, ObjectRef,
+    Packed, PackedReals, Properties, Reals, VariantRef, VariantType, Version,
+};
+
+/// Why [`write_json`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum JsonError {
+    /// A malformed value was met; the error carries its byte offset.
+    Value(Error),
+    /// The output refused a write (`fmt::Write` returned an error).
+    Write,
+}
+
+impl fmt::Display for JsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JsonError::Value(error) => error.fmt(f),
+            JsonError::Write => f.write_str("the output refused a write"),
+        }
+    }
+}
+
+impl core::error::Error for JsonError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            JsonError::Value(error) => Some(error),
+            JsonError::Write => None,
+        }
+    }
+}
+
+impl From<Error> for JsonError {
+    fn from(error: Error) -> Self {
+        JsonError::Value(error)
+    }
+}
+
+impl From<fmt::Error> for JsonError {
+    fn from(_: fmt::Error) -> Self {
+        JsonError::Write
+    }
+}
+
+/// Writes `value` as one line of lossless JSON (the schema is in the [module docs](self)).
+/// O(n) plus the lazy iterators' re-walks; no recursion.
+///
+/// # Errors
+/// [`JsonError::Value`] at the first malformed element or string (part of the JSON may have
+/// been written), [`JsonError::Write`] when `out` fails.
+pub fn write_json<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
+    let mut stack: Vec<Open<'_>> = Vec::new();
+    let mut next = Some(value);
+    loop {
+        if let Some(value) = next.take() {
+            if let Some(open) = write_value(value, out)? {
+                stack.push(open);
+            }
+        }
+        let Some(top) = stack.last_mut() else { return Ok(()) };
+        match top.advance(out)? {
+            Step::Value(value) => next = Some(value),
+            Step::Close => {
+                stack.pop();
+            }
+        }
+    }
+}
+
+/// `value` as a `String` of lossless JSON (see [`write_json`]).
+///
+/// # Errors
+/// The first malformed element or string, with its byte offset.
+pub fn to_json(value: VariantRef<'_>) -> Result<String, Error> {
+    let mut out = String::new();
+    match write_json(value, &mut out) {
+        Err(JsonError::Value(error)) => Err(error),
+        // `String`'s `fmt::Write` never fails, so `Write` does not occur.
+        Ok(()) | Err(JsonError::Write) => Ok(out),
+    }
+}
+
+/// An open container, with where its output stands.
+enum Open<'a> {
+    /// An array's elements; `close` ends the container.
+    Array { elements: Elements<'a>, first: bool, close: &'static str },
+    /// A dictionary's entries.
+    Dictionary { entries: Entries<'a>, first: bool, state: Pair<'a> },
+    /// A full object's properties.
+    Object { properties: Properties<'a>, first: bool, state: Pair<'a> },
+}
+
+/// Where a `[key, value]` pair stands.
+#[derive(Clone, Copy)]
+enum Pair<'a> {
+    /// Between pairs.
+    Between,
+    /// The key is written; the value comes next.
+    Value(VariantRef<'a>),
+    /// The value is written; the pair must be closed.
+    Close,
+}
+
+/// What an open container does next.
+enum Step<'a> {
+    /// Write this value (its separator is written).
+    Value(VariantRef<'a>),
+    /// The container is complete (its closing text is written).
+    Close,
+}
+
+impl<'a> Open<'a> {
+    fn advance<W: Write + ?Sized>(&mut self, out: &mut W) -> Result<Step<'a>, JsonError> {
+        match self {
+            Open::Array { elements, first, close } => match elements.next() {
+                Some(element) => {
+                    let element = element?;
+                    separator(out, first)?;
+                    Ok(Step::Value(element.value()))
+                }
+                None => {
+                    out.write_str(close)?;
+                    Ok(Step::Close)
+                }
+            },
+            Open::Dictionary { entries, first, state } => {
+                if let Some(step) = pair_step(out, state)? {
+                    return Ok(step);
+                }
+                match entries.next() {
+                    Some(entry) => {
+                        let (key, value) = entry?;
+                        separator(out, first)?;
+                        out.write_char('[')?;
+                        *state = Pair::Value(value.value());
+                        Ok(Step::Value(key.value()))
+                    }
+                    None => {
+                        out.write_str("]}")?;
+                        Ok(Step::Close)
+                    }
+                }
+            }
+            Open::Object { properties, first, state } => {
+                if let Some(step) = pair_step(out, state)? {
+                    return Ok(step);
+                }
+                match properties.next() {
+                    Some(property) => {
+                        let (name, value) = property?;
+                        separator(out, first)?;
+                        out.write_char('[')?;
+                        name_string(out, name)?;
+                        out.write_char(',')?;
+                        *state = Pair::Close;
+                        Ok(Step::Value(value.value()))
+                    }
+                    None => {
+                        out.write_str("]}")?;
+                        Ok(Step::Close)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The part of a pair that comes back to its container: the value after the key, the `]`
+/// after the value. `None` between pairs (after closing one).
+fn pair_step<'a, W: Write + ?Sized>(
+    out: &mut W,
+    state: &mut Pair<'a>,
+) -> Result<Option<Step<'a>>, JsonError> {
+    match *state {
+        Pair::Value(value) => {
+            out.write_char(',')?;
+            *state = Pair::Close;
+            Ok(Some(Step::Value(value)))
+        }
+        Pair::Close => {
+            out.write_char(']')?;
+            *state = Pair::Between;
+            Ok(None)
+        }
+        Pair::Between => Ok(None),
+    }
+}
+
+/// A `,` before every item but the first.
+fn separator<W: Write + ?Sized>(out: &mut W, first: &mut bool) -> fmt::Result {
+    if *first {
+        *first = false;
+        Ok(())
+    } else {
+        out.write_char(',')
+    }
+}
+
+/// Writes a value; a non-empty container is opened and returned for its items to follow.
+fn write_value<'a, W: Write + ?Sized>(
+    value: VariantRef<'a>,
+    out: &mut W,
+) -> Result<Option<Open<'a>>, JsonError> {
+    use VariantRef as V;
+    match value {
+        V::Nil => out.write_str("null")?,
+        V::Bool(b) => out.write_str(if b { "true" } else { "false" })?,
+        V::Int(i) => write!(out, "{i}")?,
+        V::Float(f) if f.is_finite() => write!(out, "{f:?}")?,
+        V::Float(f) => {
+            out.write_str(r#"{"type":"float","value":"#)?;
+            nonfinite64(out, f)?;
+            out.write_char('}')?;
+        }
+        V::String(s) => match text(&s)? {
+            Some(text) => string(out, text)?,
+            None => tagged_bytes(out, VariantType::String, s)?,
+        },
+        V::StringName(s) => match text(&s)? {
+            Some(text) => {
+                head(out, VariantType::StringName)?;
+                out.write_str(",\"value\":")?;
+                string(out, text)?;
+                out.write_char('}')?;
+            }
+            None => tagged_bytes(out, VariantType::StringName, s)?,
+        },
+        V::Vector2(r) => reals(out, VariantType::Vector2, r)?,
+        V::Rect2(r) => reals(out, VariantType::Rect2, r)?,
+        V::Vector3(r) => reals(out, VariantType::Vector3, r)?,
+        V::Transform2D(r) => reals(out, VariantType::Transform2D, r)?,
+        V::Vector4(r) => reals(out, VariantType::Vector4, r)?,
+        V::Plane(r) => reals(out, VariantType::Plane, r)?,
+        V::Quaternion(r) => reals(out, VariantType::Quaternion, r)?,
+        V::Aabb(r) => reals(out, VariantType::Aabb, r)?,
+        V::Basis(r) => reals(out, VariantType::Basis, r)?,
+        V::Transform3D(r) => reals(out, VariantType::Transform3D, r)?,
+        V::Projection(r) => reals(out, VariantType::Projection, r)?,
+        V::Vector2i(v) => ints(out, VariantType::Vector2i, [v.x, v.y])?,
+        V::Rect2i(v) => {
+            let components = [v.position.x, v.position.y, v.size.x, v.size.y];
+            ints(out, VariantType::Rect2i, components)?;
+        }
+        V::Vector3i(v) => ints(out, VariantType::Vector3i, [v.x, v.y, v.z])?,
+        V::Vector4i(v) => ints(out, VariantType::Vector4i, [v.x, v.y, v.z, v.w])?,
+        V::Color(c) => {
+            head(out, VariantType::Color)?;
+            out.write_str(",\"value\":[")?;
+            for (i, component) in [c.r, c.g, c.b, c.a].into_iter().enumerate() {
+                if i > 0 {
+                    out.write_char(',')?;
+                }
+                real32(out, component)?;
+            }
+            out.write_str("]}")?;
+        }
+        V::NodePath(path) => {
+            head(out, VariantType::NodePath)?;
+            write!(out, ",\"absolute\":{},\"names\":[", path.is_absolute())?;
+            names(out, path.names())?;
+            out.write_str("],\"subnames\":[")?;
+            names(out, path.subnames())?;
+            out.write_str("]}")?;
+        }
+        V::Rid(Some(id)) => {
+            head(out, VariantType::Rid)?;
+            write!(out, ",\"value\":{id}}}")?;
+        }
+        V::Rid(None) => {
+            head(out, VariantType::Rid)?;
+            out.write_char('}')?;
+        }
+        V::Callable => {
+            head(out, VariantType::Callable)?;
+            out.write_char('}')?;
+        }
+        V::Signal(signal) => {
+            head(out, VariantType::Signal)?;
+            out.write_str(",\"name\":")?;
+            name_string(out, signal.name())?;
+            write!(out, ",\"object_id\":{}}}", signal.object_id())?;
+        }
+        V::Object(ObjectRef::Null) => {
+            head(out, VariantType::Object)?;
+            out.write_str(",\"value\":null}")?;
+        }
+        V::Object(ObjectRef::Id(id)) => {
+            head(out, VariantType::Object)?;
+            write!(out, ",\"id\":{id}}}")?;
+        }
+        V::Object(ObjectRef::Full(object)) => return open_object(out, object),
+        V::Array(array) => return open_array(out, array),
+        V::Dictionary(dictionary) => return open_dictionary(out, dictionary),
+        V::PackedByteArray(bytes) => {
+            head(out, VariantType::PackedByteArray)?;
+            out.write_str(",\"value\":\"")?;
+            hex(out, bytes)?;
+            out.write_str("\"}")?;
+        }
+        V::PackedInt32Array(p) => {
+            packed(out, VariantType::PackedInt32Array, p, |out, v| write!(out, "{v}"))?
+        }
+        V::PackedInt64Array(p) => {
+            packed(out, VariantType::PackedInt64Array, p, |out, v| write!(out, "{v}"))?
+        }
+        V::PackedFloat32Array(p) => packed(out, VariantType::PackedFloat32Array, p, real32)?,
+        V::PackedFloat64Array(p) => packed(out, VariantType::PackedFloat64Array, p, real64)?,
+        V::PackedStringArray(strings) => {
+            head(out, VariantType::PackedStringArray)?;
+            out.write_str(",\"value\":[")?;
+            names(out, strings.iter())?;
+            out.write_str("]}")?;
+        }
+        V::PackedVector2Array(p) => packed_reals(out, VariantType::PackedVector2Array, p, 2)?,
+        V::PackedVector3Array(p) => packed_reals(out, VariantType::PackedVector3Array, p, 3)?,
+        V::PackedVector4Array(p) => packed_reals(out, VariantType::PackedVector4Array, p, 4)?,
+        V::PackedColorArray(p) => {
+            head(out, VariantType::PackedColorArray)?;
+            out.write_str(",\"value\":[")?;
+            groups(out, p.raw_bytes(), Precision::Single, 4)?;
+            out.write_str("]}")?;
+        }
+    }
+    Ok(None)
+}
+
+/// `{"type":"Name"` (the object is left open).
+fn head<W: Write + ?Sized>(out: &mut W, ty: VariantType) -> fmt::Result {
+    write!(out, "{{\"type\":\"{}\"", ty.name(Version::Godot4))
+}
+
+/// A container type: a builtin type's name, `{"class": ..}` or `{"script": ..}`.
+fn container_type<W: Write + ?Sized>(
+    out: &mut W,
+    declared: ContainerType<'_>,
+) -> Result<(), JsonError> {
+    match declared {
+        ContainerType::Untyped => out.write_str("null")?,
+        ContainerType::Builtin(ty) => write!(out, "\"{}\"", ty.name(Version::Godot4))?,
+        ContainerType::ClassName(name) => {
+            out.write_str("{\"class\":")?;
+            name_string(out, name)?;
+            out.write_char('}')?;
+        }
+        ContainerType::Script(path) => {
+            out.write_str("{\"script\":")?;
+            name_string(out, path)?;
+            out.write_char('}')?;
+        }
+    }
+    Ok(())
+}
+
+fn open_array<'a, W: Write + ?Sized>(
+    out: &mut W,
+    array: ArrayRef<'a>,
+) -> Result<Option<Open<'a>>, JsonError> {
+    let declared = array.element_type()?;
+    let close = if declared == ContainerType::Untyped {
+        out.write_char('[')?;
+        "]"
+    } else {
+        head(out, VariantType::Array)?;
+        out.write_str(",\"element_type\":")?;
+        container_type(out, declared)?;
+        out.write_str(",\"value\":[")?;
+        "]}"
+    };
+    Ok(Some(Open::Array { elements: array.elements(), first: true, close }))
+}
+
+fn open_dictionary<'a, W: Write + ?Sized>(
+    out: &mut W,
+    dictionary: DictionaryRef<'a>,
+) -> Result<Option<Open<'a>>, JsonError> {
+    head(out, VariantType::Dictionary)?;
+    let (keys, values) = (dictionary.key_type()?, dictionary.value_type()?);
+    if keys != ContainerType::Untyped || values != ContainerType::Untyped {
+        out.write_str(",\"key_type\":")?;
+        container_type(out, keys)?;
+        out.write_str(",\"value_type\":")?;
+        container_type(out, values)?;
+    }
+    out.write_str(",\"entries\":[")?;
+    let entries = dictionary.entries();
+    Ok(Some(Open::Dictionary { entries, first: true, state: Pair::Between }))
+}
+
+fn open_object<'a, W: Write + ?Sized>(
+    out: &mut W,
+    object: FullObject<'a>,
+) -> Result<Option<Open<'a>>, JsonError> {
+    head(out, VariantType::Object)?;
+    out.write_str(",\"class\":")?;
+    name_string(out, object.class_name())?;
+    out.write_str(",\"properties\":[")?;
+    let properties = object.properties();
+    Ok(Some(Open::Object { properties, first: true, state: Pair::Between }))
+}
+
+/// The text of a string; `None` for a Godot 3 string that is not Unicode.
+fn text<'a>(s: &GdStr<'a>) -> Result<Option<&'a str>, Error> {
+    match s.to_str() {
+        Ok(text) => Ok(Some(text)),
+        Err(error) if error.kind() == ErrorKind::NotUnicode => Ok(None),
+        Err(error) => Err(error),
+    }
+}
+
+/// `{"type":"String","bytes":"<hex>"}`.
+fn tagged_bytes<W: Write + ?Sized>(
+    out: &mut W,
+    ty: VariantType,
+    s: GdStr<'_>,
+) -> Result<(), JsonError> {
+    head(out, ty)?;
+    out.write_str(",\"bytes\":\"")?;
+    hex(out, s.text_bytes())?;
+    out.write_str("\"}")?;
+    Ok(())
+}
+
+/// A string that names something: a JSON string, or `{"bytes":"<hex>"}`.
+fn name_string<W: Write + ?Sized>(out: &mut W, s: GdStr<'_>) -> Result<(), JsonError> {
+    match text(&s)? {
+        Some(text) => string(out, text)?,
+        None => {
+            out.write_str("{\"bytes\":\"")?;
+            hex(out, s.text_bytes())?;
+            out.write_str("\"}")?;
+        }
+    }
+    Ok(())
+}
+
+/// Strings one after the other, comma-separated.
+fn names<'a, W: Write + ?Sized>(
+    out: &mut W,
+    strings: impl Iterator<Item = crate::Result<GdStr<'a>>>,
+) -> Result<(), JsonError> {
+    for (i, s) in strings.enumerate() {
+        if i > 0 {
+            out.write_char(',')?;
+        }
+        name_string(out, s?)?;
+    }
+    Ok(())
+}
+
+/// A JSON string literal.
+fn string<W: Write + ?Sized>(out: &mut W, text: &str) -> fmt::Result {
+    out.write_char('"')?;
+    let mut rest = text;
+    while let Some(at) = rest.find(|c: char| c == '"' || c == '\\' || c < ' ') {
+        let (plain, tail) = rest.split_at(at);
+        out.write_str(plain)?;
+        let mut chars = tail.chars();
+        match chars.next() {
+            Some('"') => out.write_str("\\\"")?,
+            Some('\\') => out.write_str("\\\\")?,
+            Some('\n') => out.write_str("\\n")?,
+            Some('\r') => out.write_str("\\r")?,
+            Some('\t') => out.write_str("\\t")?,
+            Some(c) => write!(out, "\\u{:04x}", u32::from(c))?,
+            None => {}
+        }
+        rest = chars.as_str();
+    }
+    out.write_str(rest)?;
+    out.write_char('"')
+}
+
+/// Bytes as lowercase hex digits.
+fn hex<W: Write + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::Result {
+    bytes.iter().try_for_each(|b| write!(out, "{b:02x}"))
+}
+
+/// A finite f32 as a number, anything else as a string (see the module docs).
+fn real32<W: Write + ?Sized>(out: &mut W, value: f32) -> fmt::Result {
+    if value.is_finite() {
+        write!(out, "{value:?}")
+    } else if value.is_nan() {
+        match value.to_bits() {
+            0x7fc0_0000 => out.write_str("\"nan\""),
+            bits => write!(out, "\"nan:{bits:08x}\""),
+        }
+    } else {
+        out.write_str(if value > 0.0 { "\"inf\"" } else { "\"-inf\"" })
+    }
+}
+
+/// A finite f64 as a number, anything else as a string (see the module docs).
+fn real64<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
+    if value.is_finite() { write!(out, "{value:?}") } else { nonfinite64(out, value) }
+}
+
+/// `"inf"`, `"-inf"`, `"nan"` or `"nan:<bits>"`.
+fn nonfinite64<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
+    if value.is_nan() {
+        match value.to_bits() {
+            0x7ff8_0000_0000_0000 => out.write_str("\"nan\""),
+            bits => write!(out, "\"nan:{bits:016x}\""),
+        }
+    } else {
+        out.write_str(if value > 0.0 { "\"inf\"" } else { "\"-inf\"" })
+    }
+}
+
+/// Reals from little-endian bytes of `precision`, comma-separated.
+fn real_list<W: Write + ?Sized>(out: &mut W, raw: &[u8], precision: Precision) -> fmt::Result {
+    match precision {
+        Precision::Single => {
+            for (i, chunk) in raw.chunks_exact(4).enumerate() {
+                if i > 0 {
+                    out.write_char(',')?;
+                }
+                let bytes: [u8; 4] = chunk.try_into().unwrap_or_default();
+                real32(out, f32::from_le_bytes(bytes))?;
+            }
+        }
+        Precision::Double => {
+            for (i, chunk) in raw.chunks_exact(8).enumerate() {
+                if i > 0 {
+                    out.write_char(',')?;
+                }
+                let bytes: [u8; 8] = chunk.try_into().unwrap_or_default();
+                real64(out, f64::from_le_bytes(bytes))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `,"precision":"double"` for f64 reals, nothing for f32.
+fn precision_field<W: Write + ?Sized>(out: &mut W, precision: Precision) -> fmt::Result {
+    match precision {
+        Precision::Single => Ok(()),
+        Precision::Double => out.write_str(",\"precision\":\"double\""),
+    }
+}
+
+/// A real-valued math value.
+fn reals<W: Write + ?Sized, V>(out: &mut W, ty: VariantType, value: Reals<'_, V>) -> fmt::Result
+where
+    V: crate::math::RealValue,
+{
+    head(out, ty)?;
+    precision_field(out, value.precision())?;
+    out.write_str(",\"value\":[")?;
+    real_list(out, value.raw_bytes(), value.precision())?;
+    out.write_str("]}")
+}
+
+/// An integer vector or rectangle.
+fn ints<W: Write + ?Sized, const N: usize>(
+    out: &mut W,
+    ty: VariantType,
+    components: [i32; N],
+) -> fmt::Result {
+    head(out, ty)?;
+    out.write_str(",\"value\":[")?;
+    for (i, component) in components.into_iter().enumerate() {
+        if i > 0 {
+            out.write_char(',')?;
+        }
+        write!(out, "{component}")?;
+    }
+    out.write_str("]}")
+}
+
+/// A packed array of scalars.
+fn packed<W: Write + ?Sized, T: PackedElement>(
+    out: &mut W,
+    ty: VariantType,
+    packed: Packed<'_, T>,
+    mut element: impl FnMut(&mut W, T) -> fmt::Result,
+) -> fmt::Result {
+    head(out, ty)?;
+    out.write_str(",\"value\":[")?;
+    for (i, value) in packed.iter().enumerate() {
+        if i > 0 {
+            out.write_char(',')?;
+        }
+        element(out, value)?;
+    }
+    out.write_str("]}")
+}
+
+/// A packed array of real vectors.
+fn packed_reals<W: Write + ?Sized, S: PackedElement, D: PackedElement>(
+    out: &mut W,
+    ty: VariantType,
+    packed: PackedReals<'_, S, D>,
+    components: usize,
+) -> fmt::Result {
+    head(out, ty)?;
+    let (raw, precision) = match packed {
+        PackedReals::Single(p) => (p.raw_bytes(), Precision::Single),
+        PackedReals::Double(p) => (p.raw_bytes(), Precision::Double),
+    };
+    precision_field(out, precision)?;
+    out.write_str(",\"value\":[")?;
+    groups(out, raw, precision, components)?;
+    out.write_str("]}")
+}
+
+/// Elements of `components` reals each, as arrays.
+fn groups<W: Write + ?Sized>(
+    out: &mut W,
+    raw: &[u8],
+    precision: Precision,
+    components: usize,
+) -> fmt::Result {
+    let size = precision.size().saturating_mul(components).max(1);
+    for (i, element) in raw.chunks_exact(size).enumerate() {
+        if i > 0 {
+            out.write_char(',')?;
+        }
+        out.write_char('[')?;
+        real_list(out, element, precision)?;
+        out.write_char(']')?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f32_text(value: f32) -> String {
+        let mut out = String::new();
+        real32(&mut out, value).unwrap();
+        out
+    }
+
+    #[test]
+    fn reals_are_exact_and_never_bare_non_numbers() {
+        assert_eq!(f32_text(0.1), "0.1");
+        assert_eq!(f32_text(1.0), "1.0");
+        assert_eq!(f32_text(-0.0), "-0.0");
+        assert_eq!(f32_text(1e30), "1e30");
+        assert_eq!(f32_text(f32::INFINITY), "\"inf\"");
+        assert_eq!(f32_text(f32::NEG_INFINITY), "\"-inf\"");
+        assert_eq!(f32_text(f32::NAN), "\"nan\"");
+        assert_eq!(f32_text(f32::from_bits(0xffc0_0001)), "\"nan:ffc00001\"");
+        let mut out = String::new();
+        real64(&mut out, f64::from_bits(0x7ff0_0000_0000_0001)).unwrap();
+        assert_eq!(out, "\"nan:7ff0000000000001\"");
+    }
+
+    #[test]
+    fn strings_are_escaped() {
+        let mut out = String::new();
+        string(&mut out, "a\"b\\c\nd\u{1}é").unwrap();
+        assert_eq!(out, "\"a\\\"b\\\\c\\nd\\u0001é\"");
+    }
+}
