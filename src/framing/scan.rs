@@ -92,9 +92,10 @@ impl<'a> Iterator for Scan<'a> {
 impl FusedIterator for Scan<'_> {}
 
 /// The first offset at or after `from` where a good frame starts in `buf`: its prefix is
-/// sound, its payload complete, its value one Godot decodes, and what follows it is either the
-/// end of `buf` or another complete frame (so that stray bytes inside a damaged stretch are
-/// rarely taken for a frame). `None` when there is none.
+/// sound, its payload complete and exactly one value that Godot decodes (no trailing bytes, as
+/// Godot writes frames), and what follows it is either the end of `buf` or another complete
+/// frame. These conditions keep stray bytes inside a damaged stretch (the inside of a
+/// container, say) from being taken for a frame. `None` when there is none.
 ///
 /// Tries each offset in turn: O(bytes passed over), times the size of the frames tried at each
 /// (a candidate's value is checked only when its prefix and payload fit). Damaged data can
@@ -114,7 +115,8 @@ pub fn resync(buf: &[u8], from: usize, prefix: LengthPrefix, options: Options) -
                         | FrameErrorKind::TooLarge { .. }
                         | FrameErrorKind::NegativeLength { .. })
                 );
-            if followed && raw.decode(options).is_ok() {
+            let exact = |frame: Frame<'_>| frame.trailing_bytes().is_empty();
+            if followed && raw.decode(options).is_ok_and(exact) {
                 return Some(at);
             }
         }
