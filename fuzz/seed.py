@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Seeds every fuzz target from the project's real-engine corpus.
+
+Writes fuzz/corpus/<target>/ (ignored by git): every value, crafted input and probe input of
+both engines under 64 KiB (from corpus/godot3, corpus/godot4 and the `input_hex` fields of
+corpus/probes/**/*.jsonl), shaped for each target's input format:
+
+  lazy_walk, differential, reencode   the bytes as they are
+  owned_roundtrip                     a settings byte (0..5), then bytes to drive the generator
+  framing                             prefix selector and read-size seed, then a stream capture
+                                      (the real streams, big-endian ones included, and single
+                                      values framed with a little-endian length)
+  packed_alignment                    a type selector (0..16), then packed element bytes
+
+Usage: python3 fuzz/seed.py   (from anywhere; existing seed files are kept)
+"""
+import hashlib
+import json
+import pathlib
+import struct
+
+FUZZ = pathlib.Path(__file__).resolve().parent
+CORPUS = FUZZ.parent / "corpus"
+MAX_SEED = 64 * 1024
+
+
+def inputs():
+    """(name, bytes) of every small real-engine input."""
+    for path in sorted(CORPUS.rglob("*.bin")):
+        data = path.read_bytes()
+        if len(data) <= MAX_SEED:
+            yield path.name, data
+    for path in sorted(CORPUS.rglob("*.jsonl")):
+        for line in path.read_text().splitlines():
+            case = json.loads(line)
+            if "input_hex" in case:
+                data = bytes.fromhex(case["input_hex"])
+                if len(data) <= MAX_SEED:
+                    yield case.get("name", "probe"), data
+
+
+def write(target, data):
+    folder = FUZZ / "corpus" / target
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / hashlib.sha1(data).hexdigest()).write_bytes(data)
+
+
+def main():
+    counts = {}
+    for name, data in inputs():
+        for target in ("lazy_walk", "differential", "reencode"):
+            write(target, data)
+        write("owned_roundtrip", bytes([len(data) % 6]) + data)
+        if name.startswith("stream_"):
+            big = name.endswith("_be.bin")
+            # store_var / stream_peer selectors: 0/2 little-endian, 1/3 big-endian; 4 packet peer.
+            for selector in ((1, 3) if big else (0, 2, 4)):
+                for godot in (0, 2):  # options index: Godot 3 or Godot 4, objects refused
+                    write("framing", bytes([selector + 10 * godot, len(data) % 251]) + data)
+        else:
+            write("framing", bytes([20, 7]) + struct.pack("<I", len(data)) + data)
+        if len(data) > 8:
+            write("packed_alignment", bytes([len(data) % 17]) + data[8:])
+    for target in sorted((FUZZ / "corpus").iterdir()):
+        counts[target.name] = sum(1 for _ in target.iterdir())
+    print(" ".join(f"{t}={n}" for t, n in counts.items()))
+
+
+if __name__ == "__main__":
+    main()

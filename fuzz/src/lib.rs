@@ -1,0 +1,23 @@
+//! The checks behind gdvariant's fuzz targets, one module per target.
+//!
+//! Each `check(data)` runs one property on one input and panics when it does not hold; a
+//! panic is a finding. The same functions replay the kept findings (`fuzz/regressions/`) in the
+//! library's ordinary `cargo test` (`tests/fuzz_regressions.rs` includes this file), so they
+//! use nothing but the library and `arbitrary`, and refer to each other through `super::`.
+//!
+//! | target | input | property |
+//! | --- | --- | --- |
+//! | `lazy_walk` | bytes | every accessor, iterator, lookup and raw-bytes view of the lazy API, under both versions with and without objects: no panic, every error offset inside the input, raw bytes and lookups consistent with iteration |
+//! | `differential` | bytes | `validate`, a full lazy walk, `parse_prefix` and owned `decode` give the same verdict, and the same error at the same offset (see [`differential`] for the one documented ordering difference) |
+//! | `owned_roundtrip` | `arbitrary` values | encode, validate, decode: the same value bit for bit, re-encoded to the same bytes |
+//! | `reencode` | bytes | whatever validates re-encodes to bytes that validate and decode to the same value, and encode to themselves |
+//! | `framing` | selector + bytes | the frame iterator and the streaming reader (read in arbitrary chunk sizes) agree on every frame and on the error that ends the stream |
+//! | `packed_alignment` | selector + elements | a packed array placed at each offset 0..7: native slice, little-endian view, `get`, `iter` and `to_vec` agree bit for bit, and the native slice is there exactly when aligned on a little-endian host |
+
+pub mod differential;
+pub mod framing;
+pub mod lazy_walk;
+pub mod options;
+pub mod owned_roundtrip;
+pub mod packed_alignment;
+pub mod reencode;
