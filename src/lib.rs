@@ -181,6 +181,7 @@ mod path;
 pub mod serde;
 mod signal;
 mod string;
+pub mod text;
 mod types;
 mod utf8;
 mod value;
