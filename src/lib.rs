@@ -158,6 +158,7 @@ extern crate std;
 mod array;
 mod classes;
 mod container_type;
+pub mod detect;
 mod dictionary;
 mod element;
 mod element_type;
@@ -190,6 +191,7 @@ mod wire;
 
 pub use array::{ArrayRef, Elements};
 pub use container_type::{Admission, ContainerType};
+pub use detect::detect;
 pub use dictionary::{DictionaryRef, Entries};
 pub use element::Element;
 pub use element_type::ElementType;

@@ -1,0 +1,312 @@
+//! Which Godot wrote some bytes: structural version detection (the format has no version
+//! marker).
+//!
+//! ```
+//! use gdvariant::{Version, detect::Verdict};
+//!
+//! // Godot 4.6: var_to_bytes({"z": 1, "a": 2, "m": 3})
+//! let detection = gdvariant::detect(include_bytes!("../corpus/godot4/dict_order.bin"));
+//! assert_eq!(detection.verdict(), Verdict::Godot4Only);
+//! assert_eq!(detection.version(), Some(Version::Godot4));
+//! assert_eq!(
+//!     detection.to_string(),
+//!     "Godot 4: type id 27 (Dictionary) does not exist in Godot 3"
+//! );
+//!
+//! // An int means the same in both versions.
+//! let detection = gdvariant::detect(&[2, 0, 0, 0, 7, 0, 0, 0]);
+//! assert_eq!(detection.verdict(), Verdict::Both);
+//! assert!(detection.same_meaning());
+//! ```
+//!
+//! # How
+//!
+//! The bytes are checked with [`validate`](crate::validate) under both versions, with full
+//! objects allowed (an object is a legitimate value of either version, and the classes each
+//! engine can instantiate tell them apart: Godot 3's `Reference` is Godot 4's `RefCounted`).
+//! Validation covers the structural hints of the format: type ids 27 to 38 exist only in Godot 4,
+//! typed-container flags only mean something there, and the same id has a different payload in
+//! each version from id 6 on, so most values of one version are truncated or malformed in the
+//! other.
+//!
+//! * One version accepts: that version ([`Verdict::Godot3Only`], [`Verdict::Godot4Only`]).
+//! * Both accept a value of type id 0 to 5 (nil, bool, int, float, String, Vector2): the bytes
+//!   mean the same in both ([`Verdict::Both`], [`Detection::same_meaning`]);
+//!   [`Detection::version`] answers Godot 4, and either is right.
+//! * Both accept a value of a higher id: each version reads a different value, so the one that
+//!   reads exactly all the bytes wins (the input is taken to be one whole value, as a datagram or
+//!   a frame is). When both read it all, a reading no engine would write loses: a math value
+//!   with a NaN, infinite or subnormal component (what counts and lengths look like as floats:
+//!   Godot 3's `{"a": 1, "b": "two"}` is 48 bytes, the size of a Godot 4 `Transform3D`), or a
+//!   full object with an empty class name. When that does not decide either (Godot 3's
+//!   `AABB(1, 2, 3, 4, 5, 6)` is a fine Godot 4 `Transform2D`; Godot 3's empty `PoolIntArray` is
+//!   Godot 4's empty `StringName`, byte for byte), it is [`Verdict::Both`] and
+//!   [`Detection::version`] prefers Godot 4, as the format's notes advise.
+//! * Neither accepts: [`Verdict::Neither`], with both errors.
+//!
+//! Cost: two validations (O(n) each, no allocation); when both accept, also two structural walks
+//! ([`parse_prefix`](crate::parse_prefix)) to compare lengths.
+
+use core::fmt;
+
+use crate::{Error, Options, VariantType, Version};
+
+/// Which versions accept the bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// Only Godot 3 reads them (or Godot 4 reads them as a shorter value, or as one no engine
+    /// writes).
+    Godot3Only,
+    /// Only Godot 4 reads them (or Godot 3 reads them as a shorter value, or as one no engine
+    /// writes).
+    Godot4Only,
+    /// Both versions read them whole: the same value (type ids 0 to 5) or two different values
+    /// of the same size.
+    Both,
+    /// Neither version accepts them.
+    Neither,
+}
+
+/// The outcome of [`detect`]: the verdict, and why (its `Display` is one line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Detection {
+    verdict: Verdict,
+    id: Option<u8>,
+    godot3: Reading,
+    godot4: Reading,
+    total: usize,
+}
+
+/// How one version reads the bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reading {
+    /// Refused.
+    Refused(Error),
+    /// Accepted; the bytes the value takes, when measured.
+    Accepted { len: Option<usize> },
+}
+
+impl Reading {
+    fn error(&self) -> Option<Error> {
+        match *self {
+            Reading::Refused(error) => Some(error),
+            Reading::Accepted { .. } => None,
+        }
+    }
+
+    fn len(&self) -> Option<usize> {
+        match *self {
+            Reading::Accepted { len, .. } => len,
+            Reading::Refused(_) => None,
+        }
+    }
+}
+
+impl Detection {
+    /// The version to read the bytes with: the only one that accepts them, or Godot 4 when both
+    /// do (the same value for type ids 0 to 5; otherwise the format's advice); `None` when
+    /// neither does.
+    pub fn version(&self) -> Option<Version> {
+        match self.verdict {
+            Verdict::Godot3Only => Some(Version::Godot3),
+            Verdict::Godot4Only | Verdict::Both => Some(Version::Godot4),
+            Verdict::Neither => None,
+        }
+    }
+
+    /// Which versions accept the bytes.
+    pub fn verdict(&self) -> Verdict {
+        self.verdict
+    }
+
+    /// Whether both versions accept the bytes as the same value (type ids 0 to 5).
+    pub fn same_meaning(&self) -> bool {
+        self.verdict == Verdict::Both && self.id.is_some_and(|id| id <= 5)
+    }
+
+    /// The type id in the header's low byte, if there is a header.
+    pub fn type_id(&self) -> Option<u8> {
+        self.id
+    }
+
+    /// Why Godot 3 refuses the bytes, if it does.
+    pub fn godot3_error(&self) -> Option<Error> {
+        self.godot3.error()
+    }
+
+    /// Why Godot 4 refuses the bytes, if it does.
+    pub fn godot4_error(&self) -> Option<Error> {
+        self.godot4.error()
+    }
+}
+
+/// Detects which Godot version wrote `bytes` (one whole value); see the [module docs](self).
+/// Never fails: bytes neither version accepts are [`Verdict::Neither`].
+pub fn detect(bytes: &[u8]) -> Detection {
+    let options = |version| Options::new(version).with_allow_objects(true);
+    let id = bytes.first().copied().filter(|_| bytes.len() >= 4);
+    let read = |version: Version| match crate::validate(bytes, options(version)) {
+        Err(error) => Reading::Refused(error),
+        Ok(()) => Reading::Accepted { len: None },
+    };
+    let (mut godot3, mut godot4) = (read(Version::Godot3), read(Version::Godot4));
+    let verdict = match (godot3, godot4) {
+        (Reading::Refused(_), Reading::Refused(_)) => Verdict::Neither,
+        (Reading::Accepted { .. }, Reading::Refused(_)) => Verdict::Godot3Only,
+        (Reading::Refused(_), Reading::Accepted { .. }) => Verdict::Godot4Only,
+        (Reading::Accepted { .. }, Reading::Accepted { .. }) if id.is_some_and(|id| id <= 5) => {
+            Verdict::Both
+        }
+        (Reading::Accepted { .. }, Reading::Accepted { .. }) => {
+            let len = |version| crate::parse_prefix(bytes, options(version)).ok().map(|e| e.len());
+            let (len3, len4) = (len(Version::Godot3), len(Version::Godot4));
+            godot3 = Reading::Accepted { len: len3 };
+            godot4 = Reading::Accepted { len: len4 };
+            match (len3 == Some(bytes.len()), len4 == Some(bytes.len())) {
+                (true, false) => Verdict::Godot3Only,
+                (false, true) => Verdict::Godot4Only,
+                _ => {
+                    match (implausible(bytes, Version::Godot3), implausible(bytes, Version::Godot4))
+                    {
+                        (false, true) => Verdict::Godot3Only,
+                        (true, false) => Verdict::Godot4Only,
+                        _ => Verdict::Both,
+                    }
+                }
+            }
+        }
+    };
+    Detection { verdict, id, godot3, godot4, total: bytes.len() }
+}
+
+/// Whether `version`'s reading of `bytes` is something no engine writes: a real-valued math
+/// value with a NaN, infinite or subnormal component (the reading of counts, lengths and ids as
+/// floats), or a full object with an empty class name (both engines write a null object as
+/// `Nil`). O(1).
+fn implausible(bytes: &[u8], version: Version) -> bool {
+    use crate::{ObjectRef, Precision, VariantRef as V};
+    let odd32 = |c: f32| !c.is_finite() || c.is_subnormal();
+    let odd64 = |c: f64| !c.is_finite() || c.is_subnormal();
+    let reals = |raw: &[u8], precision: Precision| match precision {
+        Precision::Single => {
+            raw.chunks_exact(4).any(|c| odd32(f32::from_le_bytes(c.try_into().unwrap_or([0; 4]))))
+        }
+        Precision::Double => {
+            raw.chunks_exact(8).any(|c| odd64(f64::from_le_bytes(c.try_into().unwrap_or([0; 8]))))
+        }
+    };
+    let options = Options::new(version).with_allow_objects(true);
+    let full_object = bytes.get(2).is_some_and(|flags| flags & 1 == 0);
+    match crate::parse(bytes, options) {
+        Ok(V::Vector2(r)) => reals(r.raw_bytes(), r.precision()),
+        Ok(V::Rect2(r)) => reals(r.raw_bytes(), r.precision()),
+        Ok(V::Vector3(r)) => reals(r.raw_bytes(), r.precision()),
+        Ok(V::Transform2D(r)) => reals(r.raw_bytes(), r.precision()),
+        Ok(V::Vector4(r)) => reals(r.raw_bytes(), r.precision()),
+        Ok(V::Plane(r)) => reals(r.raw_bytes(), r.precision()),
+        Ok(V::Quaternion(r)) => reals(r.raw_bytes(), r.precision()),
+        Ok(V::Aabb(r)) => reals(r.raw_bytes(), r.precision()),
+        Ok(V::Basis(r)) => reals(r.raw_bytes(), r.precision()),
+        Ok(V::Transform3D(r)) => reals(r.raw_bytes(), r.precision()),
+        Ok(V::Projection(r)) => reals(r.raw_bytes(), r.precision()),
+        Ok(V::Color(c)) => {
+            let mut odd = false;
+            c.for_each_component(|c| odd |= odd32(c));
+            odd
+        }
+        Ok(V::Object(ObjectRef::Null)) => full_object,
+        _ => false,
+    }
+}
+
+/// A type's name in a version, or `value` for an id the version lacks.
+struct TypeName(Option<VariantType>, Version);
+
+impl fmt::Display for TypeName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(ty) => f.write_str(ty.name(self.1)),
+            None => f.write_str("value"),
+        }
+    }
+}
+
+impl Detection {
+    /// Why `chosen` wins when `other` accepts the bytes too (as `reading`).
+    fn partial(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        (chosen, other): (Version, Version),
+        reading: Reading,
+    ) -> fmt::Result {
+        let id = u32::from(self.id.unwrap_or(0));
+        let number = |version| match version {
+            Version::Godot3 => 3,
+            Version::Godot4 => 4,
+        };
+        let (chosen_name, other_name) = (
+            TypeName(VariantType::from_id(chosen, id), chosen),
+            TypeName(VariantType::from_id(other, id), other),
+        );
+        let (c, o) = (number(chosen), number(other));
+        match reading.len() {
+            Some(len) if len != self.total => write!(
+                f,
+                "Godot {c}: valid as Godot {c} {chosen_name} ({} bytes); Godot {o} reads a \
+                 {other_name} of {len} bytes and leaves the rest",
+                self.total
+            ),
+            _ => write!(
+                f,
+                "Godot {c}: valid as Godot {c} {chosen_name}; Godot {o} reads a {other_name} no \
+                 engine writes (a NaN, infinite or subnormal real, or an object without a class)"
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Detection {
+    /// One line: the verdict, then why.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Version::{Godot3 as G3, Godot4 as G4};
+        let id = self.id.unwrap_or(0);
+        let name = |version| TypeName(VariantType::from_id(version, u32::from(id)), version);
+        match (self.verdict, self.godot3, self.godot4) {
+            (Verdict::Neither, _, _) => {
+                write!(f, "neither: ")?;
+                if let Some(error) = self.godot3.error() {
+                    write!(f, "Godot 3 refuses it: {error}; ")?;
+                }
+                match self.godot4.error() {
+                    Some(error) => write!(f, "Godot 4 refuses it: {error}"),
+                    None => Ok(()),
+                }
+            }
+            (Verdict::Both, _, _) if self.same_meaning() => write!(
+                f,
+                "both: the bytes are valid in both versions and mean the same (type id {id}, {})",
+                name(G4)
+            ),
+            (Verdict::Both, _, _) => write!(
+                f,
+                "both: valid in both versions as different values (Godot 3 {}, Godot 4 {}); \
+                 read as Godot 4, the preferred version",
+                name(G3),
+                name(G4)
+            ),
+            (Verdict::Godot4Only, Reading::Refused(_), _)
+                if VariantType::from_id(G3, u32::from(id)).is_none() =>
+            {
+                write!(f, "Godot 4: type id {id} ({}) does not exist in Godot 3", name(G4))
+            }
+            (Verdict::Godot4Only, Reading::Refused(error), _) => {
+                write!(f, "Godot 4: valid as Godot 4 {}, Godot 3 refuses it: {error}", name(G4))
+            }
+            (Verdict::Godot3Only, _, Reading::Refused(error)) => {
+                write!(f, "Godot 3: valid as Godot 3 {}, Godot 4 refuses it: {error}", name(G3))
+            }
+            (Verdict::Godot3Only, _, other) => self.partial(f, (G3, G4), other),
+            (Verdict::Godot4Only, other, _) => self.partial(f, (G4, G3), other),
+        }
+    }
+}

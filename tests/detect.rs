@@ -1,0 +1,204 @@
+//! `gdvariant::detect` on both engines' corpora and on crafted bytes for each reason.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
+
+mod common;
+
+use common::{corpus, manifest};
+use gdvariant::detect::Verdict;
+use gdvariant::{EncodeOptions, Version, Writer};
+
+use Version::{Godot3 as G3, Godot4 as G4};
+
+/// Corpus cases both versions read whole, as two different values of the same size: detection
+/// cannot tell them apart and answers Godot 4 (the format's advice).
+const AMBIGUOUS: &[(Version, &str, &str)] = &[
+    (G3, "aabb_basic", "a Godot 3 AABB is six plausible reals, a fine Godot 4 Transform2D"),
+    (G3, "color_basic", "a Godot 3 Color is four plausible reals, a fine Godot 4 Plane"),
+    (G3, "color_red", "a Godot 3 Color is four plausible reals, a fine Godot 4 Plane"),
+    (G3, "color_over1", "a Godot 3 Color is four plausible reals, a fine Godot 4 Plane"),
+    (G3, "pool_int_empty", "byte for byte Godot 4's empty StringName"),
+    (G3, "pool_int_truncated", "PoolIntArray([5]) is Godot 4's StringName \"\\u{5}\""),
+    (G4, "stringname_empty", "byte for byte Godot 3's empty PoolIntArray"),
+    (G4, "transform2d_identity", "six plausible reals, a fine Godot 3 AABB"),
+    (G4, "transform2d_distinct", "six plausible reals, a fine Godot 3 AABB"),
+    (G4, "plane_basic", "four plausible reals, a fine Godot 3 Color"),
+];
+
+/// Every value case with bytes: (name, type id, bytes).
+fn cases(version: Version) -> Vec<(String, u64, Vec<u8>)> {
+    manifest(version)
+        .into_iter()
+        .filter(|c| c["kind"] == "var_to_bytes" || c["kind"] == "var2bytes")
+        .filter(|c| c["encode_failed"] != true)
+        .map(|c| {
+            let name = c["name"].as_str().unwrap().to_owned();
+            let bytes = corpus(version, &name);
+            (name, u64::from(bytes[0]), bytes) // the id on the wire (a null object is Nil)
+        })
+        .collect()
+}
+
+#[test]
+fn cases_whose_id_differs_between_versions_are_detected_as_their_engine() {
+    let mut failures = Vec::new();
+    let mut detected = 0;
+    for version in [G3, G4] {
+        for (name, id, bytes) in cases(version) {
+            if id <= 5 {
+                continue;
+            }
+            let detection = gdvariant::detect(&bytes);
+            let ambiguous = AMBIGUOUS.iter().any(|(v, n, _)| *v == version && *n == name);
+            let expected = match version {
+                G3 => Verdict::Godot3Only,
+                G4 => Verdict::Godot4Only,
+            };
+            match (detection.verdict(), ambiguous) {
+                (verdict, false) if verdict == expected => {
+                    assert_eq!(detection.version(), Some(version));
+                    detected += 1;
+                }
+                (Verdict::Both, true) => assert_eq!(detection.version(), Some(G4)),
+                (verdict, _) => {
+                    failures.push(format!("{version:?} {name}: {verdict:?}: {detection}"))
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(detected > 170, "{detected}");
+}
+
+#[test]
+fn ids_0_to_5_are_both_and_mean_the_same() {
+    let mut same_bytes = 0;
+    for version in [G3, G4] {
+        for (name, id, bytes) in cases(version) {
+            if id > 5 {
+                continue;
+            }
+            let detection = gdvariant::detect(&bytes);
+            assert_eq!(detection.verdict(), Verdict::Both, "{version:?} {name}: {detection}");
+            assert!(detection.same_meaning(), "{name}");
+            assert_eq!(detection.version(), Some(G4), "{name}");
+            assert!(detection.to_string().starts_with("both: the bytes are valid in both"));
+            // The same value written by the other engine is the same bytes.
+            let other = match version {
+                G3 => G4,
+                G4 => G3,
+            };
+            if let Some((_, _, theirs)) = cases(other).into_iter().find(|(n, _, _)| *n == name) {
+                assert_eq!(bytes, theirs, "{name}");
+                same_bytes += 1;
+            }
+        }
+    }
+    assert!(same_bytes > 80, "{same_bytes}");
+}
+
+fn encode(version: Version, build: impl FnOnce(&mut Writer<Vec<u8>>)) -> Vec<u8> {
+    let options = match version {
+        G3 => EncodeOptions::godot3(),
+        G4 => EncodeOptions::godot4(),
+    };
+    let mut writer = Writer::new(Vec::new(), options);
+    build(&mut writer);
+    writer.finish().unwrap()
+}
+
+#[test]
+fn each_reason_is_explained() {
+    // Type ids 0 to 5 mean the same.
+    let d = gdvariant::detect(&encode(G3, |w| w.string("hi").unwrap()));
+    assert_eq!(d.verdict(), Verdict::Both);
+    assert_eq!(
+        d.to_string(),
+        "both: the bytes are valid in both versions and mean the same (type id 4, String)"
+    );
+
+    // An id Godot 3 does not have.
+    let d = gdvariant::detect(&encode(G4, |w| w.begin_array(0).unwrap()));
+    assert_eq!((d.verdict(), d.version()), (Verdict::Godot4Only, Some(G4)));
+    assert_eq!(d.to_string(), "Godot 4: type id 28 (Array) does not exist in Godot 3");
+    assert!(d.godot3_error().is_some() && d.godot4_error().is_none());
+
+    // Godot 3's empty Dictionary (id 18) is a truncated Transform3D to Godot 4.
+    let d = gdvariant::detect(&[18, 0, 0, 0, 0, 0, 0, 0]);
+    assert_eq!((d.verdict(), d.version()), (Verdict::Godot3Only, Some(G3)));
+    assert_eq!(
+        d.to_string(),
+        "Godot 3: valid as Godot 3 Dictionary, Godot 4 refuses it: input ends inside a field \
+         that needs 48 bytes at byte offset 4"
+    );
+
+    // Godot 4's StringName (id 21) is a Godot 3 PoolIntArray whose count runs past the end.
+    let d = gdvariant::detect(&encode(G4, |w| w.string_name("abc").unwrap()));
+    assert_eq!(d.verdict(), Verdict::Godot4Only);
+    assert!(
+        d.to_string().starts_with("Godot 4: valid as Godot 4 StringName, Godot 3 refuses it: ")
+    );
+
+    // Godot 3's Rect2 (id 6, 16 bytes) reads in Godot 4 as a Vector2i (8 bytes) plus 8 left over.
+    let rect = encode(G3, |w| {
+        w.rect2(gdvariant::math::Rect2 {
+            position: gdvariant::math::Vector2 { x: 1.0, y: 2.0 },
+            size: gdvariant::math::Vector2 { x: 3.0, y: 4.0 },
+        })
+        .unwrap()
+    });
+    let d = gdvariant::detect(&rect);
+    assert_eq!((d.verdict(), d.version()), (Verdict::Godot3Only, Some(G3)));
+    assert_eq!(
+        d.to_string(),
+        "Godot 3: valid as Godot 3 Rect2 (20 bytes); Godot 4 reads a Vector2i of 12 bytes and \
+         leaves the rest"
+    );
+
+    // Godot 3's AABB and Godot 4's Transform2D (id 11) are both six f32s.
+    let mut same_size = vec![11, 0, 0, 0];
+    same_size.extend_from_slice(&[0; 24]);
+    let d = gdvariant::detect(&same_size);
+    assert_eq!((d.verdict(), d.version()), (Verdict::Both, Some(G4)));
+    assert!(!d.same_meaning());
+    assert_eq!(
+        d.to_string(),
+        "both: valid in both versions as different values (Godot 3 AABB, Godot 4 Transform2D); \
+         read as Godot 4, the preferred version"
+    );
+
+    // Godot 3's {"a": 1, "b": "two"} is 48 bytes after its header, like a Godot 4 Transform3D,
+    // whose reals would be subnormal.
+    let d = gdvariant::detect(&corpus(G3, "dict_simple"));
+    assert_eq!((d.verdict(), d.version()), (Verdict::Godot3Only, Some(G3)));
+    assert_eq!(
+        d.to_string(),
+        "Godot 3: valid as Godot 3 Dictionary; Godot 4 reads a Transform3D no engine writes (a \
+         NaN, infinite or subnormal real, or an object without a class)"
+    );
+
+    // Neither.
+    let d = gdvariant::detect(&[200, 0, 0, 0]);
+    assert_eq!((d.verdict(), d.version()), (Verdict::Neither, None));
+    assert_eq!(
+        d.to_string(),
+        "neither: Godot 3 refuses it: unknown type id 200 at byte offset 0; Godot 4 refuses it: \
+         unknown type id 200 at byte offset 0"
+    );
+    let d = gdvariant::detect(&[]);
+    assert_eq!((d.verdict(), d.type_id()), (Verdict::Neither, None));
+}
+
+#[test]
+fn full_objects_are_told_apart_by_their_class() {
+    // Godot 3's Reference does not exist in Godot 4 (RefCounted), and the other way round.
+    for (version, name) in [(G3, "object_reference_full"), (G4, "object_refcounted_full")] {
+        let d = gdvariant::detect(&corpus(version, name));
+        assert_eq!(d.version(), Some(version), "{name}: {d}");
+    }
+}
