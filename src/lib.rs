@@ -96,6 +96,8 @@
 //! | bytes from an owned value | [`encode`], [`Variant::encode_into`] | O(n) |
 //! | bytes built piece by piece, or a relayed subtree spliced in | [`Writer`] | O(n), no allocation |
 //! | the frames of a `store_var` dump or a stream | [`framing`] | O(n) |
+//! | Godot's text of a value (`var_to_str` / `var2str`) | [`text::to_text_as`], [`text::write_text_as`] (no allocation) | O(n), plus sorting dictionary keys |
+//! | which Godot wrote some bytes, and why | [`detect()`] | O(n): two validations |
 //!
 //! ## What is checked where
 //!
