@@ -11,10 +11,11 @@
 //!   difference that is part of the lazy design: a container's iterator checks an element's whole
 //!   *structure* before the walk reads any of that element's *text*, so when an element holds bad
 //!   text and, later in its bytes, a structural error, the lazy walk reports the structural error
-//!   while `validate` (which reads in byte order) reports the text. So: either the same error,
-//!   or `validate` reports invalid text at an offset before the lazy walk's structural error.
-//!   Godot 4's check of a full object's `script` property (a `res://` path) belongs to
-//!   `validate` alone; the lazy API hands the property over as it is.
+//!   while `validate` (which reads in byte order) reports the text. Godot 4's check of a full
+//!   object's `script` property (a `res://` path) belongs to `validate` alone (the lazy API
+//!   hands the property over as it is) and is met in byte order too. So: either the same error,
+//!   or `validate` reports such a content error at an offset before the lazy walk's structural
+//!   error, or (for the script) the lazy walk accepts.
 //! * `parse_prefix` (structure only) accepts whatever `validate` accepts, and refuses it only
 //!   for invalid text or a bad `script` property; when it refuses, `validate` refuses with the
 //!   same error or with invalid text earlier in the bytes.
@@ -53,7 +54,7 @@ pub fn check(data: &[u8]) {
         match (&validated, &lazy) {
             (Ok(()), Ok(())) => {}
             (Err(v), Ok(())) if v.kind() == ErrorKind::InvalidScript => {}
-            (Err(v), Err(l)) if v == l || text_before_structure(v, l) => {}
+            (Err(v), Err(l)) if v == l || content_before_structure(v, l) => {}
             _ => panic!("validate {validated:?} but lazy walk {lazy:?} ({})", context()),
         }
 
@@ -62,16 +63,17 @@ pub fn check(data: &[u8]) {
             // Text and the script property are what a structural walk leaves unread.
             (Err(v), Ok(_))
                 if matches!(v.kind(), ErrorKind::InvalidUtf8 | ErrorKind::InvalidScript) => {}
-            (Err(v), Err(p)) if v == p || text_before_structure(v, p) => {}
+            (Err(v), Err(p)) if v == p || content_before_structure(v, p) => {}
             _ => panic!("validate {validated:?} but parse_prefix {prefix:?} ({})", context()),
         }
     }
 }
 
-/// `text` is invalid text that `validate` met, in byte order, before the structural error
-/// `structure` that a structure-first reader met.
-fn text_before_structure(text: &Error, structure: &Error) -> bool {
-    text.kind() == ErrorKind::InvalidUtf8
-        && structure.kind() != ErrorKind::InvalidUtf8
-        && text.offset() < structure.offset()
+/// `content` is a problem of content (invalid text, or a bad `script` property) that
+/// `validate` met, in byte order, before the structural error `structure` that a
+/// structure-first reader met.
+fn content_before_structure(content: &Error, structure: &Error) -> bool {
+    let is_content =
+        |e: &Error| matches!(e.kind(), ErrorKind::InvalidUtf8 | ErrorKind::InvalidScript);
+    is_content(content) && !is_content(structure) && content.offset() < structure.offset()
 }

@@ -17,7 +17,7 @@
 //!   text still starts with one (it had two on the wire) loses it at each round trip.
 
 use gdvariant::{
-    EncodeOptions, ElementType, Object, ObjectRef, Precision, Variant, VariantRef, Version,
+    ElementType, EncodeOptions, Object, ObjectRef, Precision, Variant, VariantRef, Version,
 };
 
 use super::options;
@@ -30,7 +30,8 @@ pub fn check(data: &[u8]) {
         }
         // Godot 3 strings outside Unicode validate but have no owned form.
         let Ok(value) = gdvariant::decode(data, options) else { continue };
-        let single = EncodeOptions::new(options.version()).with_full_objects(options.allow_objects());
+        let single =
+            EncodeOptions::new(options.version()).with_full_objects(options.allow_objects());
         let double = single.with_precision(Precision::Double);
         let parsed = gdvariant::parse(data, options).expect("validated");
         if options.version() == Version::Godot3 || !holds_double_reals(parsed) {
@@ -86,9 +87,9 @@ fn holds_double_reals(value: VariantRef<'_>) -> bool {
         VariantRef::Dictionary(dictionary) => dictionary
             .iter()
             .any(|e| e.is_ok_and(|(k, v)| holds_double_reals(k) || holds_double_reals(v))),
-        VariantRef::Object(ObjectRef::Full(object)) => object
-            .properties()
-            .any(|p| p.is_ok_and(|(_, v)| holds_double_reals(v.value()))),
+        VariantRef::Object(ObjectRef::Full(object)) => {
+            object.properties().any(|p| p.is_ok_and(|(_, v)| holds_double_reals(v.value())))
+        }
         _ => false,
     }
 }
