@@ -1,0 +1,127 @@
+//! `gdvariant`: dump, validate, re-encode, scan and query Godot Variant bytes from the command
+//! line. Every behaviour lives in the `gdvariant` library; this crate parses arguments, opens
+//! files and prints.
+//!
+//! Exit codes: 0 success; 1 the input is refused (invalid bytes, a bad frame, a path that finds
+//! nothing, an unreadable file); 2 a usage error (bad arguments, a malformed path).
+
+#![deny(unsafe_code)]
+
+mod detect;
+mod dump;
+mod failure;
+mod frames;
+mod get;
+mod input;
+mod options;
+mod output;
+mod reencode;
+mod render;
+mod validate;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Read, check and write Godot Engine's Variant binary serialization (Godot 3.x and 4.x).
+///
+/// FILE may be `-` for standard input. Exit codes: 0 success, 1 the input is refused, 2 usage
+/// error.
+#[derive(Parser, Debug)]
+#[command(name = "gdvariant", version, about, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print a value (or every frame's value with --frames).
+    Dump(dump::DumpArgs),
+    /// Check files as Godot's decoder does; print `FILE: <what> at byte offset N` for each
+    /// refused file.
+    Validate(validate::ValidateArgs),
+    /// Decode and write the canonical bytes, as Godot's encoder writes the value.
+    Reencode(reencode::ReencodeArgs),
+    /// Walk a store_var dump or stream capture frame by frame.
+    Frames(frames::FramesArgs),
+    /// Print the value at a path such as `players/3/pos`.
+    Get(get::GetArgs),
+    /// Tell whether bytes are Godot 3 or Godot 4, and why.
+    Detect(detect::DetectArgs),
+}
+
+/// The Godot version the bytes are read as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Godot {
+    /// Godot 3.x.
+    #[value(name = "3")]
+    Three,
+    /// Godot 4.x.
+    #[value(name = "4")]
+    Four,
+    /// Detected from the bytes.
+    Auto,
+}
+
+/// Options of every command that decodes.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct DecodeArgs {
+    /// Godot version of the bytes; `auto` detects it (an explicit version always wins).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub godot: Godot,
+    /// Accept full objects (class and properties), as `bytes_to_var_with_objects` does.
+    #[arg(long)]
+    pub allow_objects: bool,
+}
+
+/// The length prefix of framed input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PrefixKind {
+    /// `FileAccess.store_var` / `File.store_var` (unsigned u32).
+    StoreVar,
+    /// `StreamPeer.put_var` (signed i32).
+    StreamPeer,
+    /// `PacketPeerStream` (always little-endian).
+    PacketPeerStream,
+}
+
+/// Options of framed input.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct FrameArgs {
+    /// The length prefix in front of each value.
+    #[arg(long, value_enum, default_value = "store-var")]
+    pub prefix: PrefixKind,
+    /// The prefix is big-endian (the file's or peer's `big_endian` was set).
+    #[arg(long)]
+    pub big_endian: bool,
+}
+
+/// How a value is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Godot's `var_to_str` / `var2str` text.
+    Text,
+    /// Lossless JSON (schema in the README).
+    Json,
+}
+
+/// A file argument: a path, or `-` for standard input.
+pub type FileArg = PathBuf;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Dump(args) => dump::run(args),
+        Command::Validate(args) => validate::run(args),
+        Command::Reencode(args) => reencode::run(args),
+        Command::Frames(args) => frames::run(args),
+        Command::Get(args) => get::run(args),
+        Command::Detect(args) => detect::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(failure) => failure.report(),
+    }
+}

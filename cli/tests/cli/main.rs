@@ -1,0 +1,12 @@
+//! End-to-end tests: the built `gdvariant` binary on both engines' corpora.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+mod support;
+
+mod detect;
+mod dump;
+mod exit_codes;
+mod frames;
+mod get;
+mod reencode;
+mod validate;
