@@ -98,6 +98,9 @@
 //! | the frames of a `store_var` dump or a stream | [`framing`] | O(n) |
 //! | Godot's text of a value (`var_to_str` / `var2str`) | [`text::to_text_as`], [`text::write_text_as`] (no allocation) | O(n), plus sorting dictionary keys |
 //! | which Godot wrote some bytes, and why | [`detect()`] | O(n): two validations |
+//! | a value as lossless, type-tagged JSON | [`json::to_json`], [`json::write_json`] | O(n) |
+//! | a value by a textual path such as `players/3/pos` | [`parse_path`], then [`VariantRef::lookup`] / [`Element::lookup`] | O(path), then each step's lookup |
+//! | statistics over a dump, or the frames of a damaged one | [`framing::FrameStats`], [`framing::scan`] | O(1) per frame / O(n) plus resynchronisation |
 //!
 //! ## What is checked where
 //!
