@@ -14,7 +14,12 @@
 //! * iterators yield exactly `len()` items when nothing is malformed;
 //! * packed arrays: `get`, `iter` (both directions), the little-endian view and the native slice
 //!   agree, and their bytes are the input's;
-//! * a string's text is inside its raw bytes; `check`, `to_str` and `eq_str` agree.
+//! * a string's text is inside its raw bytes; `check`, `to_str` and `eq_str` agree;
+//! * the text form (`text::to_text_as`) and JSON (`json::to_json`) of what parses are written
+//!   without panicking; when they fail, the error lies inside the input, and they succeed on
+//!   whatever walks without error (Godot 3 strings outside Unicode aside);
+//! * `detect` agrees with `validate`: a version it names accepts the bytes, and
+//!   [`Verdict::Neither`](gdvariant::detect::Verdict) means neither does.
 
 use gdvariant::packed::PackedElement;
 use gdvariant::{
@@ -29,6 +34,7 @@ const LOOKUPS: usize = 16;
 
 /// The target: parse and walk `data` under every reader setting.
 pub fn check(data: &[u8]) {
+    check_detection(data);
     for options in options::all() {
         let walked = match gdvariant::parse(data, options) {
             Ok(value) => {
@@ -41,12 +47,48 @@ pub fn check(data: &[u8]) {
         if let Err(error) = walked {
             options::assert_offset_inside(&error, data, "lazy walk");
         }
+        if let Ok(value) = gdvariant::parse(data, options) {
+            let outputs = [
+                ("text", gdvariant::text::to_text_as(value, options.version()).map(drop)),
+                ("json", gdvariant::json::to_json(value).map(drop)),
+            ];
+            for (what, output) in outputs {
+                if let Err(error) = output {
+                    options::assert_offset_inside(&error, data, what);
+                    assert!(
+                        walked.is_err() || error.kind() == ErrorKind::NotUnicode,
+                        "{what} fails on a value that walks: {error}"
+                    );
+                }
+            }
+        }
         if let Ok(element) = gdvariant::parse_prefix(data, options) {
             assert!(element.len() <= data.len(), "parse_prefix length past the input");
             check_element_bytes(&element, data);
             // The same walk from the element gives the same verdict as from `parse`.
             assert_eq!(walk(element.value(), data), walked, "walk from parse_prefix vs parse");
         }
+    }
+}
+
+/// `detect` names only versions that accept the bytes (with objects allowed).
+fn check_detection(data: &[u8]) {
+    use gdvariant::detect::Verdict;
+    use gdvariant::{Options, Version};
+    let detection = gdvariant::detect(data);
+    let _ = (detection.to_string(), detection.same_meaning(), detection.type_id());
+    let accepts = |version| gdvariant::validate(data, Options::new(version).with_allow_objects(true));
+    let (g3, g4) = (accepts(Version::Godot3), accepts(Version::Godot4));
+    assert_eq!(detection.godot3_error(), g3.err(), "detect's Godot 3 error");
+    assert_eq!(detection.godot4_error(), g4.err(), "detect's Godot 4 error");
+    match detection.verdict() {
+        Verdict::Godot3Only => assert!(g3.is_ok()),
+        Verdict::Godot4Only => assert!(g4.is_ok()),
+        Verdict::Both => assert!(g3.is_ok() && g4.is_ok()),
+        Verdict::Neither => assert!(g3.is_err() && g4.is_err()),
+    }
+    if let Some(version) = detection.version() {
+        assert!(accepts(version).is_ok(), "detect names {version:?}, which refuses the bytes");
     }
 }
 
