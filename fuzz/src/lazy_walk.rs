@@ -77,7 +77,8 @@ fn check_detection(data: &[u8]) {
     use gdvariant::{Options, Version};
     let detection = gdvariant::detect(data);
     let _ = (detection.to_string(), detection.same_meaning(), detection.type_id());
-    let accepts = |version| gdvariant::validate(data, Options::new(version).with_allow_objects(true));
+    let accepts =
+        |version| gdvariant::validate(data, Options::new(version).with_allow_objects(true));
     let (g3, g4) = (accepts(Version::Godot3), accepts(Version::Godot4));
     assert_eq!(detection.godot3_error(), g3.err(), "detect's Godot 3 error");
     assert_eq!(detection.godot4_error(), g4.err(), "detect's Godot 4 error");
