@@ -70,10 +70,9 @@ pub fn check(data: &[u8]) {
 }
 
 /// `content` is a problem of content (invalid text, or a bad `script` property) that
-/// `validate` met, in byte order, before the structural error `structure` that a
-/// structure-first reader met.
-fn content_before_structure(content: &Error, structure: &Error) -> bool {
-    let is_content =
-        |e: &Error| matches!(e.kind(), ErrorKind::InvalidUtf8 | ErrorKind::InvalidScript);
-    is_content(content) && !is_content(structure) && content.offset() < structure.offset()
+/// `validate` met, in byte order, before the error `later` that a structure-first reader met
+/// (that error may be text too: class names are read, and checked, with the structure).
+fn content_before_structure(content: &Error, later: &Error) -> bool {
+    matches!(content.kind(), ErrorKind::InvalidUtf8 | ErrorKind::InvalidScript)
+        && content.offset() < later.offset()
 }
