@@ -152,6 +152,25 @@ fn counts_are_checked_before_anything_is_reserved() {
     assert_eq!(error.kind(), ErrorKind::BadCount { count: 3 });
 }
 
+/// A Godot 3 string that `str` cannot hold is `NotUnicode` only when Godot accepts the value;
+/// when Godot refuses it for a problem further on, `decode` reports that problem, as `validate`
+/// does (found by the `differential` fuzz target).
+#[test]
+fn not_unicode_gives_way_to_godots_own_error() {
+    let o = Options::godot3();
+    // NodePath with two names: a surrogate (ED A0 80, accepted by Godot 3), then nothing.
+    let cut =
+        [0x0f, 0, 0, 0, 2, 0, 0, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0xed, 0xa0, 0x80, 0];
+    let refused = gdvariant::validate(&cut, o).unwrap_err();
+    assert_eq!((refused.offset(), refused.kind()), (24, ErrorKind::Truncated { needed: 4 }));
+    assert_eq!(gdvariant::decode(&cut, o).unwrap_err(), refused);
+    // With its second name the value is Godot's, and only the owned form fails.
+    let whole = [&cut[..], &[1, 0, 0, 0, b'a', 0, 0, 0]].concat();
+    gdvariant::validate(&whole, o).unwrap();
+    let not_unicode = gdvariant::decode(&whole, o).unwrap_err();
+    assert_eq!((not_unicode.offset(), not_unicode.kind()), (20, ErrorKind::NotUnicode));
+}
+
 #[test]
 fn lazy_elements_convert_on_their_own() {
     // Godot 4.6: var_to_bytes({"a": {"b": {"c": [1, 2, {"d": null}]}}, "e": []})

@@ -23,7 +23,7 @@ use crate::object::ObjectRef;
 use crate::packed::{PackedElement, PackedReals};
 use crate::string::{GdStr, read_string};
 use crate::value::{Extent, VariantRef, parse_head};
-use crate::walk::check_script;
+use crate::walk::{Mode, check_script, walk};
 use crate::wire::error_at;
 use crate::{Options, Version};
 
@@ -115,7 +115,22 @@ enum Open {
 }
 
 /// The conversion of the value whose header is at `pos`, at nesting `depth`.
+///
+/// A Godot 3 string outside Unicode stops the conversion where it is met, but Godot may still
+/// refuse the value for a problem further on; the validating walk then gives that error, so the
+/// result is `NotUnicode` only for values Godot accepts. (The walk runs on that error path
+/// alone.)
 fn convert(buf: &[u8], pos: usize, options: Options, depth: u16) -> Result<Variant> {
+    convert_in_order(buf, pos, options, depth).map_err(|error| {
+        if error.kind() != ErrorKind::NotUnicode {
+            return error;
+        }
+        walk(buf, pos, options, depth, Mode::Validate).err().unwrap_or(error)
+    })
+}
+
+/// [`convert`], stopping at the first problem met in byte order.
+fn convert_in_order(buf: &[u8], pos: usize, options: Options, depth: u16) -> Result<Variant> {
     let version = options.version();
     let rules = KeyRules::of(version);
     let mut stack: Vec<Open> = Vec::new();
