@@ -45,10 +45,11 @@ fn every_encoded_value_decodes_to_godots_value() {
     let failures = with_big_stack(|| {
         let mut failures = Vec::new();
         let mut checked = 0;
+        let mut sample = MiriSample::default();
         for version in VERSIONS {
             for case in manifest(version).iter().filter(|c| is_value_case(c)) {
                 let name = case["name"].as_str().unwrap().to_owned();
-                if case["encode_failed"] == true {
+                if case["encode_failed"] == true || sample.skips(version, case) {
                     continue;
                 }
                 let bytes = std::fs::read(corpus_dir(version).join(format!("{name}.bin"))).unwrap();
@@ -63,7 +64,9 @@ fn every_encoded_value_decodes_to_godots_value() {
                 checked += 1;
             }
         }
-        assert!(checked > 280, "only {checked} cases found");
+        // Under Miri: one case of each of the 27 + 39 types.
+        let expected = if cfg!(miri) { 66 } else { 281 };
+        assert!(checked >= expected, "only {checked} cases found");
         failures
     });
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));

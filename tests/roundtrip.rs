@@ -34,12 +34,16 @@ fn every_value_case_reencodes_to_the_engines_bytes() {
     let report = with_big_stack(|| {
         let mut failures = Vec::new();
         let (mut exact, mut masked, mut godot_same_bytes) = (0, 0, 0);
+        let mut sample = MiriSample::default();
         for version in VERSIONS {
             for case in manifest(version) {
                 if !matches!(case["kind"].as_str(), Some("var2bytes" | "var_to_bytes")) {
                     continue;
                 }
                 if case["encode_failed"] == Value::Bool(true) {
+                    continue;
+                }
+                if sample.skips(version, &case) {
                     continue;
                 }
                 let name = case["name"].as_str().unwrap().to_string();
@@ -88,18 +92,27 @@ fn every_value_case_reencodes_to_the_engines_bytes() {
     let (failures, exact, masked, godot_same_bytes) = report;
     assert!(failures.is_empty(), "{} cases differ:\n{}", failures.len(), failures.join("\n"));
     // 137 (Godot 3) + 148 (Godot 4) cases that Godot itself reproduces, plus the object-id cases
-    // (Godot hands out new ids) and the NodePath cases (uninitialised padding).
-    assert!(godot_same_bytes >= 285, "only {godot_same_bytes} cases marked round-tripping");
+    // (Godot hands out new ids) and the NodePath cases (uninitialised padding). Under Miri, the
+    // sample (one case of each of the 27 + 39 types) holds only cases Godot reproduces.
+    let (same_at_least, masked_at_least) = if cfg!(miri) { (66, 0) } else { (285, 1) };
+    assert!(
+        godot_same_bytes >= same_at_least,
+        "only {godot_same_bytes} cases marked round-tripping"
+    );
     assert!(exact >= godot_same_bytes, "{exact} exact of {godot_same_bytes}");
     // Godot 3.2.3's nodepath_parent has a 0x55 pad byte; the other NodePath cases Godot fails to
     // reproduce happen to hold zeros in the files.
-    assert!(masked >= 1, "expected a NodePath case with garbage padding, found {masked}");
+    assert!(
+        masked >= masked_at_least,
+        "expected a NodePath case with garbage padding, found {masked}"
+    );
 }
 
 #[test]
 fn owned_values_match_the_lazy_view_on_every_case() {
     // The owned value, encoded and parsed again, describes exactly as the original bytes do.
     with_big_stack(|| {
+        let mut sample = MiriSample::default();
         for version in VERSIONS {
             for case in manifest(version) {
                 if !matches!(case["kind"].as_str(), Some("var2bytes" | "var_to_bytes"))
@@ -108,6 +121,9 @@ fn owned_values_match_the_lazy_view_on_every_case() {
                     continue;
                 }
                 let name = case["name"].as_str().unwrap();
+                if sample.skips(version, &case) {
+                    continue;
+                }
                 let full = case["full_objects"] == Value::Bool(true);
                 let options = Options::new(version).with_allow_objects(full);
                 let bytes = corpus(version, name);

@@ -33,12 +33,39 @@ pub fn corpus(version: Version, name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// The manifest entry of corpus case `name`.
+/// 0 for Godot 3, 1 for Godot 4 (for per-version tables).
+fn version_index(version: Version) -> usize {
+    match version {
+        Version::Godot3 => 0,
+        Version::Godot4 => 1,
+    }
+}
+
+/// The manifest entry of corpus case `name`. Only that entry's line is parsed (parsing the
+/// whole manifest takes half a minute under Miri).
 pub fn manifest_case(version: Version, name: &str) -> Value {
-    manifest(version)
-        .into_iter()
-        .find(|c| c["name"] == name)
-        .unwrap_or_else(|| panic!("{name} not in the manifest"))
+    static LINES: [std::sync::OnceLock<std::collections::HashMap<String, String>>; 2] =
+        [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+    let lines = LINES[version_index(version)].get_or_init(|| {
+        let path = corpus_dir(version).join("manifest.jsonl");
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let name_of = |line: &str| -> String {
+            // Every entry starts with its name; anything else is parsed.
+            let quick = line.strip_prefix("{\"name\":").map(str::trim_start);
+            match quick.and_then(|rest| rest.strip_prefix('"')?.split_once('"')) {
+                Some((name, _)) if !name.contains('\\') => name.to_owned(),
+                _ => parse_json(line)["name"].as_str().unwrap_or_default().to_owned(),
+            }
+        };
+        text.lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|line| (name_of(line), line.to_owned()))
+            .collect()
+    });
+    let case = parse_json(lines.get(name).unwrap_or_else(|| panic!("{name} not in the manifest")));
+    assert_eq!(case["name"], name);
+    case
 }
 
 /// Parses a JSON Lines file.
@@ -56,7 +83,42 @@ pub fn parse_json(text: &str) -> Value {
 
 /// The manifest entries of a corpus.
 pub fn manifest(version: Version) -> Vec<Value> {
-    read_jsonl(&corpus_dir(version).join("manifest.jsonl"))
+    manifest_cached(version).to_vec()
+}
+
+/// The manifest entries of a corpus, read and parsed once per test binary.
+fn manifest_cached(version: Version) -> &'static [Value] {
+    static MANIFESTS: [std::sync::OnceLock<Vec<Value>>; 2] =
+        [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+    MANIFESTS[version_index(version)]
+        .get_or_init(|| read_jsonl(&corpus_dir(version).join("manifest.jsonl")))
+}
+
+/// Whether a corpus case is left out under Miri: the `large_*` cases (hundreds of kilobytes to
+/// a megabyte each) take minutes apiece to interpret; every other case runs. Always `false`
+/// outside Miri.
+pub fn miri_skips(name: &str) -> bool {
+    cfg!(miri) && name.starts_with("large_")
+}
+
+/// Under Miri, a sample of the corpus for tests that compare each case with Godot's JSON
+/// description (over a second a case when interpreted): the first case of each type of each
+/// version, `large_*` cases left out. Outside Miri every case is kept.
+#[derive(Default)]
+pub struct MiriSample {
+    seen: std::collections::HashSet<(usize, String)>,
+}
+
+impl MiriSample {
+    /// Whether to leave `case` (a manifest entry of `version`) out.
+    pub fn skips(&mut self, version: Version, case: &Value) -> bool {
+        if !cfg!(miri) {
+            return false;
+        }
+        let name = case["name"].as_str().unwrap_or_default();
+        let ty = case["type"].as_str().unwrap_or_default().to_owned();
+        miri_skips(name) || !self.seen.insert((version_index(version), ty))
+    }
 }
 
 /// A case's expected value: inline, or from its `expected_file` (stored gzipped when large).
