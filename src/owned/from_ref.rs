@@ -5,8 +5,15 @@
 //! limit of the [`Options`] bounds that stack. It checks what [`validate`](crate::validate)
 //! checks (strings are turned into `String`s, which checks their text). Nothing is reserved from
 //! a declared count: containers grow as their elements arrive, so memory follows the bytes
-//! actually present: a small multiple of the input (the smallest value on the wire, a 4-byte
-//! `Nil`, becomes a 64-byte `Variant`; vectors grow by doubling).
+//! actually present: at most about 100 bytes per input byte (a 4-byte `Nil` becomes a 64-byte
+//! `Variant`, vectors grow by doubling, and deep nesting costs a container per 8 or 12 bytes;
+//! `tests/hostile_alloc.rs` asserts 128 bytes per input byte plus 4 KiB).
+//!
+//! Stack: the conversion itself is iterative, but Godot 4 dictionaries used as dictionary keys
+//! are hashed and compared by content, recursively through the key: a key nested 1024 levels
+//! deep needs more than 256 KiB of stack in a release build, and more than 2 MiB in a debug
+//! build. Decode untrusted Godot 4 input on a thread with a few MiB of stack (the main thread's
+//! 8 MiB is plenty), or refuse dictionary keys that are containers before decoding.
 
 use alloc::boxed::Box;
 use alloc::string::String;
@@ -45,6 +52,11 @@ use crate::{Options, Version};
 /// assert_eq!(dictionary.get(&"a".into()), Some(&Variant::Int(2)));
 /// # Ok::<(), gdvariant::Error>(())
 /// ```
+///
+/// # Stack
+/// Iterative, except that Godot 4 dictionaries used as dictionary keys are hashed through the
+/// whole key: keys nested hundreds of levels deep need a few MiB of stack in a debug build (see
+/// the README's Security section).
 ///
 /// # Errors
 /// The first problem, with its absolute offset, as [`validate`](crate::validate) reports it.

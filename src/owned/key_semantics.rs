@@ -12,8 +12,9 @@
 //! are kept out of the hash index altogether, which also keeps hostile inputs from piling
 //! identical hashes into one bucket.
 //!
-//! Costs are O(size of the values); recursion follows the nesting of the key, which decoding
-//! bounds by the depth limit.
+//! Costs are O(size of the values). `hash_key`, `keys_equal` and `same` recurse through nested
+//! containers, so their stack follows the nesting of the key (bounded by the depth limit when
+//! the value was decoded): see the stack note in `from_ref.rs`.
 
 use alloc::vec::Vec;
 use core::hash::{BuildHasher, Hash, Hasher};
