@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::{corpus_dir, with_big_stack};
+use common::{corpus_files, with_big_stack};
 use gdvariant::{Error, ObjectRef, Options, VariantRef, Version};
 
 /// A small deterministic generator (xorshift64*), so failures reproduce.
@@ -174,14 +174,7 @@ fn mutated_corpus_values_never_panic_and_readers_agree() {
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         let mut checked = 0usize;
         for version in [Version::Godot3, Version::Godot4] {
-            let mut files: Vec<_> = std::fs::read_dir(corpus_dir(version))
-                .unwrap()
-                .map(|e| e.unwrap().path())
-                .filter(|p| p.extension().is_some_and(|e| e == "bin"))
-                .filter(|p| std::fs::metadata(p).unwrap().len() <= 64 * 1024)
-                .collect();
-            files.sort();
-            for file in files {
+            for file in corpus_files(version, 64 * 1024) {
                 let bytes = std::fs::read(&file).unwrap();
                 for allow_objects in [false, true] {
                     let options = Options::new(version).with_allow_objects(allow_objects);

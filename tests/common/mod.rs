@@ -27,6 +27,18 @@ pub fn corpus_dir(version: Version) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus").join(name)
 }
 
+/// The `.bin` files of `corpus/godot{3,4}` of at most `max_len` bytes, sorted by name.
+pub fn corpus_files(version: Version, max_len: u64) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir(version))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "bin"))
+        .filter(|p| std::fs::metadata(p).unwrap().len() <= max_len)
+        .collect();
+    files.sort();
+    files
+}
+
 /// The bytes of corpus case `name` (`corpus/godot{3,4}/NAME.bin`).
 pub fn corpus(version: Version, name: &str) -> Vec<u8> {
     let path = corpus_dir(version).join(format!("{name}.bin"));
