@@ -1,0 +1,49 @@
+//! 100,000 small packets (64 to 256 bytes, dictionaries with a `"type"` key) handled one by one,
+//! as a relay does: find the value's end, look up `"type"`, take the bytes to forward; the same
+//! after validating each packet; and owned decode of each packet.
+// criterion's macros define undocumented public functions; a benchmark stops on bad input.
+#![allow(missing_docs, clippy::expect_used)]
+
+mod workloads;
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use gdvariant::{Options, Version};
+use workloads::{inputs, ops};
+
+fn packets(c: &mut Criterion) {
+    for version in [Version::Godot4, Version::Godot3] {
+        let packets = inputs::packets(version);
+        let options = Options::new(version);
+        let name = match version {
+            Version::Godot3 => "godot3",
+            Version::Godot4 => "godot4",
+        };
+        let mut group = c.benchmark_group(format!("packets/{name}"));
+        group.throughput(Throughput::Elements(packets.len() as u64));
+        group.bench_function("relay", |b| {
+            b.iter(|| ops::relay_all(black_box(&packets).iter(), options, ops::relay))
+        });
+        group.bench_function("validated_relay", |b| {
+            b.iter(|| ops::relay_all(black_box(&packets).iter(), options, ops::validated_relay))
+        });
+        group.bench_function("decode", |b| {
+            b.iter(|| {
+                black_box(&packets)
+                    .iter()
+                    .filter(|p| ops::decode(p, options).is_ok_and(|v| !v.is_nil()))
+                    .count()
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_secs(1));
+    targets = packets
+}
+criterion_main!(benches);

@@ -1,0 +1,14 @@
+//! The benchmark workloads: deterministic inputs built in code (plus the corpus's large real-engine
+//! cases), and the operations each benchmark times. Shared by every bench target, by the Godot
+//! side-by-side runner and by `tests/bench_allocations.rs`, so what is timed is what is checked
+//! for allocations.
+#![allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
+
+pub mod inputs;
+pub mod ops;

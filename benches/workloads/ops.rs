@@ -1,0 +1,158 @@
+//! The operations the benchmarks time. Each returns something derived from what it read, so the
+//! optimiser cannot drop the work, and none allocates except [`decode`] and [`encode`].
+
+use gdvariant::framing::{self, LengthPrefix};
+use gdvariant::{Options, Variant, VariantRef};
+
+/// Sums of what a full walk read, so the walk is not optimised away.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Tally {
+    /// Values read (containers, keys and elements included).
+    pub values: u64,
+    /// Sum of the ints (wrapping).
+    pub ints: i64,
+    /// Sum of the floats and vector components.
+    pub reals: f64,
+    /// Bytes of text read (every string checked as Godot reads it).
+    pub text_bytes: u64,
+}
+
+/// Parses the Array of dictionaries in `bytes` and reads `"id"` of element `index`: O(1) parse,
+/// then the elements before `index` are skipped by structure, and the entries of that one
+/// dictionary up to `"id"`.
+pub fn lookup(bytes: &[u8], options: Options, index: usize) -> gdvariant::Result<Option<i64>> {
+    let value = gdvariant::parse(bytes, options)?;
+    let Some(array) = value.as_array() else { return Ok(None) };
+    let Some(entity) = array.get(index)? else { return Ok(None) };
+    let Some(entity) = entity.as_dictionary() else { return Ok(None) };
+    Ok(entity.get("id")?.and_then(|id| id.as_int()))
+}
+
+/// Reads every value of `bytes` through the lazy API, checking every string's text (a full lazy
+/// walk: what a tool that looks at everything costs).
+pub fn lazy_walk(bytes: &[u8], options: Options) -> gdvariant::Result<Tally> {
+    let mut tally = Tally::default();
+    visit(gdvariant::parse(bytes, options)?, &mut tally)?;
+    Ok(tally)
+}
+
+fn visit(value: VariantRef<'_>, tally: &mut Tally) -> gdvariant::Result<()> {
+    tally.values += 1;
+    match value {
+        VariantRef::Int(i) => tally.ints = tally.ints.wrapping_add(i),
+        VariantRef::Float(f) => tally.reals += f,
+        VariantRef::Bool(b) => tally.ints = tally.ints.wrapping_add(i64::from(b)),
+        VariantRef::String(s) | VariantRef::StringName(s) => {
+            tally.text_bytes += s.to_str()?.len() as u64;
+        }
+        VariantRef::Vector2(v) => {
+            let v = v.get();
+            tally.reals += v.x + v.y;
+        }
+        VariantRef::PackedInt32Array(p) => {
+            tally.ints = p.iter().fold(tally.ints, |sum, i| sum.wrapping_add(i64::from(i)));
+        }
+        VariantRef::Array(array) => {
+            for element in array.iter() {
+                visit(element?, tally)?;
+            }
+        }
+        VariantRef::Dictionary(dictionary) => {
+            for entry in dictionary.iter() {
+                let (key, value) = entry?;
+                visit(key, tally)?;
+                visit(value, tally)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The relay's work on one packet: find where the value ends (structure walk), look up
+/// `"type"`, and return the bytes to forward unless it is a `"ping"`.
+pub fn relay(packet: &[u8], options: Options) -> gdvariant::Result<Option<&[u8]>> {
+    let element = gdvariant::parse_prefix(packet, options)?;
+    let Some(dictionary) = element.value().as_dictionary() else { return Ok(None) };
+    let kind = dictionary.get("type")?.and_then(|kind| kind.as_gd_str());
+    Ok(match kind {
+        Some(kind) if !kind.eq_str("ping") => Some(element.raw_bytes()),
+        _ => None,
+    })
+}
+
+/// [`relay`] that first checks the whole packet as Godot's decoder would (every string's text
+/// too), so nothing the game would refuse is forwarded.
+pub fn validated_relay(packet: &[u8], options: Options) -> gdvariant::Result<Option<&[u8]>> {
+    gdvariant::validate(packet, options)?;
+    relay(packet, options)
+}
+
+/// A relay's work on one packet: [`relay`] or [`validated_relay`].
+pub type Relay = for<'a> fn(&'a [u8], Options) -> gdvariant::Result<Option<&'a [u8]>>;
+
+/// Runs `relay` over every packet; returns the bytes forwarded.
+pub fn relay_all<'a>(
+    packets: impl Iterator<Item = &'a [u8]>,
+    options: Options,
+    relay: Relay,
+) -> usize {
+    packets.map(|p| relay(p, options).ok().flatten().map_or(0, <[u8]>::len)).sum()
+}
+
+/// Frame scan of a `store_var` dump: every length prefix, no value looked at. Returns the
+/// number of frames and payload bytes.
+pub fn scan_frames(dump: &[u8]) -> Result<(usize, usize), framing::FrameError> {
+    let mut frames = 0;
+    let mut bytes = 0;
+    for frame in framing::raw_frames(dump, LengthPrefix::store_var(false)) {
+        frames += 1;
+        bytes += frame?.payload().len();
+    }
+    Ok((frames, bytes))
+}
+
+/// Full validation of a `store_var` dump: every frame's value checked as Godot's `get_var`
+/// would. Returns the number of frames.
+pub fn validate_frames(dump: &[u8], options: Options) -> Result<usize, framing::FrameError> {
+    let mut frames = 0;
+    for frame in framing::frames(dump, LengthPrefix::store_var(false), options) {
+        frame?;
+        frames += 1;
+    }
+    Ok(frames)
+}
+
+/// Parses a `PackedFloat32Array` and returns its elements as a native slice (`None` on a
+/// big-endian host or when the buffer leaves them misaligned). O(1).
+pub fn packed_slice(bytes: &[u8], options: Options) -> gdvariant::Result<Option<&[f32]>> {
+    Ok(match gdvariant::parse(bytes, options)? {
+        VariantRef::PackedFloat32Array(packed) => packed.as_slice(),
+        _ => None,
+    })
+}
+
+/// Sums a `PackedFloat32Array` through the little-endian view, which works at any alignment.
+pub fn packed_sum_le(bytes: &[u8], options: Options) -> gdvariant::Result<f32> {
+    Ok(match gdvariant::parse(bytes, options)? {
+        VariantRef::PackedFloat32Array(packed) => {
+            packed.as_le_slice().iter().map(|f| f.get()).sum()
+        }
+        _ => 0.0,
+    })
+}
+
+/// Sums a native slice (what [`packed_slice`] makes possible).
+pub fn sum(floats: &[f32]) -> f32 {
+    floats.iter().sum()
+}
+
+/// Owned decode of the whole value.
+pub fn decode(bytes: &[u8], options: Options) -> gdvariant::Result<Variant> {
+    gdvariant::decode(bytes, options)
+}
+
+/// Encodes an owned value.
+pub fn encode(value: &Variant, options: gdvariant::EncodeOptions) -> Vec<u8> {
+    gdvariant::encode(value, options).expect("encodable")
+}
