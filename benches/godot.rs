@@ -1,0 +1,317 @@
+//! Side by side with Godot's own decoder: `cargo bench --bench godot`.
+//!
+//! Writes the benchmark inputs (Godot 3 encoding) to a folder, runs Godot 3.2.3's native
+//! `bytes2var` / `var2bytes` / `File.get_var` on them headless (`benches/godot/bench.gd`, Debian's
+//! `godot3-server`), times gdvariant on the same bytes in this process right after, and prints
+//! one table: Godot's time, ours, and the ratio. Both sides take the best of the same number of
+//! runs (`GDV_BENCH_REPS`, default 10) and free what they decode inside the timing. Without
+//! `godot3-server` (or `GODOT3`, the binary to run), only our figures are printed.
+
+// A benchmark runner: it stops on a broken input or a broken engine run.
+#![allow(missing_docs, clippy::expect_used, clippy::unwrap_used, clippy::indexing_slicing)]
+#![allow(clippy::arithmetic_side_effects, clippy::panic)]
+
+mod workloads;
+
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use gdvariant::framing::{self, LengthPrefix};
+use gdvariant::{Options, Version};
+use workloads::inputs::{self, PackedInput};
+use workloads::ops;
+
+/// The best of `reps` runs of `f`.
+fn best_of<T>(reps: usize, mut f: impl FnMut() -> T) -> Duration {
+    (0..reps)
+        .map(|_| {
+            let start = Instant::now();
+            black_box(f());
+            start.elapsed()
+        })
+        .min()
+        .expect("at least one run")
+}
+
+/// The best of `reps` runs of `f`, each run calling it `calls` times, per call: for operations
+/// too short to time one by one.
+fn best_per_call<T>(reps: usize, calls: u32, mut f: impl FnMut() -> T) -> Duration {
+    best_of(reps, || {
+        for _ in 0..calls {
+            black_box(f());
+        }
+    }) / calls
+}
+
+/// A duration in the unit that suits it.
+fn format_time(time: Duration) -> String {
+    let ns = time.as_secs_f64() * 1e9;
+    match ns {
+        ns if ns < 1e3 => format!("{ns:.1} ns"),
+        ns if ns < 1e6 => format!("{:.1} us", ns / 1e3),
+        ns => format!("{:.2} ms", ns / 1e6),
+    }
+}
+
+/// The input files, written once per run.
+fn write_inputs(dir: &Path) {
+    std::fs::create_dir_all(dir).expect("bench folder");
+    let v3 = Version::Godot3;
+    let write = |name: &str, bytes: &[u8]| std::fs::write(dir.join(name), bytes).expect("write");
+    write("dicts_corpus.bin", &inputs::corpus_dicts(v3));
+    write("game_state.bin", &inputs::game_state_bytes(v3));
+    write("packed_f32_1m.bin", PackedInput::new(1_000_000, v3, 0).bytes());
+    write("packed_f32_25m.bin", PackedInput::new(25_000_000, v3, 0).bytes());
+    let mut packets = Vec::new();
+    for packet in inputs::packets(v3).iter() {
+        framing::append_frame(&mut packets, LengthPrefix::store_var(false), packet).unwrap();
+    }
+    write("packets.bin", &packets);
+    write("dump.bin", &inputs::dump(v3));
+}
+
+/// Godot's best times in microseconds, by workload name; `None` without Godot.
+fn run_godot(dir: &Path, reps: usize) -> Option<(String, HashMap<String, u64>)> {
+    let godot = std::env::var("GODOT3").unwrap_or_else(|_| "godot3-server".into());
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/godot/bench.gd");
+    let output = Command::new(&godot)
+        .args(["--no-window", "-s"])
+        .arg(&script)
+        .env("GDV_BENCH_DIR", dir)
+        .env("GDV_BENCH_REPS", reps.to_string())
+        .output();
+    let output = match output {
+        Ok(output) => output,
+        Err(e) => {
+            eprintln!("{godot} not run ({e}): install it with `apt-get install godot3-server`");
+            return None;
+        }
+    };
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("GDV_DONE") && !stdout.contains("SCRIPT ERROR"),
+        "Godot's run failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let expected = [
+        "decode/dicts_corpus",
+        "decode/game_state",
+        "decode/packed_f32_1m",
+        "decode/packed_f32_25m",
+        "encode/dicts_corpus",
+        "encode/game_state",
+        "packets/relay",
+        "packets/loop_only",
+        "dump/get_var",
+    ];
+    let mut version = String::new();
+    let mut results = HashMap::new();
+    for line in stdout.lines() {
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("GDV_VERSION") => version = words.collect::<Vec<_>>().join(" "),
+            Some("GDV_RESULT") => {
+                let name = words.next().expect("name").to_owned();
+                results.insert(name, words.next().expect("time").parse().expect("microseconds"));
+            }
+            _ => {}
+        }
+    }
+    for name in expected {
+        assert!(
+            results.contains_key(name),
+            "Godot gave no figure for {name}:\n{stdout}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    Some((version, results))
+}
+
+/// One row of the table.
+struct Row {
+    workload: String,
+    bytes: usize,
+    godot: Option<Duration>,
+    ours: &'static str,
+    time: Duration,
+    /// Items per run, for a per-item rate (packets, frames).
+    items: Option<(usize, &'static str)>,
+}
+
+fn mb_per_s(bytes: usize, time: Duration) -> f64 {
+    bytes as f64 / time.as_secs_f64() / 1e6
+}
+
+fn print_table(godot_version: &str, rows: &[Row]) {
+    println!();
+    println!(
+        "Godot: {godot_version}; best of the same number of runs on both sides; MB = 10^6 bytes"
+    );
+    println!();
+    println!(
+        "| workload | bytes | Godot 3 | Godot MB/s | gdvariant | time | MB/s | rate | x Godot |"
+    );
+    println!("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |");
+    for row in rows {
+        let (godot_time, godot_rate, ratio) = match row.godot {
+            Some(g) => (
+                format_time(g),
+                format!("{:.0}", mb_per_s(row.bytes, g)),
+                format!("{:.1}x", g.as_secs_f64() / row.time.as_secs_f64()),
+            ),
+            None => ("-".into(), "-".into(), "-".into()),
+        };
+        let rate = row.items.map_or(String::from("-"), |(n, what)| {
+            format!("{:.1} M {what}/s", n as f64 / row.time.as_secs_f64() / 1e6)
+        });
+        println!(
+            "| {} | {} | {godot_time} | {godot_rate} | {} | {} | {:.0} | {rate} | {ratio} |",
+            row.workload,
+            row.bytes,
+            row.ours,
+            format_time(row.time),
+            mb_per_s(row.bytes, row.time),
+        );
+    }
+}
+
+fn main() {
+    let reps: usize =
+        std::env::var("GDV_BENCH_REPS").ok().and_then(|r| r.parse().ok()).unwrap_or(10);
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("godot-bench");
+    eprintln!("writing the inputs to {}", dir.display());
+    write_inputs(&dir);
+    eprintln!("running Godot (best of {reps})");
+    let (godot_version, godot) = run_godot(&dir, reps).unwrap_or_default();
+    let godot_time = |name: &str| godot.get(name).map(|&us| Duration::from_micros(us));
+    eprintln!("running gdvariant (best of {reps})");
+
+    let options = Options::godot3();
+    let encode_options = inputs::encode_options(Version::Godot3);
+    let read = |name: &str| std::fs::read(dir.join(name)).expect("input");
+    let mut rows = Vec::new();
+
+    for name in ["dicts_corpus", "game_state"] {
+        let bytes = read(&format!("{name}.bin"));
+        let godot = godot_time(&format!("decode/{name}"));
+        let mut row = |ours, time| {
+            rows.push(Row {
+                workload: format!("{name} decode"),
+                bytes: bytes.len(),
+                godot,
+                ours,
+                time,
+                items: None,
+            })
+        };
+        row("validate", best_of(reps, || gdvariant::validate(&bytes, options)));
+        row("lazy walk", best_of(reps, || ops::lazy_walk(&bytes, options)));
+        row("decode (owned)", best_of(reps, || ops::decode(&bytes, options)));
+        let owned = ops::decode(&bytes, options).expect("valid");
+        rows.push(Row {
+            workload: format!("{name} encode"),
+            bytes: bytes.len(),
+            godot: godot_time(&format!("encode/{name}")),
+            ours: "encode",
+            time: best_of(reps, || ops::encode(&owned, encode_options)),
+            items: None,
+        });
+    }
+
+    for name in ["packed_f32_1m", "packed_f32_25m"] {
+        let bytes = read(&format!("{name}.bin"));
+        let godot = godot_time(&format!("decode/{name}"));
+        // The file's bytes in a Vec are aligned for f32 on every allocator we know of; the
+        // native slice needs that (otherwise the little-endian view serves).
+        assert!(ops::packed_slice(&bytes, options).expect("valid").is_some(), "aligned slice");
+        let mut row = |ours, time| {
+            rows.push(Row {
+                workload: format!("{name} decode"),
+                bytes: bytes.len(),
+                godot,
+                ours,
+                time,
+                items: None,
+            })
+        };
+        row(
+            "parse + native slice",
+            best_per_call(reps, 10_000, || ops::packed_slice(&bytes, options)),
+        );
+        row("decode (owned)", best_of(reps, || ops::decode(&bytes, options)));
+    }
+
+    let packets_file = read("packets.bin");
+    let packets: Vec<&[u8]> = framing::raw_frames(&packets_file, LengthPrefix::store_var(false))
+        .map(|frame| frame.expect("packet").payload())
+        .collect();
+    let packet_bytes: usize = packets.iter().map(|p| p.len()).sum();
+    let godot = godot_time("packets/relay");
+    let mut row = |ours, time| {
+        rows.push(Row {
+            workload: "100k packets relay".into(),
+            bytes: packet_bytes,
+            godot,
+            ours,
+            time,
+            items: Some((packets.len(), "packets")),
+        })
+    };
+    row("relay", best_of(reps, || ops::relay_all(packets.iter().copied(), options, ops::relay)));
+    row(
+        "validated relay",
+        best_of(reps, || ops::relay_all(packets.iter().copied(), options, ops::validated_relay)),
+    );
+    row(
+        "decode (owned) + get",
+        best_of(reps, || {
+            packets
+                .iter()
+                .filter(|p| {
+                    ops::decode(p, options).is_ok_and(|v| match v {
+                        gdvariant::Variant::Dictionary(d) => {
+                            d.get(&"type".into()) != Some(&"ping".into())
+                        }
+                        _ => false,
+                    })
+                })
+                .count()
+        }),
+    );
+
+    let dump = read("dump.bin");
+    let godot = godot_time("dump/get_var");
+    let mut row = |ours, time| {
+        rows.push(Row {
+            workload: "100k-frame dump read".into(),
+            bytes: dump.len(),
+            godot,
+            ours,
+            time,
+            items: Some((inputs::DUMP_FRAMES, "frames")),
+        })
+    };
+    row("frame scan", best_of(reps, || ops::scan_frames(&dump)));
+    row("validate frames", best_of(reps, || ops::validate_frames(&dump, options)));
+    row(
+        "decode frames (owned)",
+        best_of(reps, || {
+            framing::raw_frames(&dump, LengthPrefix::store_var(false))
+                .filter(|f| f.as_ref().is_ok_and(|f| ops::decode(f.payload(), options).is_ok()))
+                .count()
+        }),
+    );
+
+    print_table(if godot_version.is_empty() { "not run" } else { &godot_version }, &rows);
+    if let Some(loop_only) = godot_time("packets/loop_only") {
+        println!();
+        println!(
+            "Godot's relay figure includes {} of GDScript loop and `subarray` copies (the same \
+             loop without bytes2var).",
+            format_time(loop_only)
+        );
+    }
+}
