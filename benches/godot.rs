@@ -80,6 +80,8 @@ fn run_godot(dir: &Path, reps: usize) -> Option<(String, HashMap<String, u64>)> 
     let output = Command::new(&godot)
         .args(["--no-window", "-s"])
         .arg(&script)
+        // Godot writes its logs under the working folder: keep them with the inputs.
+        .current_dir(dir)
         .env("GDV_BENCH_DIR", dir)
         .env("GDV_BENCH_REPS", reps.to_string())
         .output();
