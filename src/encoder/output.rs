@@ -17,21 +17,25 @@ pub trait Output {
 
 #[cfg(feature = "alloc")]
 impl Output for alloc::vec::Vec<u8> {
+    #[inline]
     fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
         self.extend_from_slice(bytes);
         Ok(())
     }
 
+    #[inline]
     fn written(&self) -> usize {
         self.len()
     }
 }
 
 impl<O: Output + ?Sized> Output for &mut O {
+    #[inline]
     fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
         (**self).write(bytes)
     }
 
+    #[inline]
     fn written(&self) -> usize {
         (**self).written()
     }
@@ -64,6 +68,7 @@ impl<'a> SliceOutput<'a> {
 }
 
 impl Output for SliceOutput<'_> {
+    #[inline]
     fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
         let capacity = self.buf.len();
         let full =

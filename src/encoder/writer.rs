@@ -180,7 +180,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// See [`Writer`].
     pub fn bool(&mut self, value: bool) -> Result<(), EncodeError> {
-        self.leaf(VariantType::Bool, 0, &u32::from(value).to_le_bytes())
+        self.leaf_word(VariantType::Bool, u32::from(value))
     }
 
     /// An `int`: 32 bits when it fits, else 64 bits with header bit 16.
@@ -189,7 +189,9 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// See [`Writer`].
     pub fn int(&mut self, value: i64) -> Result<(), EncodeError> {
         match i32::try_from(value) {
-            Ok(narrow) => self.leaf(VariantType::Int, 0, &narrow.to_le_bytes()),
+            Ok(narrow) => {
+                self.leaf_word(VariantType::Int, u32::from_ne_bytes(narrow.to_ne_bytes()))
+            }
             Err(_) => self.leaf(VariantType::Int, FLAG_64, &value.to_le_bytes()),
         }
     }
@@ -202,7 +204,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     pub fn float(&mut self, value: f64) -> Result<(), EncodeError> {
         let single = value as f32;
         if f64::from(single) == value {
-            self.leaf(VariantType::Float, 0, &single.to_le_bytes())
+            self.leaf_word(VariantType::Float, single.to_bits())
         } else {
             self.leaf(VariantType::Float, FLAG_64, &value.to_bits().to_le_bytes())
         }
@@ -213,10 +215,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// [`EncodeError::TooLarge`] past `i32::MAX` bytes; see [`Writer`].
     pub fn string(&mut self, text: &str) -> Result<(), EncodeError> {
-        self.begin(VariantType::String, 0)?;
-        self.put_string(text)?;
-        self.end();
-        Ok(())
+        self.text(VariantType::String, text)
     }
 
     /// A `StringName` (Godot 4).
@@ -224,10 +223,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer::string`].
     pub fn string_name(&mut self, text: &str) -> Result<(), EncodeError> {
-        self.begin(VariantType::StringName, 0)?;
-        self.put_string(text)?;
-        self.end();
-        Ok(())
+        self.text(VariantType::StringName, text)
     }
 
     /// A `Vector2`.
@@ -235,7 +231,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// See [`Writer`].
     pub fn vector2<R: Real>(&mut self, value: Vector2<R>) -> Result<(), EncodeError> {
-        self.reals(VariantType::Vector2, |f| value.for_each_component(f))
+        self.reals::<R, 2>(VariantType::Vector2, |f| value.for_each_component(f))
     }
 
     /// A `Rect2`.
@@ -243,7 +239,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// See [`Writer`].
     pub fn rect2<R: Real>(&mut self, value: Rect2<R>) -> Result<(), EncodeError> {
-        self.reals(VariantType::Rect2, |f| value.for_each_component(f))
+        self.reals::<R, 4>(VariantType::Rect2, |f| value.for_each_component(f))
     }
 
     /// A `Vector3`.
@@ -251,7 +247,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// See [`Writer`].
     pub fn vector3<R: Real>(&mut self, value: Vector3<R>) -> Result<(), EncodeError> {
-        self.reals(VariantType::Vector3, |f| value.for_each_component(f))
+        self.reals::<R, 3>(VariantType::Vector3, |f| value.for_each_component(f))
     }
 
     /// A `Transform2D`.
@@ -259,7 +255,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// See [`Writer`].
     pub fn transform2d<R: Real>(&mut self, value: Transform2D<R>) -> Result<(), EncodeError> {
-        self.reals(VariantType::Transform2D, |f| value.for_each_component(f))
+        self.reals::<R, 6>(VariantType::Transform2D, |f| value.for_each_component(f))
     }
 
     /// A `Vector4` (Godot 4).
@@ -267,7 +263,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer`].
     pub fn vector4<R: Real>(&mut self, value: Vector4<R>) -> Result<(), EncodeError> {
-        self.reals(VariantType::Vector4, |f| value.for_each_component(f))
+        self.reals::<R, 4>(VariantType::Vector4, |f| value.for_each_component(f))
     }
 
     /// A `Plane`.
@@ -275,7 +271,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// See [`Writer`].
     pub fn plane<R: Real>(&mut self, value: Plane<R>) -> Result<(), EncodeError> {
-        self.reals(VariantType::Plane, |f| value.for_each_component(f))
+        self.reals::<R, 4>(VariantType::Plane, |f| value.for_each_component(f))
     }
 
     /// A `Quaternion` (Godot 3: `Quat`).
@@ -283,7 +279,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// See [`Writer`].
     pub fn quaternion<R: Real>(&mut self, value: Quaternion<R>) -> Result<(), EncodeError> {
-        self.reals(VariantType::Quaternion, |f| value.for_each_component(f))
+        self.reals::<R, 4>(VariantType::Quaternion, |f| value.for_each_component(f))
     }
 
     /// An `AABB`.
@@ -291,7 +287,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// See [`Writer`].
     pub fn aabb<R: Real>(&mut self, value: Aabb<R>) -> Result<(), EncodeError> {
-        self.reals(VariantType::Aabb, |f| value.for_each_component(f))
+        self.reals::<R, 6>(VariantType::Aabb, |f| value.for_each_component(f))
     }
 
     /// A `Basis` (rows, as Godot stores it).
@@ -299,7 +295,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// See [`Writer`].
     pub fn basis<R: Real>(&mut self, value: Basis<R>) -> Result<(), EncodeError> {
-        self.reals(VariantType::Basis, |f| value.for_each_component(f))
+        self.reals::<R, 9>(VariantType::Basis, |f| value.for_each_component(f))
     }
 
     /// A `Transform3D` (Godot 3: `Transform`).
@@ -307,7 +303,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// See [`Writer`].
     pub fn transform3d<R: Real>(&mut self, value: Transform3D<R>) -> Result<(), EncodeError> {
-        self.reals(VariantType::Transform3D, |f| value.for_each_component(f))
+        self.reals::<R, 12>(VariantType::Transform3D, |f| value.for_each_component(f))
     }
 
     /// A `Projection` (Godot 4).
@@ -315,7 +311,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer`].
     pub fn projection<R: Real>(&mut self, value: Projection<R>) -> Result<(), EncodeError> {
-        self.reals(VariantType::Projection, |f| value.for_each_component(f))
+        self.reals::<R, 16>(VariantType::Projection, |f| value.for_each_component(f))
     }
 
     /// A `Vector2i` (Godot 4).
@@ -323,7 +319,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer`].
     pub fn vector2i(&mut self, value: Vector2<i32>) -> Result<(), EncodeError> {
-        self.integers(VariantType::Vector2i, |f| value.for_each_component(f))
+        self.integers::<2>(VariantType::Vector2i, |f| value.for_each_component(f))
     }
 
     /// A `Rect2i` (Godot 4).
@@ -331,7 +327,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer`].
     pub fn rect2i(&mut self, value: Rect2<i32>) -> Result<(), EncodeError> {
-        self.integers(VariantType::Rect2i, |f| value.for_each_component(f))
+        self.integers::<4>(VariantType::Rect2i, |f| value.for_each_component(f))
     }
 
     /// A `Vector3i` (Godot 4).
@@ -339,7 +335,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer`].
     pub fn vector3i(&mut self, value: Vector3<i32>) -> Result<(), EncodeError> {
-        self.integers(VariantType::Vector3i, |f| value.for_each_component(f))
+        self.integers::<3>(VariantType::Vector3i, |f| value.for_each_component(f))
     }
 
     /// A `Vector4i` (Godot 4).
@@ -347,7 +343,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer`].
     pub fn vector4i(&mut self, value: Vector4<i32>) -> Result<(), EncodeError> {
-        self.integers(VariantType::Vector4i, |f| value.for_each_component(f))
+        self.integers::<4>(VariantType::Vector4i, |f| value.for_each_component(f))
     }
 
     /// A `Color` (always `f32`).
@@ -355,9 +351,8 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// See [`Writer`].
     pub fn color(&mut self, value: Color<f32>) -> Result<(), EncodeError> {
-        let mut chunk = Chunk::new();
-        value.for_each_component(|c| chunk.put(&c.to_le_bytes()));
-        self.leaf(VariantType::Color, 0, chunk.bytes())
+        let words: [u32; 4] = components(0, |f| value.for_each_component(f), |c: f32| c.to_bits());
+        self.leaf(VariantType::Color, 0, words_le(&words).as_bytes())
     }
 
     /// A `NodePath`: whether it is absolute, its names, its subnames. The padding of its strings
@@ -486,9 +481,8 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     ) -> Result<(), EncodeError> {
         let count = count_u32(count, MAX_SIZE)?;
         let (kind, info) = self.type_info(element_type)?;
-        self.begin(VariantType::Array, kind << 16)?;
-        self.put_type_info(info)?;
-        self.put_u32(count)?;
+        let id = self.begin_checked(VariantType::Array)?;
+        self.put_header_and_count(u32::from(id) | kind << 16, [info, TypeInfo::None], count)?;
         self.open_container(count, false)
     }
 
@@ -514,10 +508,9 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
         let count = count_u32(count, MAX_SIZE)?;
         let (key_kind, key_info) = self.type_info(key_type)?;
         let (value_kind, value_info) = self.type_info(value_type)?;
-        self.begin(VariantType::Dictionary, key_kind << 16 | value_kind << 18)?;
-        self.put_type_info(key_info)?;
-        self.put_type_info(value_info)?;
-        self.put_u32(count)?;
+        let id = self.begin_checked(VariantType::Dictionary)?;
+        let header = u32::from(id) | key_kind << 16 | value_kind << 18;
+        self.put_header_and_count(header, [key_info, value_info], count)?;
         self.open_container(count.saturating_mul(2), false)
     }
 
@@ -733,7 +726,9 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
 
     // --- pieces ---
 
-    /// A value made of a header and a fixed payload.
+    /// A value made of a header and a fixed payload (its length is a constant at every call, so
+    /// each write is a fixed-size copy once inlined).
+    #[inline]
     fn leaf(&mut self, ty: VariantType, flags: u32, payload: &[u8]) -> Result<(), EncodeError> {
         self.begin(ty, flags)?;
         self.out.write(payload)?;
@@ -741,31 +736,55 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
         Ok(())
     }
 
-    /// A real-valued math value whose components `visit` gives.
-    fn reals<R: Real>(
+    /// A value made of a header and one 32-bit word, written at once.
+    #[inline]
+    fn leaf_word(&mut self, ty: VariantType, word: u32) -> Result<(), EncodeError> {
+        let id = self.begin_checked(ty)?;
+        self.out.write(&pair(u32::from(id), word))?;
+        self.end();
+        Ok(())
+    }
+
+    /// A `String` or `StringName`: header and length written at once, the bytes, the padding.
+    #[inline]
+    fn text(&mut self, ty: VariantType, text: &str) -> Result<(), EncodeError> {
+        let id = self.begin_checked(ty)?;
+        let len = count_u32(text.len(), MAX_SIZE)?;
+        self.out.write(&pair(u32::from(id), len))?;
+        self.out.write(text.as_bytes())?;
+        self.put_padding(text.len())?;
+        self.end();
+        Ok(())
+    }
+
+    /// A real-valued math value of `K` components, which `visit` gives.
+    #[inline]
+    fn reals<R: Real, const K: usize>(
         &mut self,
         ty: VariantType,
         visit: impl FnOnce(&mut dyn FnMut(R)),
     ) -> Result<(), EncodeError> {
-        let precision = self.options.precision();
-        let mut chunk = Chunk::new();
-        visit(&mut |c: R| match precision {
-            Precision::Single => chunk.put(&c.single().to_le_bytes()),
-            Precision::Double => chunk.put(&c.double().to_le_bytes()),
-        });
-        let flags = if precision == Precision::Double { FLAG_64 } else { 0 };
-        self.leaf(ty, flags, chunk.bytes())
+        match self.options.precision() {
+            Precision::Single => {
+                let words: [u32; K] = components(0, visit, |c: R| c.single().to_bits());
+                self.leaf(ty, 0, words_le(&words).as_bytes())
+            }
+            Precision::Double => {
+                let words: [u64; K] = components(0, visit, |c: R| c.double().to_bits());
+                self.leaf(ty, FLAG_64, words_le(&words).as_bytes())
+            }
+        }
     }
 
-    /// An integer math value whose components `visit` gives.
-    fn integers(
+    /// An integer math value of `K` components, which `visit` gives.
+    #[inline]
+    fn integers<const K: usize>(
         &mut self,
         ty: VariantType,
         visit: impl FnOnce(&mut dyn FnMut(i32)),
     ) -> Result<(), EncodeError> {
-        let mut chunk = Chunk::new();
-        visit(&mut |c| chunk.put(&c.to_le_bytes()));
-        self.leaf(ty, 0, chunk.bytes())
+        let words: [u32; K] = components(0, visit, |c: i32| u32::from_ne_bytes(c.to_ne_bytes()));
+        self.leaf(ty, 0, words_le(&words).as_bytes())
     }
 
     /// A packed array of numbers.
@@ -858,6 +877,26 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
         }
     }
 
+    /// A container's header, its type information, its count; header and count at once when
+    /// it is untyped.
+    #[inline]
+    fn put_header_and_count(
+        &mut self,
+        header: u32,
+        infos: [TypeInfo<'_>; 2],
+        count: u32,
+    ) -> Result<(), EncodeError> {
+        if let [TypeInfo::None, TypeInfo::None] = infos {
+            return self.out.write(&pair(header, count));
+        }
+        self.put_u32(header)?;
+        for info in infos {
+            self.put_type_info(info)?;
+        }
+        self.put_u32(count)
+    }
+
+    #[inline]
     fn put_u32(&mut self, value: u32) -> Result<(), EncodeError> {
         self.out.write(&value.to_le_bytes())
     }
@@ -869,10 +908,15 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
         self.put_padding(text.len())
     }
 
-    /// The zeros that follow `len` bytes up to a multiple of 4.
+    /// The zeros that follow `len` bytes up to a multiple of 4 (one fixed-size write each).
+    #[inline]
     fn put_padding(&mut self, len: usize) -> Result<(), EncodeError> {
-        let zeros = [0u8; 3];
-        self.out.write(zeros.get(..crate::wire::padding(len)).unwrap_or(&[]))
+        match crate::wire::padding(len) {
+            1 => self.out.write(&[0]),
+            2 => self.out.write(&[0; 2]),
+            3 => self.out.write(&[0; 3]),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -882,6 +926,53 @@ enum TypeInfo<'s> {
     None,
     Id(u32),
     Name(&'s str),
+}
+
+/// Two 32-bit words, little-endian: a header and its first word.
+#[inline]
+fn pair(first: u32, second: u32) -> [u8; 8] {
+    (u64::from(first) | u64::from(second) << 32).to_le_bytes()
+}
+
+/// Collects the `K` components `visit` gives, each converted by `word` (`zero` fills the rest,
+/// which never happens: every caller's `K` is its type's component count).
+#[inline]
+fn components<R, W: Copy, const K: usize>(
+    zero: W,
+    visit: impl FnOnce(&mut dyn FnMut(R)),
+    word: impl Fn(R) -> W,
+) -> [W; K] {
+    let mut words = [zero; K];
+    let mut slots = words.iter_mut();
+    visit(&mut |c| {
+        if let Some(slot) = slots.next() {
+            *slot = word(c);
+        }
+    });
+    words
+}
+
+/// Words whose memory bytes are their little-endian bytes.
+#[inline]
+fn words_le<W: Word, const K: usize>(words: &[W; K]) -> [W; K] {
+    words.map(W::to_le)
+}
+
+/// A word of a math value: `u32` or `u64`.
+trait Word: Copy + IntoBytes + zerocopy::Immutable {
+    fn to_le(self) -> Self;
+}
+
+impl Word for u32 {
+    fn to_le(self) -> Self {
+        u32::to_le(self)
+    }
+}
+
+impl Word for u64 {
+    fn to_le(self) -> Self {
+        u64::to_le(self)
+    }
 }
 
 /// `len` as a u32, if it is at most `max`.
