@@ -25,14 +25,15 @@
 //!    `NodePathRef::to_text`, which allocate by design.
 //! 2. **The same inputs, owned decoding: O(input) bytes.** `decode` gets `validate`'s verdict
 //!    and allocates at most [`decode_bound`] bytes in total (every growth step counted): 128
-//!    bytes per input byte plus 4 KiB. Why that bound: flat data costs at most 64 bytes per
-//!    input byte (a 4-byte `Nil` becomes a 64-byte `Variant`, and a vector grown by doubling
-//!    has allocated less than 4 times what it holds, all steps counted); nesting costs more per
-//!    byte, as every level of 8 (array) or 12 (dictionary) input bytes becomes a container whose
-//!    vector Rust gives at least 4 slots (256 bytes for an array, 512 for a dictionary, plus its
-//!    136-byte box and hash index) and a frame on the decoder's own stack: measured, 84 bytes
-//!    per input byte for 1025 nested arrays and 96 for 1025 dictionaries nested as keys, the
-//!    densest inputs found. The densest flat inputs of every container kind
+//!    bytes per input byte plus 4 KiB. Why that bound: `decode` sizes each container once from
+//!    its count, capped by what the bytes left can hold after the elements still owed to the
+//!    containers around it, so flat data costs at most about 30 bytes per input byte (measured:
+//!    21 for an array of empty dictionaries, each a 64-byte `Variant` and a 104-byte box for 8
+//!    input bytes; 16 for an array of 4-byte `Nil`s); nesting costs more per byte, as every
+//!    level of 8 (array) or 12 (dictionary) input bytes becomes a container and a frame on the
+//!    decoder's own stack, which grows by doubling: measured, 61 bytes per input byte for 1025
+//!    nested arrays, 57 for 1025 dictionaries nested as keys and 62 for 1025 nested as values,
+//!    the densest inputs found. The densest flat inputs of every container kind
 //!    (`dense_inputs_decode_within_the_bound`) and the deepest nested ones stay within it too,
 //!    so the bound holds for what is present, not only for what is refused.
 //! 3. **Nesting, on a 256 KiB stack.** A megabyte of nested array headers, of dictionaries
@@ -41,10 +42,15 @@
 //!    lazy walk (no allocation) and by `decode` (at most 1 KiB per open level before it
 //!    refuses, whatever the input's size), all on a thread whose whole stack is 256 KiB. The
 //!    deepest accepted values (1025 levels) validate, descend (no allocation), decode and
-//!    re-encode byte for byte there too, except Godot 4 dictionaries nested as keys, whose
-//!    decoding hashes each key by content, recursively (see
-//!    `decoding_dictionaries_nested_as_keys_fits_a_small_stack`, ignored). Dropping a deep
-//!    owned value is recursive, as in all of Rust, so decoded values are dropped by the caller.
+//!    re-encode byte for byte there too, Godot 4 dictionaries nested as keys included, whose
+//!    decoding compares (and, in dictionaries of more than 8 entries, hashes) each key by
+//!    content, iteratively: a key nested 1024 levels deep is decoded twice into one dictionary,
+//!    with 0 and with 9 other keys, so it is compared, hashed, and its repeat dropped
+//!    (`deep_keys_hash_and_compare_on_a_small_stack`); `Dictionary::insert`, `get`,
+//!    `contains_key`, `remove` and `Variant::same` on keys 1025 levels deep (arrays,
+//!    dictionaries as keys and as values) run there too. A decode that fails after reading
+//!    deep values drops them without recursion. Dropping a deep owned value that a caller holds
+//!    is recursive, as in all of Rust, so decoded values are dropped by the caller.
 //!    `encode` refuses owned values nested past the limit (arrays, dictionaries as keys and as
 //!    values, 1026 levels and up to 100,000) with `DepthLimit` on the same small stack, and
 //!    writes the deepest accepted ones byte for byte.
@@ -876,13 +882,10 @@ fn the_deepest_accepted_values_decode_on_a_small_stack() {
     }
 }
 
-/// Decoding 1025 levels of Godot 4 dictionaries nested as keys (12,296 accepted bytes) hashes
-/// each key by content as it is inserted into the dictionary above it, and the hash recurses
-/// through the key: this overflows a 256 KiB stack in a release build, and the 2 MiB of an
-/// ordinary spawned thread in a debug build (the stack overflow aborts the process). The lazy
-/// API and Godot 3 decoding (whose dictionary keys compare by reference) do not recurse.
+/// Decoding 1025 levels of Godot 4 dictionaries nested as keys (12,296 accepted bytes), on a
+/// 256 KiB stack. Godot 4 dictionary keys compare (and, in dictionaries of more than 8 entries,
+/// hash) by content: both are iterative.
 #[test]
-#[ignore = "decoding hashes nested dictionary keys recursively (a stack overflow aborts)"]
 fn decoding_dictionaries_nested_as_keys_fits_a_small_stack() {
     let bytes = nested(&SHAPES[1], 0x1B, 1025);
     let value = on_small_stack(|| {
@@ -891,6 +894,121 @@ fn decoding_dictionaries_nested_as_keys_fits_a_small_stack() {
         Box::new(value)
     });
     assert!(matches!(*value, Variant::Dictionary(_)));
+}
+
+/// A Godot 4 dictionary whose keys are `fillers` ints, then the same key nested 1024 levels
+/// deep twice (values 1 and 2): decoding compares the deep keys (and hashes them too when the
+/// dictionary has more than 8 entries).
+fn deep_key_twice(fillers: u32) -> Vec<u8> {
+    let key = nested(&SHAPES[1], 0x1B, 1024);
+    let mut bytes = words(&[0x1B, fillers + 2]);
+    for i in 0..fillers {
+        bytes.extend(words(&[2, i, 0]));
+    }
+    for value in [1, 2] {
+        bytes.extend(&key);
+        bytes.extend(words(&[2, value]));
+    }
+    bytes
+}
+
+#[test]
+fn deep_keys_hash_and_compare_on_a_small_stack() {
+    // 0 fillers: the keys are compared in order; 9: the dictionary is indexed by hash.
+    for fillers in [0, 9] {
+        let bytes = deep_key_twice(fillers);
+        assert_eq!(gdvariant::validate(&bytes, Options::godot4()), Ok(()));
+        let value = on_small_stack(|| {
+            let value = gdvariant::decode(&bytes, Options::godot4()).unwrap();
+            let dictionary = value.as_dictionary().unwrap();
+            // The repeated deep key is one key; the second value wins.
+            assert_eq!(dictionary.len(), fillers as usize + 1, "{fillers} fillers");
+            let (deep, wins) = dictionary.iter().last().unwrap();
+            assert_eq!(wins, &Variant::Int(2));
+            assert_eq!(dictionary.get(deep), Some(&Variant::Int(2)));
+            assert!(deep.same(deep));
+            Box::new(value)
+        });
+        assert!(matches!(*value, Variant::Dictionary(_)));
+    }
+    // Godot 3 compares dictionary keys by reference: both entries stay.
+    let bytes = deep_key_twice(9)
+        .chunks(4)
+        .flat_map(|w| if w == [0x1B, 0, 0, 0] { [0x12, 0, 0, 0] } else { [w[0], w[1], w[2], w[3]] })
+        .collect::<Vec<u8>>();
+    let value = on_small_stack(|| Box::new(gdvariant::decode(&bytes, Options::godot3()).unwrap()));
+    assert_eq!(value.as_dictionary().unwrap().len(), 11);
+}
+
+/// A decode that fails after reading deep values (an array, a dictionary value, a repeated key
+/// whose value is replaced) drops what it read without recursion, on a small stack.
+#[test]
+fn a_failed_decode_drops_deep_values_on_a_small_stack() {
+    let deep_array = nested(&SHAPES[0], 0x1C, 1023);
+    let deep_key = nested(&SHAPES[1], 0x1B, 1023);
+    let cases = [
+        // [deep, <bad type 0xFF>]
+        [words(&[0x1C, 2]), deep_array.clone(), words(&[0xFF])].concat(),
+        // {null: deep, 1: <bad type>}
+        [words(&[0x1B, 2, 0]), deep_array.clone(), words(&[2, 1, 0xFF])].concat(),
+        // {1: deep, 1: deep, <bad type>: null}: the first deep value is replaced, then the error
+        [
+            words(&[0x1B, 3, 2, 1]),
+            deep_array.clone(),
+            words(&[2, 1]),
+            deep_array,
+            words(&[0xFF, 0]),
+        ]
+        .concat(),
+        // {deep key: null, deep key: <bad type>}: the repeated deep key waits for its value
+        [words(&[0x1B, 2]), deep_key.clone(), words(&[0]), deep_key, words(&[0xFF])].concat(),
+    ];
+    for (i, bytes) in cases.iter().enumerate() {
+        let validated = gdvariant::validate(bytes, Options::godot4());
+        assert!(validated.is_err(), "case {i}");
+        let decoded = on_small_stack(|| gdvariant::decode(bytes, Options::godot4()).map(Box::new));
+        assert_eq!(decoded.err(), validated.err(), "case {i}");
+    }
+}
+
+/// The owned API on deep keys, on a small stack: inserting, looking up, removing, and comparing
+/// keys nested 1025 levels deep (arrays, dictionaries as keys and as values).
+#[test]
+fn dictionary_operations_on_deep_keys_fit_a_small_stack() {
+    common::with_big_stack(|| {
+        for shape in 0..3 {
+            // Two equal values built apart (cloning is recursive, as in all of Rust).
+            let (a, b) = (deep_owned(shape, 1025), deep_owned(shape, 1025));
+            for fillers in [0, 9] {
+                let mut dictionary = Dictionary::new();
+                for i in 0..fillers {
+                    dictionary.insert(i, Variant::Nil);
+                }
+                let (a, b) = (&a, &b);
+                let dictionary = on_small_stack(move || {
+                    // Moves the key in without copying it: the value is dropped on the big stack.
+                    let mut d = dictionary;
+                    assert!(d.insert(Variant::Array(Array::new()), 0).is_none());
+                    assert!(a.same(b) && b.same(a));
+                    assert!(!a.same(&Variant::Nil));
+                    let what = format!("shape {shape}, {fillers} fillers");
+                    assert_eq!(d.get(a), None, "{what}");
+                    d
+                });
+                let mut dictionary = dictionary;
+                dictionary.insert(a.clone(), 1);
+                let dictionary = on_small_stack(move || {
+                    let mut d = dictionary;
+                    assert_eq!(d.get(b), Some(&Variant::Int(1)));
+                    assert!(d.contains_key(a));
+                    assert_eq!(d.remove(b), Some(Variant::Int(1)));
+                    assert_eq!(d.get(a), None);
+                    d
+                });
+                drop(dictionary);
+            }
+        }
+    });
 }
 
 /// An owned value nested `levels` deep in `shape` (0 arrays, 1 dictionaries as keys, 2 as

@@ -238,3 +238,104 @@ fn sizes_the_docs_state() {
     assert_eq!(default - light, 8 * (gdvariant::encoder::DEFAULT_NESTING - 4));
     assert_eq!(gdvariant::encoder::DEFAULT_NESTING, 1025);
 }
+
+/// Every dictionary-key probe of both engines again, behind 9 string keys of its own: the
+/// dictionary then indexes its keys by hash instead of comparing each key in order (as it does
+/// up to 8 entries), and must collapse the probe's keys the same way (which key stays, where,
+/// and which value wins).
+#[test]
+fn indexed_dictionaries_collapse_keys_as_small_ones_do() {
+    for (version, file) in
+        [(Version::Godot3, "dict-keys/godot3.jsonl"), (Version::Godot4, "dict-keys/godot4.jsonl")]
+    {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/probes").join(file);
+        let options = Options::new(version);
+        let mut checked = 0;
+        for case in read_jsonl(&path) {
+            let name = case["name"].as_str().unwrap();
+            if name.starts_with("keys_typed_") {
+                continue;
+            }
+            let bytes = unhex(case["input_hex"].as_str().unwrap());
+            let small = gdvariant::decode(&bytes, options).unwrap();
+            let count = u32::from_le_bytes(bytes[4..8].try_into().unwrap());
+            let mut more = bytes[..4].to_vec();
+            more.extend((count + 9).to_le_bytes());
+            for i in 0..9u8 {
+                // "filler i": 8 bytes of text, then null.
+                more.extend([4, 0, 0, 0, 8, 0, 0, 0]);
+                more.extend(*b"filler ");
+                more.extend([b'0' + i, 0, 0, 0, 0]);
+            }
+            more.extend(&bytes[8..]);
+            let big = gdvariant::decode(&more, options).unwrap();
+            let (small, big) = (small.as_dictionary().unwrap(), big.as_dictionary().unwrap());
+            assert_eq!(big.len(), small.len() + 9, "{version:?} {name}");
+            for ((k1, v1), (k2, v2)) in small.iter().zip(big.iter().skip(9)) {
+                assert!(k1.same(k2) && v1.same(v2), "{version:?} {name}: {k1:?}: {v1:?}");
+            }
+            // Lookups agree too.
+            for (key, _) in small.iter() {
+                assert_eq!(
+                    small.get(key).map(|v| format!("{v:?}")),
+                    big.get(key).map(|v| format!("{v:?}")),
+                    "{version:?} {name}: {key:?}"
+                );
+            }
+            checked += 1;
+        }
+        assert!(checked >= 80, "{version:?}: {checked} probes");
+    }
+}
+
+/// Dictionaries as keys (Godot 4) compare by content, whatever the order of their entries and
+/// whether they are small (keys compared in order) or indexed by hash: `"k3"` and `&"k3"` are
+/// one key, a NaN value equals a NaN, `-0.0` equals `0.0`; another value makes another key.
+#[test]
+fn dictionaries_as_keys_compare_by_content_at_every_size() {
+    let make = |order: &[usize], variant: bool| -> Variant {
+        let mut d = Dictionary::new();
+        for &i in order {
+            let text = format!("k{i}");
+            let key =
+                if variant && i == 3 { Variant::StringName(text) } else { Variant::from(text) };
+            let value = match i {
+                5 => Variant::Float(if variant { -f64::NAN } else { f64::NAN }),
+                6 => Variant::Float(if variant { -0.0 } else { 0.0 }),
+                _ => Variant::Int(i as i64),
+            };
+            d.insert(key, value);
+        }
+        Variant::from(d)
+    };
+    for size in [7, 8, 9, 30] {
+        let forward: Vec<usize> = (0..size).collect();
+        let backward: Vec<usize> = (0..size).rev().collect();
+        let (a, b) = (make(&forward, false), make(&backward, true));
+        let mut other = make(&forward, false);
+        other.as_dictionary_mut().unwrap().insert("k1", 100);
+        let mut longer = make(&forward, false);
+        longer.as_dictionary_mut().unwrap().insert("k100", 1);
+        for fillers in [0, 9] {
+            let mut outer = Dictionary::new();
+            for i in 0..fillers {
+                outer.insert(i, Variant::Nil);
+            }
+            assert_eq!(outer.insert(a.clone(), 1), None);
+            assert_eq!(outer.insert(b.clone(), 2), Some(Variant::Int(1)), "size {size}");
+            assert_eq!(outer.len(), fillers as usize + 1);
+            assert_eq!(outer.get(&b), Some(&Variant::Int(2)));
+            assert_eq!(outer.get(&other), None, "size {size}");
+            assert_eq!(outer.get(&longer), None, "size {size}");
+            // Nested one level further, in an array.
+            let wrap = |v: &Variant| Variant::from(vec![Variant::Nil, v.clone()]);
+            outer.insert(wrap(&a), 3);
+            assert_eq!(outer.get(&wrap(&b)), Some(&Variant::Int(3)));
+            assert_eq!(outer.get(&wrap(&other)), None);
+            assert_eq!(outer.remove(&wrap(&b)), Some(Variant::Int(3)));
+            assert_eq!(outer.remove(&a), Some(Variant::Int(2)));
+            assert_eq!(outer.len(), fillers as usize);
+        }
+    }
+}

@@ -1,5 +1,6 @@
 //! [`Dictionary`]: an owned dictionary in wire (insertion) order, with Godot's key semantics.
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::fmt;
 use core::hash::BuildHasher;
@@ -8,6 +9,7 @@ use hashbrown::{DefaultHashBuilder, HashTable};
 
 use super::Variant;
 use super::key_semantics::{KeyRules, hash_key, keys_equal, never_equal};
+use super::variant::dispose;
 use crate::ElementType;
 use alloc::string::String;
 
@@ -23,9 +25,11 @@ use alloc::string::String;
 /// existing key replaces its value and keeps its position and its first key, as `d[k] = v` does
 /// in Godot, and as Godot's decoder does with repeated keys on the wire.
 ///
-/// Lookups and inserts are O(1) expected: entries are indexed by a hash of the key (randomly
-/// seeded, so crafted keys cannot force collisions cheaply), then compared with Godot's rules.
-/// `PartialEq` compares the types and the entries in order.
+/// Lookups and inserts are O(1) expected: a dictionary of up to 8 entries compares the key with
+/// each of its keys in order (no hashing, no index to allocate); a larger one indexes its entries
+/// by a hash of the key (randomly seeded, so crafted keys cannot force collisions cheaply), then
+/// compares with Godot's rules. Container keys hash and compare in O(size of the key), without
+/// recursion. `PartialEq` compares the types and the entries in order.
 #[derive(Clone)]
 pub struct Dictionary {
     /// The declared key type ([`ElementType::Untyped`] for a plain `Dictionary`).
@@ -33,10 +37,33 @@ pub struct Dictionary {
     /// The declared value type.
     pub value_type: ElementType<String>,
     entries: Vec<(Variant, Variant)>,
-    /// Positions in `entries`, by key hash.
-    index: HashTable<usize>,
-    hasher: DefaultHashBuilder,
+    /// The hash index, once there are more than [`LINEAR`] entries (boxed: most dictionaries
+    /// have none, and stay small).
+    index: Option<Box<Index>>,
     rules: KeyRules,
+}
+
+/// Up to this many entries, a dictionary has no hash index: lookups compare keys in order.
+const LINEAR: usize = 8;
+
+/// Positions in a dictionary's entries, by key hash.
+#[derive(Clone)]
+struct Index {
+    table: HashTable<usize>,
+    hasher: DefaultHashBuilder,
+}
+
+impl Index {
+    fn hash(&self, key: &Variant) -> u64 {
+        hash_with(&self.hasher, key)
+    }
+}
+
+/// The hash of `key` under `hasher`.
+fn hash_with(hasher: &DefaultHashBuilder, key: &Variant) -> u64 {
+    let mut state = hasher.build_hasher();
+    hash_key(key, hasher, &mut state);
+    core::hash::Hasher::finish(&state)
 }
 
 impl Default for Dictionary {
@@ -62,14 +89,12 @@ impl Dictionary {
         value_type: ElementType<String>,
         rules: KeyRules,
     ) -> Self {
-        Dictionary {
-            key_type,
-            value_type,
-            entries: Vec::new(),
-            index: HashTable::new(),
-            hasher: DefaultHashBuilder::default(),
-            rules,
-        }
+        Dictionary { key_type, value_type, entries: Vec::new(), index: None, rules }
+    }
+
+    /// Room for `additional` more entries.
+    pub(crate) fn reserve_exact(&mut self, additional: usize) {
+        self.entries.reserve_exact(additional);
     }
 
     /// Number of entries.
@@ -101,39 +126,62 @@ impl Dictionary {
 
     /// Sets `key` to `value`, as `d[key] = value` does in Godot: an existing equal key keeps its
     /// position (and its own bits and type) and gets the new value, which returns the old one;
-    /// otherwise the entry goes last. O(1) expected.
+    /// otherwise the entry goes last. O(1) expected. A key that is already present is dropped
+    /// without recursion, however deep it is.
     pub fn insert(
         &mut self,
         key: impl Into<Variant>,
         value: impl Into<Variant>,
     ) -> Option<Variant> {
-        let (key, value) = (key.into(), value.into());
+        self.insert_owned(key.into(), value.into())
+    }
+
+    fn insert_owned(&mut self, key: Variant, value: Variant) -> Option<Variant> {
+        let Some(index) = &self.index else {
+            // Few entries: compare with each key (a key equal to none is found by none).
+            if let Some(position) = position_in(&self.entries, &key, self.rules) {
+                if let Some((_, slot)) = self.entries.get_mut(position) {
+                    dispose(key);
+                    return Some(core::mem::replace(slot, value));
+                }
+            }
+            self.entries.push((key, value));
+            if self.entries.len() > LINEAR {
+                self.reindex();
+            }
+            return None;
+        };
         if never_equal(&key, self.rules) {
             // Equal to no key: never looked up, so not indexed.
             self.entries.push((key, value));
             return None;
         }
-        let hash = self.hash_of(&key);
-        if let Some(index) = self.find_hashed(&key, hash) {
-            if let Some((_, slot)) = self.entries.get_mut(index) {
+        let hash = index.hash(&key);
+        if let Some(position) = self.find_hashed(index, &key, hash) {
+            if let Some((_, slot)) = self.entries.get_mut(position) {
+                dispose(key);
                 return Some(core::mem::replace(slot, value));
             }
         }
         let position = self.entries.len();
         self.entries.push((key, value));
-        let Dictionary { entries, index, hasher, .. } = self;
-        index.insert_unique(hash, position, |&i| rehash(hasher, entries, i));
+        if let Some(index) = &mut self.index {
+            let Index { table, hasher } = &mut **index;
+            let entries = &self.entries;
+            table.insert_unique(hash, position, |&i| rehash(hasher, entries, i));
+        }
         None
     }
 
     /// Removes `key` and returns its value; the entries after it move up one place, keeping their
-    /// order. O(n).
+    /// order. O(n). The removed key is dropped without recursion.
     pub fn remove(&mut self, key: &Variant) -> Option<Variant> {
         let index = self.find(key)?;
         if index >= self.entries.len() {
             return None;
         }
-        let (_, value) = self.entries.remove(index);
+        let (key, value) = self.entries.remove(index);
+        dispose(key);
         self.reindex();
         Some(value)
     }
@@ -172,49 +220,109 @@ impl Dictionary {
         self.entries
     }
 
-    fn hash_of(&self, key: &Variant) -> u64 {
-        let mut state = self.hasher.build_hasher();
-        hash_key(key, &self.hasher, &mut state);
-        core::hash::Hasher::finish(&state)
+    /// The rules its keys compare by.
+    pub(crate) fn rules(&self) -> KeyRules {
+        self.rules
+    }
+
+    /// The entries whose key may equal `key`: those with its hash once there is an index, else
+    /// all of them. Feeds the content comparison of dictionaries.
+    pub(crate) fn candidates<'a>(&'a self, key: &Variant) -> Candidates<'a> {
+        match &self.index {
+            None => Candidates::All(self.entries.iter()),
+            Some(index) => Candidates::Hashed {
+                positions: index.table.iter_hash(index.hash(key)),
+                entries: &self.entries,
+            },
+        }
     }
 
     /// The position of `key` among the entries.
     fn find(&self, key: &Variant) -> Option<usize> {
-        if self.entries.is_empty() || never_equal(key, self.rules) {
-            return None;
+        match &self.index {
+            None => position_in(&self.entries, key, self.rules),
+            Some(index) => {
+                if never_equal(key, self.rules) {
+                    return None;
+                }
+                self.find_hashed(index, key, index.hash(key))
+            }
         }
-        self.find_hashed(key, self.hash_of(key))
     }
 
     /// The position of `key`, whose hash is `hash`, among the indexed entries.
-    fn find_hashed(&self, key: &Variant, hash: u64) -> Option<usize> {
+    fn find_hashed(&self, index: &Index, key: &Variant, hash: u64) -> Option<usize> {
         let rules = self.rules;
-        self.index
+        index
+            .table
             .find(hash, |&i| self.entries.get(i).is_some_and(|(k, _)| keys_equal(k, key, rules)))
             .copied()
     }
 
-    /// Rebuilds the index after entries moved.
+    /// Rebuilds the index after entries moved, or drops it when there are few entries.
     fn reindex(&mut self) {
-        let Dictionary { entries, index, hasher, rules, .. } = self;
-        index.clear();
+        if self.entries.len() <= LINEAR {
+            self.index = None;
+            return;
+        }
+        let Dictionary { entries, index, rules, .. } = self;
+        let Index { table, hasher } = &mut **index.get_or_insert_with(|| {
+            Box::new(Index { table: HashTable::new(), hasher: DefaultHashBuilder::default() })
+        });
+        table.clear();
         for position in 0..entries.len() {
             if entries.get(position).is_none_or(|(key, _)| never_equal(key, *rules)) {
                 continue;
             }
             let hash = rehash(hasher, entries, position);
-            index.insert_unique(hash, position, |&i| rehash(hasher, entries, i));
+            table.insert_unique(hash, position, |&i| rehash(hasher, entries, i));
+        }
+    }
+}
+
+/// The position of `key` among `entries`, comparing it with each key in order.
+fn position_in(entries: &[(Variant, Variant)], key: &Variant, rules: KeyRules) -> Option<usize> {
+    // The most common keys, compared without the general comparison.
+    match key {
+        Variant::String(text) => entries.iter().position(|(k, _)| match k {
+            Variant::String(other) => other == text,
+            Variant::StringName(other) => !rules.godot3 && other == text,
+            _ => false,
+        }),
+        Variant::Int(int) => {
+            entries.iter().position(|(k, _)| matches!(k, Variant::Int(other) if other == int))
+        }
+        _ => entries.iter().position(|(k, _)| keys_equal(k, key, rules)),
+    }
+}
+
+/// The entries of a dictionary whose key may equal a given key.
+pub(crate) enum Candidates<'a> {
+    /// Every entry (no index).
+    All(core::slice::Iter<'a, (Variant, Variant)>),
+    /// The entries at the positions the index gives for the key's hash.
+    Hashed {
+        positions: hashbrown::hash_table::IterHash<'a, usize>,
+        entries: &'a [(Variant, Variant)],
+    },
+}
+
+impl<'a> Iterator for Candidates<'a> {
+    type Item = &'a (Variant, Variant);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Candidates::All(entries) => entries.next(),
+            Candidates::Hashed { positions, entries } => {
+                positions.find_map(|&position| entries.get(position))
+            }
         }
     }
 }
 
 /// The hash of the key at `position` (0 for a position that does not exist, which never happens).
 fn rehash(hasher: &DefaultHashBuilder, entries: &[(Variant, Variant)], position: usize) -> u64 {
-    let mut state = hasher.build_hasher();
-    if let Some((key, _)) = entries.get(position) {
-        hash_key(key, hasher, &mut state);
-    }
-    core::hash::Hasher::finish(&state)
+    entries.get(position).map_or(0, |(key, _)| hash_with(hasher, key))
 }
 
 impl PartialEq for Dictionary {

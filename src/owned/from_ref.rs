@@ -3,25 +3,33 @@
 //! The pass reads each value's head with the same code as [`parse`](crate::parse) and keeps the
 //! containers it is inside on a heap-allocated stack, so nesting costs no call stack; the depth
 //! limit of the [`Options`] bounds that stack. It checks what [`validate`](crate::validate)
-//! checks (strings are turned into `String`s, which checks their text). Nothing is reserved from
-//! a declared count: containers grow as their elements arrive, so memory follows the bytes
-//! actually present: at most about 100 bytes per input byte (a 4-byte `Nil` becomes a 64-byte
-//! `Variant`, vectors grow by doubling, and deep nesting costs a container per 8 or 12 bytes;
-//! `tests/hostile_alloc.rs` asserts 128 bytes per input byte plus 4 KiB).
+//! checks (strings are turned into `String`s, which checks their text).
 //!
-//! Stack: the conversion itself is iterative, but Godot 4 dictionaries used as dictionary keys
-//! are hashed and compared by content, recursively through the key: a key nested 1024 levels
-//! deep needs more than 256 KiB of stack in a release build, and more than 2 MiB in a debug
-//! build. Decode untrusted Godot 4 input on a thread with a few MiB of stack (the main thread's
-//! 8 MiB is plenty), or refuse dictionary keys that are containers before decoding.
+//! Memory: every container is sized once, from its declared count capped by what the bytes
+//! left can hold (an element takes at least 4 input bytes, a dictionary entry or an object
+//! property 8), after counting the elements still owed to the containers around it, which take
+//! bytes of their own. A valid input gets exact sizes; a lying count, however deeply nested,
+//! reserves no more than the input could fill. So memory follows the bytes present: flat data
+//! costs at most about 30 bytes per input byte (an array of 4-byte `Nil`s, 16: each becomes a
+//! 64-byte `Variant`), deep nesting more, as every level of 8 or 12 bytes is a container (about
+//! 62 bytes per input byte measured for 1025 levels); `tests/hostile_alloc.rs` asserts 128
+//! bytes per input byte plus 4 KiB.
+//!
+//! Stack: nothing recurses. Godot 4 dictionary keys are hashed and compared by content with
+//! heap-allocated stacks too (see `key_semantics.rs`), and the values the pass drops itself (a
+//! repeated key, a replaced value, what was read before a problem) are taken apart
+//! iteratively. Dropping the returned value is the caller's, and recursive, as for any nested
+//! Rust value.
 
 use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::key_semantics::KeyRules;
+use super::variant::dispose;
 use super::{Array, Dictionary, NodePath, Object, Signal, Variant};
 use crate::ElementType;
+use crate::container_type::kind_bits;
 use crate::element::Element;
 use crate::error::{ErrorKind, Result};
 use crate::exact_float::widen_exact;
@@ -31,7 +39,7 @@ use crate::packed::{PackedElement, PackedReals};
 use crate::string::{GdStr, read_string};
 use crate::value::{Extent, VariantRef, parse_head};
 use crate::walk::{Mode, check_script, walk};
-use crate::wire::error_at;
+use crate::wire::{error_at, remaining, u32_at};
 use crate::{Options, Version};
 
 /// Reads the whole value at the start of `bytes` into an owned [`Variant`]. O(n); allocates.
@@ -54,9 +62,10 @@ use crate::{Options, Version};
 /// ```
 ///
 /// # Stack
-/// Iterative, except that Godot 4 dictionaries used as dictionary keys are hashed through the
-/// whole key: keys nested hundreds of levels deep need a few MiB of stack in a debug build (see
-/// the README's Security section).
+/// Iterative: a small fixed stack decodes the deepest values Godot accepts (the tests use
+/// 256 KiB), Godot 4 dictionaries nested as dictionary keys included. Dropping the returned
+/// value is recursive, as for any nested Rust value: drop values nested hundreds of levels deep
+/// on a thread with enough stack (see the README's Security section).
 ///
 /// # Errors
 /// The first problem, with its absolute offset, as [`validate`](crate::validate) reports it.
@@ -106,16 +115,21 @@ impl TryFrom<Element<'_>> for Variant {
 }
 
 /// A container being filled.
+///
+/// `reserved` counts the slots reserved ahead for elements (dictionary entries, properties) not
+/// read yet; see [`Reserved`].
 enum Open {
     Array {
         array: Array,
         left: u32,
+        reserved: usize,
     },
     /// `left` counts keys and values; `key` holds a key waiting for its value.
     Dictionary {
         dictionary: Dictionary,
         key: Option<Variant>,
         left: u32,
+        reserved: usize,
     },
     /// `name` is the name of the property whose value comes next.
     Object {
@@ -123,7 +137,51 @@ enum Open {
         properties: Vec<(String, Variant)>,
         name: String,
         left: u32,
+        reserved: usize,
     },
+}
+
+/// The fewest bytes an array element takes on the wire (a header).
+const ELEMENT_BYTES: usize = 4;
+/// The fewest bytes a dictionary entry or an object property takes (two headers, or a name's
+/// length field and a header).
+const ENTRY_BYTES: usize = 8;
+
+/// The room reserved ahead in open containers for elements not read yet, in the fewest input
+/// bytes those elements can take.
+///
+/// Containers reserve room for their declared count, but only as much as the input bytes left
+/// can hold once the elements already promised to the containers around them are counted:
+/// every element yet to come takes its own input bytes after the current position. A valid
+/// input gets every container sized exactly once; a lying count gets no more than the bytes
+/// present can fill, however deep the lie is nested.
+#[derive(Default)]
+struct Reserved {
+    bytes: usize,
+}
+
+impl Reserved {
+    /// How many of `count` elements of at least `size` bytes to reserve room for, when the input
+    /// has `left` bytes after the container's head; counts them as reserved.
+    fn take(&mut self, count: usize, size: usize, left: usize) -> usize {
+        let room = left.saturating_sub(self.bytes).checked_div(size).unwrap_or(0);
+        let slots = count.min(room);
+        self.bytes = self.bytes.saturating_add(slots.saturating_mul(size));
+        slots
+    }
+
+    /// One element of a container with `reserved` slots left has been read.
+    fn fill(&mut self, reserved: &mut usize, size: usize) {
+        if *reserved > 0 {
+            *reserved = reserved.saturating_sub(1);
+            self.bytes = self.bytes.saturating_sub(size);
+        }
+    }
+
+    /// A container closes with `reserved` slots unused (none for a valid input).
+    fn release(&mut self, reserved: usize, size: usize) {
+        self.bytes = self.bytes.saturating_sub(reserved.saturating_mul(size));
+    }
 }
 
 /// The conversion of the value whose header is at `pos`, at nesting `depth`.
@@ -133,7 +191,13 @@ enum Open {
 /// result is `NotUnicode` only for values Godot accepts. (The walk runs on that error path
 /// alone.)
 fn convert(buf: &[u8], pos: usize, options: Options, depth: u16) -> Result<Variant> {
-    convert_in_order(buf, pos, options, depth).map_err(|error| {
+    let mut stack = Vec::new();
+    let converted = convert_in_order(buf, pos, options, depth, &mut stack);
+    // What was read before a problem goes without recursion.
+    while let Some(open) = stack.pop() {
+        discard(open);
+    }
+    converted.map_err(|error| {
         if error.kind() != ErrorKind::NotUnicode {
             return error;
         }
@@ -142,10 +206,18 @@ fn convert(buf: &[u8], pos: usize, options: Options, depth: u16) -> Result<Varia
 }
 
 /// [`convert`], stopping at the first problem met in byte order.
-fn convert_in_order(buf: &[u8], pos: usize, options: Options, depth: u16) -> Result<Variant> {
+///
+/// `stack` holds the containers open around the current value (empty at the start, and at the
+/// end of a success): left there when a problem stops the conversion.
+fn convert_in_order(
+    buf: &[u8],
+    pos: usize,
+    options: Options,
+    depth: u16,
+    stack: &mut Vec<Open>,
+) -> Result<Variant> {
     let version = options.version();
-    let rules = KeyRules::of(version);
-    let mut stack: Vec<Open> = Vec::new();
+    let mut reserved = Reserved::default();
     let mut pos = pos;
     let mut depth = depth;
     // The next value is a Godot 4 `script` property.
@@ -164,13 +236,21 @@ fn convert_in_order(buf: &[u8], pos: usize, options: Options, depth: u16) -> Res
                 }
                 (done, end)
             }
-            Extent::Strings { .. } => strings(&value)?,
+            Extent::Strings { first, count } => {
+                let left = remaining(buf, first).saturating_sub(reserved.bytes);
+                let room = usize::try_from(count).unwrap_or(usize::MAX).min(left / 4);
+                strings(&value, room)?
+            }
             Extent::Values { first, items } | Extent::Properties { first, count: items } => {
-                let open = open(&value, items, rules)?;
+                let header = u32_at(buf, pos)?;
                 if items == 0 {
-                    (close(open), first)
+                    (
+                        close(open(&value, 0, header, version, &mut reserved, 0)?, &mut reserved),
+                        first,
+                    )
                 } else {
-                    stack.push(open);
+                    let left = remaining(buf, first);
+                    stack.push(open(&value, items, header, version, &mut reserved, left)?);
                     depth = depth.saturating_add(1);
                     pos = first;
                     if let Some(Open::Object { name, .. }) = stack.last_mut() {
@@ -189,21 +269,27 @@ fn convert_in_order(buf: &[u8], pos: usize, options: Options, depth: u16) -> Res
                 return Ok(done);
             };
             let left = match top {
-                Open::Array { array, left } => {
+                Open::Array { array, left, reserved: slots } => {
                     array.elements.push(done);
+                    reserved.fill(slots, ELEMENT_BYTES);
                     left
                 }
-                Open::Dictionary { dictionary, key, left } => {
+                Open::Dictionary { dictionary, key, left, reserved: slots } => {
                     match key.take() {
                         None => *key = Some(done),
                         Some(key) => {
-                            dictionary.insert(key, done);
+                            // A repeated key: the value it had goes.
+                            if let Some(replaced) = dictionary.insert(key, done) {
+                                dispose(replaced);
+                            }
+                            reserved.fill(slots, ENTRY_BYTES);
                         }
                     }
                     left
                 }
-                Open::Object { properties, name, left, .. } => {
+                Open::Object { properties, name, left, reserved: slots, .. } => {
                     properties.push((core::mem::take(name), done));
+                    reserved.fill(slots, ENTRY_BYTES);
                     left
                 }
             };
@@ -217,7 +303,7 @@ fn convert_in_order(buf: &[u8], pos: usize, options: Options, depth: u16) -> Res
             let Some(finished) = stack.pop() else {
                 return Err(error_at(buf, pos, ErrorKind::DepthLimit));
             };
-            done = close(finished);
+            done = close(finished, &mut reserved);
             depth = depth.saturating_sub(1);
         }
     }
@@ -232,39 +318,103 @@ fn property_name(buf: &[u8], pos: usize, version: Version) -> Result<(String, us
     Ok((name, end, script))
 }
 
-/// A container about to be filled with `items` values.
-fn open(value: &VariantRef<'_>, items: u32, rules: KeyRules) -> Result<Open> {
+/// A container about to be filled with `items` values (keys and values, for a dictionary), with
+/// room reserved for as many as `reserved` allows when `left` input bytes follow its head.
+///
+/// `header` is the container's header word: when its type bits say untyped, the type
+/// information is not read again.
+fn open(
+    value: &VariantRef<'_>,
+    items: u32,
+    header: u32,
+    version: Version,
+    reserved: &mut Reserved,
+    left: usize,
+) -> Result<Open> {
+    let rules = KeyRules::of(version);
+    let items_usize = usize::try_from(items).unwrap_or(usize::MAX);
     Ok(match value {
-        VariantRef::Array(array) => Open::Array {
-            array: Array::typed(ElementType::from_ref(&array.element_type()?)?),
-            left: items,
-        },
-        VariantRef::Dictionary(dictionary) => Open::Dictionary {
-            dictionary: Dictionary::with_rules(
-                ElementType::from_ref(&dictionary.key_type()?)?,
-                ElementType::from_ref(&dictionary.value_type()?)?,
-                rules,
-            ),
-            key: None,
-            left: items,
-        },
-        VariantRef::Object(ObjectRef::Full(object)) => Open::Object {
-            class: text(&object.class_name())?,
-            properties: Vec::new(),
-            name: String::new(),
-            left: items,
-        },
+        VariantRef::Array(array) => {
+            let element_type = if typed(header, version, 16) {
+                ElementType::from_ref(&array.element_type()?)?
+            } else {
+                ElementType::Untyped
+            };
+            let slots = reserved.take(items_usize, ELEMENT_BYTES, left);
+            let mut array = Array::typed(element_type);
+            array.elements.reserve_exact(slots);
+            Open::Array { array, left: items, reserved: slots }
+        }
+        VariantRef::Dictionary(dictionary) => {
+            let mut dictionary = if typed(header, version, 16) || typed(header, version, 18) {
+                Dictionary::with_rules(
+                    ElementType::from_ref(&dictionary.key_type()?)?,
+                    ElementType::from_ref(&dictionary.value_type()?)?,
+                    rules,
+                )
+            } else {
+                Dictionary::with_rules(ElementType::Untyped, ElementType::Untyped, rules)
+            };
+            let slots = reserved.take(items_usize / 2, ENTRY_BYTES, left);
+            dictionary.reserve_exact(slots);
+            Open::Dictionary { dictionary, key: None, left: items, reserved: slots }
+        }
+        VariantRef::Object(ObjectRef::Full(object)) => {
+            let class = text(&object.class_name())?;
+            let slots = reserved.take(items_usize, ENTRY_BYTES, left);
+            Open::Object {
+                class,
+                properties: Vec::with_capacity(slots),
+                name: String::new(),
+                left: items,
+                reserved: slots,
+            }
+        }
         // parse_head gives Values and Properties extents to these three only.
-        _ => Open::Array { array: Array::new(), left: 0 },
+        _ => Open::Array { array: Array::new(), left: 0, reserved: 0 },
     })
 }
 
-/// The value of a finished container.
-fn close(open: Open) -> Variant {
+/// Whether the container header `header` carries type information at bit `shift` (a typed
+/// array, or the key or value type of a typed dictionary).
+fn typed(header: u32, version: Version, shift: u32) -> bool {
+    kind_bits(version, header, shift) != 0
+}
+
+/// Drops a container left open by a problem, and what it holds, without recursion.
+fn discard(open: Open) {
     match open {
-        Open::Array { array, .. } => Variant::Array(array),
-        Open::Dictionary { dictionary, .. } => Variant::from(dictionary),
-        Open::Object { class, properties, .. } => {
+        Open::Array { array, .. } => dispose(Variant::Array(array)),
+        Open::Dictionary { dictionary, key, .. } => {
+            if let Some(key) = key {
+                dispose(key);
+            }
+            for (key, value) in dictionary.into_entries() {
+                dispose(key);
+                dispose(value);
+            }
+        }
+        Open::Object { properties, .. } => {
+            for (_, value) in properties {
+                dispose(value);
+            }
+        }
+    }
+}
+
+/// The value of a finished container.
+fn close(open: Open, reserved: &mut Reserved) -> Variant {
+    match open {
+        Open::Array { array, reserved: slots, .. } => {
+            reserved.release(slots, ELEMENT_BYTES);
+            Variant::Array(array)
+        }
+        Open::Dictionary { dictionary, reserved: slots, .. } => {
+            reserved.release(slots, ENTRY_BYTES);
+            Variant::from(dictionary)
+        }
+        Open::Object { class, properties, reserved: slots, .. } => {
+            reserved.release(slots, ENTRY_BYTES);
             Variant::Object(Object::Full { class, properties })
         }
     }
@@ -272,25 +422,47 @@ fn close(open: Open) -> Variant {
 
 /// The owned text of a string.
 fn text(s: &GdStr<'_>) -> Result<String> {
+    // Short ASCII without NUL, the common case (keys, names): the raw bytes are the text, with
+    // no byte order mark to skip and no NUL to cut at.
+    let raw = s.raw_bytes();
+    if raw.len() <= SHORT && raw.iter().all(|&b| b.wrapping_sub(1) < 0x7F) {
+        if let Ok(text) = core::str::from_utf8(raw) {
+            return Ok(String::from(text));
+        }
+    }
     s.to_str().map(String::from)
 }
 
-/// A NodePath or a PackedStringArray, read in one pass: the value and where it ends.
-fn strings(value: &VariantRef<'_>) -> Result<(Variant, usize)> {
+/// Strings up to this long take [`text`]'s ASCII path.
+const SHORT: usize = 32;
+
+/// A NodePath or a PackedStringArray, read in one pass: the value and where it ends. `room` is
+/// how many strings the bytes left can hold (4 bytes each at least), once the elements owed to
+/// the containers around are counted.
+fn strings(value: &VariantRef<'_>, room: usize) -> Result<(Variant, usize)> {
     Ok(match value {
         VariantRef::NodePath(path) => {
             let mut all = path.all_strings();
-            let mut names = Vec::new();
-            for s in all.by_ref() {
-                names.push(text(&s?)?);
+            let name_count = path.name_count();
+            let mut names = Vec::with_capacity(name_count.min(room));
+            let mut subnames = Vec::new();
+            for (i, s) in all.by_ref().enumerate() {
+                let s = text(&s?)?;
+                if i < name_count {
+                    names.push(s);
+                } else {
+                    if subnames.capacity() == 0 {
+                        subnames.reserve_exact(room.saturating_sub(i));
+                    }
+                    subnames.push(s);
+                }
             }
-            let subnames = names.split_off(path.name_count().min(names.len()));
             let absolute = path.is_absolute();
             (Variant::NodePath(NodePath { names, subnames, absolute }), all.position())
         }
         VariantRef::PackedStringArray(strings) => {
             let mut all = strings.iter();
-            let mut texts = Vec::new();
+            let mut texts = Vec::with_capacity(strings.len().min(room));
             for s in all.by_ref() {
                 texts.push(text(&s?)?);
             }
@@ -347,7 +519,7 @@ fn leaf(value: &VariantRef<'_>) -> Result<Variant> {
         // Containers, full objects, NodePaths and PackedStringArrays hold more than their head;
         // `convert` reads them (this is reached only from `Variant::from_ref`, which sends
         // containers and full objects to `convert`).
-        R::NodePath(_) | R::PackedStringArray(_) => strings(value)?.0,
+        R::NodePath(_) | R::PackedStringArray(_) => strings(value, 0)?.0,
         R::Array(_) | R::Dictionary(_) | R::Object(ObjectRef::Full(_)) => {
             return Variant::from_ref(value);
         }

@@ -12,13 +12,16 @@
 //! are kept out of the hash index altogether, which also keeps hostile inputs from piling
 //! identical hashes into one bucket.
 //!
-//! Costs are O(size of the values). `hash_key`, `keys_equal` and `same` recurse through nested
-//! containers, so their stack follows the nesting of the key (bounded by the depth limit when
-//! the value was decoded): see the stack note in `from_ref.rs`.
+//! Costs are O(size of the values), without recursion: `hash_key`, `keys_equal` and `same` walk
+//! nested containers with a heap-allocated stack of one frame per level (allocated only when
+//! both sides are containers), so deep keys need no call stack. Comparing two Godot 4
+//! dictionaries looks each key of one up in the other: among its hash candidates when the other
+//! has a hash index, else among its (at most 8) entries.
 
 use alloc::vec::Vec;
 use core::hash::{BuildHasher, Hash, Hasher};
 
+use super::dictionary::Candidates;
 use super::{Dictionary, Object, Variant};
 use crate::Version;
 
@@ -156,19 +159,134 @@ fn reals_equal(
     })
 }
 
-/// Whether `a` and `b` are one dictionary key under `rules`.
+/// Whether `a` and `b` are one dictionary key under `rules`. Iterative: nested containers are
+/// compared with a heap-allocated stack (allocated only when both are containers of one kind and
+/// length).
 pub(crate) fn keys_equal(a: &Variant, b: &Variant, rules: KeyRules) -> bool {
+    let mut frames = match key_step(a, b, rules) {
+        Step::Done(equal) => return equal,
+        Step::Open(frame) => Vec::from([frame]),
+    };
+    // The answer to the comparison the top frame asked for (`None`: it has just opened).
+    let mut answer = None;
+    while let Some(top) = frames.last_mut() {
+        match top.resume(answer) {
+            Resume::Return(equal) => {
+                frames.pop();
+                answer = Some(equal);
+            }
+            Resume::Compare(x, y, rules) => match key_step(x, y, rules) {
+                Step::Done(equal) => answer = Some(equal),
+                Step::Open(frame) => {
+                    frames.push(frame);
+                    answer = None;
+                }
+            },
+        }
+    }
+    answer.unwrap_or(false)
+}
+
+/// One comparison: decided at once, or a container whose contents are compared next.
+enum Step<'a> {
+    Done(bool),
+    Open(KeyFrame<'a>),
+}
+
+/// What a frame asks for next.
+enum Resume<'a> {
+    /// Its answer.
+    Return(bool),
+    /// The answer to this comparison, under these rules.
+    Compare(&'a Variant, &'a Variant, KeyRules),
+}
+
+/// A container comparison in progress.
+enum KeyFrame<'a> {
+    /// Two arrays of one length: equal when every pair of elements is.
+    Elements(core::slice::Iter<'a, Variant>, core::slice::Iter<'a, Variant>, KeyRules),
+    /// Two Godot 4 dictionaries of one size (Godot's `Dictionary::operator==`): equal when every
+    /// key of the first is found in `other` (a key equal to it under `other`'s rules, at most
+    /// one) with a value equal under `rules`.
+    Entries {
+        rules: KeyRules,
+        rest: core::slice::Iter<'a, (Variant, Variant)>,
+        other: &'a Dictionary,
+        /// The entry being looked up, and the entries of `other` its key may equal.
+        current: Option<(&'a Variant, &'a Variant, Candidates<'a>)>,
+        /// The value of the candidate whose key is being compared (`None`: the values are).
+        candidate: Option<&'a Variant>,
+    },
+}
+
+impl<'a> KeyFrame<'a> {
+    fn resume(&mut self, answer: Option<bool>) -> Resume<'a> {
+        match self {
+            KeyFrame::Elements(x, y, rules) => {
+                if answer == Some(false) {
+                    return Resume::Return(false);
+                }
+                match (x.next(), y.next()) {
+                    (Some(p), Some(q)) => Resume::Compare(p, q, *rules),
+                    _ => Resume::Return(true),
+                }
+            }
+            KeyFrame::Entries { rules, rest, other, current, candidate } => {
+                match (answer, candidate.take()) {
+                    // Keys equal: the values decide.
+                    (Some(true), Some(other_value)) => {
+                        if let Some((_, value, _)) = current {
+                            return Resume::Compare(value, other_value, *rules);
+                        }
+                    }
+                    // Values differ.
+                    (Some(false), None) => return Resume::Return(false),
+                    // Values equal, or just opened: the next entry.
+                    (Some(true), None) | (None, _) => *current = None,
+                    // Keys differ: the next candidate.
+                    (Some(false), Some(_)) => {}
+                }
+                if current.is_none() {
+                    let Some((key, value)) = rest.next() else {
+                        return Resume::Return(true);
+                    };
+                    *current = Some((key, value, other.candidates(key)));
+                }
+                let Some((key, _, candidates)) = current else {
+                    return Resume::Return(false);
+                };
+                match candidates.next() {
+                    Some((other_key, other_value)) => {
+                        *candidate = Some(other_value);
+                        Resume::Compare(key, other_key, other.rules())
+                    }
+                    // Not found.
+                    None => Resume::Return(false),
+                }
+            }
+        }
+    }
+}
+
+/// Compares `a` and `b` as keys, or opens them for comparing their contents.
+fn key_step<'a>(a: &'a Variant, b: &'a Variant, rules: KeyRules) -> Step<'a> {
     use Variant as V;
+    // The most common keys first.
+    match (a, b) {
+        (V::String(x), V::String(y)) | (V::StringName(x), V::StringName(y)) => {
+            return Step::Done(x == y);
+        }
+        (V::Int(x), V::Int(y)) => return Step::Done(x == y),
+        _ => {}
+    }
     let singles = |x: f32, y: f32| floats_equal(f64::from(x), f64::from(y));
     if let Some(equal) = reals_equal(a, b, floats_equal, singles) {
-        return equal;
+        return Step::Done(equal);
     }
-    match (a, b) {
+    Step::Done(match (a, b) {
         (V::Nil, V::Nil) | (V::Callable, V::Callable) => true,
         (V::Bool(x), V::Bool(y)) => x == y,
-        (V::Int(x), V::Int(y)) => x == y,
         (V::Float(x), V::Float(y)) => floats_equal(*x, *y),
-        (V::String(x), V::String(y)) | (V::StringName(x), V::StringName(y)) => x == y,
         (V::String(x), V::StringName(y)) | (V::StringName(x), V::String(y)) => {
             !rules.godot3 && x == y
         }
@@ -181,27 +299,112 @@ pub(crate) fn keys_equal(a: &Variant, b: &Variant, rules: KeyRules) -> bool {
         (V::Object(Object::Null), V::Object(Object::Null)) => true,
         (V::Signal(x), V::Signal(y)) => x == y,
         (V::Array(x), V::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| keys_equal(p, q, rules))
+            if x.len() != y.len() {
+                return Step::Done(false);
+            }
+            return Step::Open(KeyFrame::Elements(x.iter(), y.iter(), rules));
         }
-        (V::Dictionary(x), V::Dictionary(y)) => !rules.godot3 && dictionaries_equal(x, y, rules),
+        (V::Dictionary(x), V::Dictionary(y)) => {
+            if rules.godot3 || x.len() != y.len() {
+                return Step::Done(false);
+            }
+            return Step::Open(KeyFrame::Entries {
+                rules,
+                rest: x.entries().iter(),
+                other: y,
+                current: None,
+                candidate: None,
+            });
+        }
         (V::PackedByteArray(x), V::PackedByteArray(y)) => x == y,
         (V::PackedInt32Array(x), V::PackedInt32Array(y)) => x == y,
         (V::PackedInt64Array(x), V::PackedInt64Array(y)) => x == y,
         (V::PackedStringArray(x), V::PackedStringArray(y)) => x == y,
         _ => false,
-    }
-}
-
-/// Godot 4's dictionary equality: same size, and every key of `x` is in `y` with an equal value.
-fn dictionaries_equal(x: &Dictionary, y: &Dictionary, rules: KeyRules) -> bool {
-    x.len() == y.len()
-        && x.iter()
-            .all(|(key, value)| y.get(key).is_some_and(|other| keys_equal(value, other, rules)))
+    })
 }
 
 /// Feeds `state` a hash that is equal for values that [`keys_equal`] calls equal under any rules.
 /// `builder` hashes the entries of dictionaries, which are summed (their equality ignores order).
+/// Iterative: nested containers are walked with a heap-allocated stack (allocated only for
+/// containers).
 pub(crate) fn hash_key<B: BuildHasher, H: Hasher>(value: &Variant, builder: &B, state: &mut H) {
+    let mut frames: Vec<HashFrame<'_>> = match open_hash(value, state) {
+        None => return,
+        Some(frame) => Vec::from([frame]),
+    };
+    // The states of the dictionary entries being hashed, innermost last; `state` is below them.
+    let mut entry_states: Vec<B::Hasher> = Vec::new();
+    while let Some(top) = frames.last_mut() {
+        let next = match top {
+            HashFrame::Elements(elements) => {
+                let next = elements.next();
+                if next.is_none() {
+                    frames.pop();
+                }
+                next
+            }
+            HashFrame::Entries { rest, sum, len, value } => {
+                if let Some(value) = value.take() {
+                    Some(value)
+                } else {
+                    if let Some(entry) = entry_states.pop() {
+                        // The key and value of an entry are in: add its hash.
+                        *sum = sum.wrapping_add(entry.finish());
+                    }
+                    match rest.next() {
+                        Some((k, v)) => {
+                            entry_states.push(builder.build_hasher());
+                            *value = Some(v);
+                            Some(k)
+                        }
+                        None => {
+                            let (len, sum) = (*len, *sum);
+                            frames.pop();
+                            match entry_states.last_mut() {
+                                Some(entry) => close_dictionary(entry, len, sum),
+                                None => close_dictionary(state, len, sum),
+                            }
+                            None
+                        }
+                    }
+                }
+            }
+        };
+        let Some(next) = next else {
+            continue;
+        };
+        let opened = match entry_states.last_mut() {
+            Some(entry) => open_hash(next, entry),
+            None => open_hash(next, state),
+        };
+        frames.extend(opened);
+    }
+}
+
+/// A container being hashed.
+enum HashFrame<'a> {
+    /// The array elements left, fed to the same state as the array.
+    Elements(core::slice::Iter<'a, Variant>),
+    /// The dictionary entries left: each is hashed on its own, and the hashes summed.
+    Entries {
+        rest: core::slice::Iter<'a, (Variant, Variant)>,
+        sum: u64,
+        len: usize,
+        /// The value of the entry whose key is being hashed.
+        value: Option<&'a Variant>,
+    },
+}
+
+/// Ends the hash of a dictionary of `len` entries whose entry hashes add up to `sum`.
+fn close_dictionary<H: Hasher>(state: &mut H, len: usize, sum: u64) {
+    state.write_usize(len);
+    state.write_u64(sum);
+}
+
+/// Feeds `state` the hash of `value`, or its start when it is a container, whose contents are
+/// then to be hashed.
+fn open_hash<'a, H: Hasher>(value: &'a Variant, state: &mut H) -> Option<HashFrame<'a>> {
     use Variant as V;
     // String and StringName share a hash: Godot 4 makes them one key.
     let class = match value.variant_type() {
@@ -214,15 +417,16 @@ pub(crate) fn hash_key<B: BuildHasher, H: Hasher>(value: &Variant, builder: &B, 
         // Objects other than null are never looked up (see the module docs).
         V::Nil | V::Callable | V::Object(_) => {}
         V::Dictionary(dictionary) => {
-            let mut sum = 0u64;
-            for (k, v) in dictionary.iter() {
-                let mut entry = builder.build_hasher();
-                hash_key(k, builder, &mut entry);
-                hash_key(v, builder, &mut entry);
-                sum = sum.wrapping_add(entry.finish());
-            }
-            state.write_usize(dictionary.len());
-            state.write_u64(sum);
+            return Some(HashFrame::Entries {
+                rest: dictionary.entries().iter(),
+                sum: 0,
+                len: dictionary.len(),
+                value: None,
+            });
+        }
+        V::Array(a) => {
+            state.write_usize(a.len());
+            return Some(HashFrame::Elements(a.iter()));
         }
         V::Bool(b) => b.hash(state),
         V::Int(i) => i.hash(state),
@@ -247,10 +451,6 @@ pub(crate) fn hash_key<B: BuildHasher, H: Hasher>(value: &Variant, builder: &B, 
         V::NodePath(p) => p.hash(state),
         V::Rid(id) => id.hash(state),
         V::Signal(s) => s.hash(state),
-        V::Array(a) => {
-            state.write_usize(a.len());
-            a.iter().for_each(|e| hash_key(e, builder, state));
-        }
         V::PackedByteArray(x) => x.hash(state),
         V::PackedInt32Array(x) => x.hash(state),
         V::PackedInt64Array(x) => x.hash(state),
@@ -264,38 +464,93 @@ pub(crate) fn hash_key<B: BuildHasher, H: Hasher>(value: &Variant, builder: &B, 
             x.iter().for_each(|v| v.for_each_component(|c| real(f64::from(c), state)))
         }
     }
+    None
 }
 
-/// Bit-for-bit sameness, see [`Variant::same`].
+/// Bit-for-bit sameness, see [`Variant::same`]. Iterative: nested containers are compared with a
+/// heap-allocated stack of pairs of iterators.
 pub(crate) fn same(a: &Variant, b: &Variant) -> bool {
+    let mut frames: Vec<SameFrame<'_>> = Vec::new();
+    let mut pair = Some((a, b));
+    loop {
+        if let Some((a, b)) = pair.take() {
+            match same_step(a, b) {
+                Err(()) => return false,
+                Ok(frame) => frames.extend(frame),
+            }
+        }
+        let Some(top) = frames.last_mut() else {
+            return true;
+        };
+        pair = match top {
+            SameFrame::Elements(x, y) => x.next().zip(y.next()),
+            SameFrame::Entries(x, y, value) => value.take().or_else(|| {
+                let ((k1, v1), (k2, v2)) = x.next().zip(y.next())?;
+                *value = Some((v1, v2));
+                Some((k1, k2))
+            }),
+            SameFrame::Properties(x, y) => match x.next().zip(y.next()) {
+                Some(((n1, _), (n2, _))) if n1 != n2 => return false,
+                Some(((_, v1), (_, v2))) => Some((v1, v2)),
+                None => None,
+            },
+        };
+        if pair.is_none() {
+            frames.pop();
+        }
+    }
+}
+
+/// The contents of two containers being compared bit for bit (their lengths are equal).
+enum SameFrame<'a> {
+    Elements(core::slice::Iter<'a, Variant>, core::slice::Iter<'a, Variant>),
+    /// With the values of the entries whose keys are being compared.
+    Entries(
+        core::slice::Iter<'a, (Variant, Variant)>,
+        core::slice::Iter<'a, (Variant, Variant)>,
+        Option<(&'a Variant, &'a Variant)>,
+    ),
+    Properties(
+        core::slice::Iter<'a, (alloc::string::String, Variant)>,
+        core::slice::Iter<'a, (alloc::string::String, Variant)>,
+    ),
+}
+
+/// Compares `a` and `b` bit for bit, apart from their contents: `Err` when they differ, else the
+/// contents left to compare.
+fn same_step<'a>(a: &'a Variant, b: &'a Variant) -> Result<Option<SameFrame<'a>>, ()> {
     use Variant as V;
     let reals = |x: f64, y: f64| x.to_bits() == y.to_bits();
     let singles = |x: f32, y: f32| x.to_bits() == y.to_bits();
-    if let Some(equal) = reals_equal(a, b, reals, singles) {
-        return equal;
-    }
-    match (a, b) {
-        (V::Float(x), V::Float(y)) => reals(*x, *y),
-        (
-            V::Object(Object::Full { class: c1, properties: p1 }),
-            V::Object(Object::Full { class: c2, properties: p2 }),
-        ) => {
-            c1 == c2
-                && p1.len() == p2.len()
-                && p1.iter().zip(p2).all(|((n1, v1), (n2, v2))| n1 == n2 && same(v1, v2))
+    let equal = if let Some(equal) = reals_equal(a, b, reals, singles) {
+        equal
+    } else {
+        match (a, b) {
+            (V::Float(x), V::Float(y)) => reals(*x, *y),
+            (
+                V::Object(Object::Full { class: c1, properties: p1 }),
+                V::Object(Object::Full { class: c2, properties: p2 }),
+            ) => {
+                if c1 != c2 || p1.len() != p2.len() {
+                    return Err(());
+                }
+                return Ok(Some(SameFrame::Properties(p1.iter(), p2.iter())));
+            }
+            (V::Array(x), V::Array(y)) => {
+                if x.element_type != y.element_type || x.len() != y.len() {
+                    return Err(());
+                }
+                return Ok(Some(SameFrame::Elements(x.iter(), y.iter())));
+            }
+            (V::Dictionary(x), V::Dictionary(y)) => {
+                if x.key_type != y.key_type || x.value_type != y.value_type || x.len() != y.len() {
+                    return Err(());
+                }
+                return Ok(Some(SameFrame::Entries(x.entries().iter(), y.entries().iter(), None)));
+            }
+            // Everything else holds no floats or values: structural equality is bitwise.
+            _ => a == b,
         }
-        (V::Array(x), V::Array(y)) => {
-            x.element_type == y.element_type
-                && x.len() == y.len()
-                && x.iter().zip(y.iter()).all(|(p, q)| same(p, q))
-        }
-        (V::Dictionary(x), V::Dictionary(y)) => {
-            x.key_type == y.key_type
-                && x.value_type == y.value_type
-                && x.len() == y.len()
-                && x.iter().zip(y.iter()).all(|((k1, v1), (k2, v2))| same(k1, k2) && same(v1, v2))
-        }
-        // Everything else holds no floats: structural equality is bitwise.
-        _ => a == b,
-    }
+    };
+    if equal { Ok(None) } else { Err(()) }
 }

@@ -5,7 +5,7 @@
 //! ([`decode`](fn@crate::decode), or [`Variant::try_from`] on a [`VariantRef`](crate::VariantRef))
 //! reads the whole value in one iterative pass, with the checks of
 //! [`validate`](crate::validate), and allocates as it goes; no input can make it recurse, and
-//! nothing is sized from a count before the bytes behind it are read. Encoding is
+//! no container is sized past what the bytes left can hold. Encoding is
 //! [`Variant::encode`] (see [`encode`](crate::encode)).
 //!
 //! What the owned form keeps, and what it normalises:
@@ -24,8 +24,9 @@
 //!   [`ErrorKind::NotUnicode`](crate::ErrorKind::NotUnicode).
 //!
 //! Costs: conversion and encoding are O(n) in the bytes of the value; [`Dictionary`] lookups
-//! and inserts are O(1) expected (a hash of the key, then Godot's key comparison), apart from
-//! container keys, which hash and compare in O(size of the key).
+//! and inserts are O(1) expected (up to 8 entries, a comparison with each key; past that, a hash
+//! of the key, then Godot's key comparison), apart from container keys, which hash and compare
+//! in O(size of the key), iteratively.
 //!
 //! ## Arbitrary values (feature `arbitrary`)
 //!
