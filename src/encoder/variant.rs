@@ -107,6 +107,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     }
 
     /// Writes a value that holds no others, or opens a container and returns what it holds.
+    #[inline(always)]
     fn one<'v>(&mut self, value: &'v Variant) -> Result<Option<Rest<'v>>, EncodeError> {
         use Variant as V;
         match value {
