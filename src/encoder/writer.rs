@@ -59,10 +59,25 @@ impl Real for f64 {
 struct Open {
     /// Values still expected (a dictionary counts keys and values, an object property values).
     left: u32,
-    /// The container is a full object: each value follows a property name.
-    properties: bool,
-    /// A property name is due.
-    name_due: bool,
+    /// What it expects next.
+    next: Next,
+}
+
+impl Open {
+    /// An unused slot: all zero bytes, so setting up a writer's bookkeeping is one `memset`.
+    const UNUSED: Open = Open { left: 0, next: Next::Value };
+}
+
+/// What an open container expects next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+enum Next {
+    /// A value: an array's element, a dictionary's key or value.
+    Value = 0,
+    /// A full object's property name.
+    PropertyName = 1,
+    /// A full object's property value (its name has been written).
+    PropertyValue = 2,
 }
 
 /// Containers a [`Writer`] can hold open by default: one per depth from 0 to [`MAX_DEPTH`], so
@@ -130,6 +145,7 @@ impl<O: core::fmt::Debug, const NESTING: usize> core::fmt::Debug for Writer<O, N
 
 impl<O: Output> Writer<O> {
     /// A writer of one value into `out`, for values nested as deep as Godot accepts.
+    #[inline]
     pub fn new(out: O, options: EncodeOptions) -> Self {
         Writer::with_nesting(out, options)
     }
@@ -138,9 +154,9 @@ impl<O: Output> Writer<O> {
 impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// A writer of one value into `out` that holds at most `NESTING` containers open at once
     /// (`Writer::<_, 8>::with_nesting(out, options)`): 8 bytes each, set up on every call.
+    #[inline]
     pub fn with_nesting(out: O, options: EncodeOptions) -> Self {
-        let closed = Open { left: 0, properties: false, name_due: false };
-        Writer { out, options, open: [closed; NESTING], depth: 0, started: false }
+        Writer { out, options, open: [Open::UNUSED; NESTING], depth: 0, started: false }
     }
 
     /// The options the writer follows.
@@ -157,14 +173,21 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     ///
     /// # Errors
     /// [`EncodeError::Unfinished`] when no value was written or a container still expects values.
+    #[inline]
     pub fn finish(self) -> Result<O, EncodeError> {
+        self.check_finished()?;
+        Ok(self.out)
+    }
+
+    /// [`EncodeError::Unfinished`] unless a complete value has been written.
+    fn check_finished(&self) -> Result<(), EncodeError> {
         if !self.started {
             return Err(EncodeError::Unfinished { missing: 1 });
         }
         if let Some(open) = self.top() {
             return Err(EncodeError::Unfinished { missing: open.left });
         }
-        Ok(self.out)
+        Ok(())
     }
 
     /// `null`.
@@ -435,7 +458,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// [`EncodeError::PropertyOrder`] when no property name is due; a full output.
     pub fn property_name(&mut self, name: &str) -> Result<(), EncodeError> {
         match self.top_mut() {
-            Some(open) if open.properties && open.name_due => open.name_due = false,
+            Some(open) if open.next == Next::PropertyName => open.next = Next::PropertyValue,
             _ => return Err(EncodeError::PropertyOrder),
         }
         self.put_string(name)
@@ -690,7 +713,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
         match self.top_mut() {
             None if started => return Err(EncodeError::TooManyValues),
             None => {}
-            Some(open) if open.properties && open.name_due => {
+            Some(open) if open.next == Next::PropertyName => {
                 return Err(EncodeError::PropertyOrder);
             }
             Some(open) => {
@@ -705,7 +728,9 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     fn end(&mut self) {
         while let Some(open) = self.top_mut() {
             if open.left > 0 {
-                open.name_due = open.properties;
+                if open.next == Next::PropertyValue {
+                    open.next = Next::PropertyName;
+                }
                 return;
             }
             self.depth = self.depth.saturating_sub(1);
@@ -719,7 +744,8 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
             return Ok(());
         }
         let slot = self.open.get_mut(self.depth).ok_or(EncodeError::DepthLimit)?;
-        *slot = Open { left, properties, name_due: properties };
+        let next = if properties { Next::PropertyName } else { Next::Value };
+        *slot = Open { left, next };
         self.depth = self.depth.saturating_add(1);
         Ok(())
     }
