@@ -59,25 +59,18 @@ impl Real for f64 {
 struct Open {
     /// Values still expected (a dictionary counts keys and values, an object property values).
     left: u32,
-    /// What it expects next.
-    next: Next,
+    /// The container is a full object: each value follows a property name.
+    properties: bool,
+    /// A property name is due.
+    name_due: bool,
+    /// Always zero: with it an unused slot is all zero bytes (no padding), so setting up a
+    /// writer's bookkeeping is one `memset`.
+    _zero: u16,
 }
 
 impl Open {
-    /// An unused slot: all zero bytes, so setting up a writer's bookkeeping is one `memset`.
-    const UNUSED: Open = Open { left: 0, next: Next::Value };
-}
-
-/// What an open container expects next.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u32)]
-enum Next {
-    /// A value: an array's element, a dictionary's key or value.
-    Value = 0,
-    /// A full object's property name.
-    PropertyName = 1,
-    /// A full object's property value (its name has been written).
-    PropertyValue = 2,
+    /// An unused slot.
+    const UNUSED: Open = Open { left: 0, properties: false, name_due: false, _zero: 0 };
 }
 
 /// Containers a [`Writer`] can hold open by default: one per depth from 0 to [`MAX_DEPTH`], so
@@ -145,7 +138,6 @@ impl<O: core::fmt::Debug, const NESTING: usize> core::fmt::Debug for Writer<O, N
 
 impl<O: Output> Writer<O> {
     /// A writer of one value into `out`, for values nested as deep as Godot accepts.
-    #[inline]
     pub fn new(out: O, options: EncodeOptions) -> Self {
         Writer::with_nesting(out, options)
     }
@@ -154,7 +146,6 @@ impl<O: Output> Writer<O> {
 impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// A writer of one value into `out` that holds at most `NESTING` containers open at once
     /// (`Writer::<_, 8>::with_nesting(out, options)`): 8 bytes each, set up on every call.
-    #[inline]
     pub fn with_nesting(out: O, options: EncodeOptions) -> Self {
         Writer { out, options, open: [Open::UNUSED; NESTING], depth: 0, started: false }
     }
@@ -173,21 +164,14 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     ///
     /// # Errors
     /// [`EncodeError::Unfinished`] when no value was written or a container still expects values.
-    #[inline]
     pub fn finish(self) -> Result<O, EncodeError> {
-        self.check_finished()?;
-        Ok(self.out)
-    }
-
-    /// [`EncodeError::Unfinished`] unless a complete value has been written.
-    fn check_finished(&self) -> Result<(), EncodeError> {
         if !self.started {
             return Err(EncodeError::Unfinished { missing: 1 });
         }
         if let Some(open) = self.top() {
             return Err(EncodeError::Unfinished { missing: open.left });
         }
-        Ok(())
+        Ok(self.out)
     }
 
     /// `null`.
@@ -458,7 +442,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// [`EncodeError::PropertyOrder`] when no property name is due; a full output.
     pub fn property_name(&mut self, name: &str) -> Result<(), EncodeError> {
         match self.top_mut() {
-            Some(open) if open.next == Next::PropertyName => open.next = Next::PropertyValue,
+            Some(open) if open.properties && open.name_due => open.name_due = false,
             _ => return Err(EncodeError::PropertyOrder),
         }
         self.put_string(name)
@@ -713,7 +697,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
         match self.top_mut() {
             None if started => return Err(EncodeError::TooManyValues),
             None => {}
-            Some(open) if open.next == Next::PropertyName => {
+            Some(open) if open.properties && open.name_due => {
                 return Err(EncodeError::PropertyOrder);
             }
             Some(open) => {
@@ -728,9 +712,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     fn end(&mut self) {
         while let Some(open) = self.top_mut() {
             if open.left > 0 {
-                if open.next == Next::PropertyValue {
-                    open.next = Next::PropertyName;
-                }
+                open.name_due = open.properties;
                 return;
             }
             self.depth = self.depth.saturating_sub(1);
@@ -744,8 +726,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
             return Ok(());
         }
         let slot = self.open.get_mut(self.depth).ok_or(EncodeError::DepthLimit)?;
-        let next = if properties { Next::PropertyName } else { Next::Value };
-        *slot = Open { left, next };
+        *slot = Open { left, properties, name_due: properties, _zero: 0 };
         self.depth = self.depth.saturating_add(1);
         Ok(())
     }
