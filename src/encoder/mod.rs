@@ -20,7 +20,10 @@
 //! type that does not exist in the target version is an error, never a silent conversion.
 //!
 //! Costs: O(bytes written); the [`Writer`] keeps 8 bytes of bookkeeping per container it can
-//! hold open (8 KiB by default, less with [`Writer::with_nesting`]) and allocates nothing; encoding an owned value keeps one iterator per open container.
+//! hold open (8 KiB by default, less with [`Writer::with_nesting`]), zeroed when it is made
+//! and moved by [`finish`](Writer::finish), and allocates nothing; encoding an owned value keeps
+//! one iterator per open container. A `Vec<u8>` output grows as needed (amortised O(1) per
+//! byte); nothing is measured ahead.
 
 mod error;
 mod options;
