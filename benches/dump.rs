@@ -6,7 +6,6 @@
 mod workloads;
 
 use std::hint::black_box;
-use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gdvariant::{Options, Version};
@@ -16,10 +15,7 @@ fn dump(c: &mut Criterion) {
     for version in [Version::Godot4, Version::Godot3] {
         let dump = inputs::dump(version);
         let options = Options::new(version);
-        let name = match version {
-            Version::Godot3 => "godot3",
-            Version::Godot4 => "godot4",
-        };
+        let name = inputs::version_name(version);
         let mut group = c.benchmark_group(format!("dump/{name}"));
         group.throughput(Throughput::Bytes(dump.len() as u64));
         group.bench_function("scan", |b| b.iter(|| ops::scan_frames(black_box(&dump))));
@@ -32,7 +28,7 @@ fn dump(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default().measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_secs(1));
+    config = workloads::criterion_config();
     targets = dump
 }
 criterion_main!(benches);

@@ -132,15 +132,28 @@ fn run_godot(dir: &Path, reps: usize) -> Option<(String, HashMap<String, u64>)> 
     Some((version, results))
 }
 
-/// One row of the table.
-struct Row {
-    workload: String,
+/// One input and what Godot did with it: the left half of the table's rows.
+#[derive(Clone)]
+struct Workload {
+    name: String,
     bytes: usize,
     godot: Option<Duration>,
-    ours: &'static str,
-    time: Duration,
     /// Items per run, for a per-item rate (packets, frames).
     items: Option<(usize, &'static str)>,
+}
+
+impl Workload {
+    /// The row for one of our operations on this input.
+    fn row(&self, ours: &'static str, time: Duration) -> Row {
+        Row { workload: self.clone(), ours, time }
+    }
+}
+
+/// One row of the table.
+struct Row {
+    workload: Workload,
+    ours: &'static str,
+    time: Duration,
 }
 
 fn mb_per_s(bytes: usize, time: Duration) -> f64 {
@@ -158,24 +171,25 @@ fn print_table(godot_version: &str, rows: &[Row]) {
     );
     println!("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |");
     for row in rows {
-        let (godot_time, godot_rate, ratio) = match row.godot {
+        let Workload { name, bytes, godot, items } = &row.workload;
+        let (godot_time, godot_rate, ratio) = match *godot {
             Some(g) => (
                 format_time(g),
-                format!("{:.0}", mb_per_s(row.bytes, g)),
+                format!("{:.0}", mb_per_s(*bytes, g)),
                 format!("{:.1}x", g.as_secs_f64() / row.time.as_secs_f64()),
             ),
             None => ("-".into(), "-".into(), "-".into()),
         };
-        let rate = row.items.map_or(String::from("-"), |(n, what)| {
+        let rate = items.map_or(String::from("-"), |(n, what)| {
             format!("{:.1} M {what}/s", n as f64 / row.time.as_secs_f64() / 1e6)
         });
         println!(
             "| {} | {} | {godot_time} | {godot_rate} | {} | {} | {:.0} | {rate} | {ratio} |",
-            row.workload,
-            row.bytes,
+            name,
+            bytes,
             row.ours,
             format_time(row.time),
-            mb_per_s(row.bytes, row.time),
+            mb_per_s(*bytes, row.time),
         );
     }
 }
@@ -195,50 +209,37 @@ fn main() {
     let encode_options = inputs::encode_options(Version::Godot3);
     let read = |name: &str| std::fs::read(dir.join(name)).expect("input");
     let mut rows = Vec::new();
+    // Godot's `bytes2var` of a whole input file.
+    let decoding = |name: &str, bytes: usize| Workload {
+        name: format!("{name} decode"),
+        bytes,
+        godot: godot_time(&format!("decode/{name}")),
+        items: None,
+    };
 
     for name in ["dicts_corpus", "game_state"] {
         let bytes = read(&format!("{name}.bin"));
-        let godot = godot_time(&format!("decode/{name}"));
-        let mut row = |ours, time| {
-            rows.push(Row {
-                workload: format!("{name} decode"),
-                bytes: bytes.len(),
-                godot,
-                ours,
-                time,
-                items: None,
-            })
-        };
+        let workload = decoding(name, bytes.len());
+        let mut row = |ours, time| rows.push(workload.row(ours, time));
         row("validate", best_of(reps, || gdvariant::validate(&bytes, options)));
         row("lazy walk", best_of(reps, || ops::lazy_walk(&bytes, options)));
         row("decode (owned)", best_of(reps, || ops::decode(&bytes, options)));
         let owned = ops::decode(&bytes, options).expect("valid");
-        rows.push(Row {
-            workload: format!("{name} encode"),
-            bytes: bytes.len(),
+        let encoding = Workload {
+            name: format!("{name} encode"),
             godot: godot_time(&format!("encode/{name}")),
-            ours: "encode",
-            time: best_of(reps, || ops::encode(&owned, encode_options)),
-            items: None,
-        });
+            ..workload
+        };
+        rows.push(encoding.row("encode", best_of(reps, || ops::encode(&owned, encode_options))));
     }
 
     for name in ["packed_f32_1m", "packed_f32_25m"] {
         let bytes = read(&format!("{name}.bin"));
-        let godot = godot_time(&format!("decode/{name}"));
         // The file's bytes in a Vec are aligned for f32 on every allocator we know of; the
         // native slice needs that (otherwise the little-endian view serves).
         assert!(ops::packed_slice(&bytes, options).expect("valid").is_some(), "aligned slice");
-        let mut row = |ours, time| {
-            rows.push(Row {
-                workload: format!("{name} decode"),
-                bytes: bytes.len(),
-                godot,
-                ours,
-                time,
-                items: None,
-            })
-        };
+        let workload = decoding(name, bytes.len());
+        let mut row = |ours, time| rows.push(workload.row(ours, time));
         row(
             "parse + native slice",
             best_per_call(reps, 10_000, || ops::packed_slice(&bytes, options)),
@@ -251,17 +252,13 @@ fn main() {
         .map(|frame| frame.expect("packet").payload())
         .collect();
     let packet_bytes: usize = packets.iter().map(|p| p.len()).sum();
-    let godot = godot_time("packets/relay");
-    let mut row = |ours, time| {
-        rows.push(Row {
-            workload: "100k packets relay".into(),
-            bytes: packet_bytes,
-            godot,
-            ours,
-            time,
-            items: Some((packets.len(), "packets")),
-        })
+    let workload = Workload {
+        name: "100k packets relay".into(),
+        bytes: packet_bytes,
+        godot: godot_time("packets/relay"),
+        items: Some((packets.len(), "packets")),
     };
+    let mut row = |ours, time| rows.push(workload.row(ours, time));
     row("relay", best_of(reps, || ops::relay_all(packets.iter().copied(), options, ops::relay)));
     row(
         "validated relay",
@@ -285,17 +282,13 @@ fn main() {
     );
 
     let dump = read("dump.bin");
-    let godot = godot_time("dump/get_var");
-    let mut row = |ours, time| {
-        rows.push(Row {
-            workload: "100k-frame dump read".into(),
-            bytes: dump.len(),
-            godot,
-            ours,
-            time,
-            items: Some((inputs::DUMP_FRAMES, "frames")),
-        })
+    let workload = Workload {
+        name: "100k-frame dump read".into(),
+        bytes: dump.len(),
+        godot: godot_time("dump/get_var"),
+        items: Some((inputs::DUMP_FRAMES, "frames")),
     };
+    let mut row = |ours, time| rows.push(workload.row(ours, time));
     row("frame scan", best_of(reps, || ops::scan_frames(&dump)));
     row("validate frames", best_of(reps, || ops::validate_frames(&dump, options)));
     row(

@@ -7,7 +7,6 @@
 mod workloads;
 
 use std::hint::black_box;
-use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gdvariant::{Options, Version};
@@ -48,7 +47,7 @@ fn packed(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default().measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_secs(1));
+    config = workloads::criterion_config();
     targets = packed
 }
 criterion_main!(benches);

@@ -7,7 +7,6 @@
 mod workloads;
 
 use std::hint::black_box;
-use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gdvariant::{Options, Version};
@@ -17,10 +16,7 @@ fn packets(c: &mut Criterion) {
     for version in [Version::Godot4, Version::Godot3] {
         let packets = inputs::packets(version);
         let options = Options::new(version);
-        let name = match version {
-            Version::Godot3 => "godot3",
-            Version::Godot4 => "godot4",
-        };
+        let name = inputs::version_name(version);
         let mut group = c.benchmark_group(format!("packets/{name}"));
         group.throughput(Throughput::Elements(packets.len() as u64));
         group.bench_function("relay", |b| {
@@ -43,7 +39,7 @@ fn packets(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default().measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_secs(1));
+    config = workloads::criterion_config();
     targets = packets
 }
 criterion_main!(benches);

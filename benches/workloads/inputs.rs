@@ -50,11 +50,15 @@ pub fn corpus_dicts(version: Version) -> Vec<u8> {
 
 /// A file of the project's corpus.
 pub fn corpus_path(version: Version, name: &str) -> PathBuf {
-    let folder = match version {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus").join(version_name(version)).join(name)
+}
+
+/// `"godot3"` or `"godot4"`: the corpus folder, and the suffix of benchmark names.
+pub fn version_name(version: Version) -> &'static str {
+    match version {
         Version::Godot3 => "godot3",
         Version::Godot4 => "godot4",
-    };
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus").join(folder).join(name)
+    }
 }
 
 /// The dict-heavy game state as an owned value: an Array of [`GAME_STATE_ENTITIES`]

@@ -12,3 +12,12 @@
 
 pub mod inputs;
 pub mod ops;
+
+/// The criterion settings of every bench target: 1 s of warm-up and 3 s of measurement per
+/// benchmark, so that `cargo bench` runs every workload in about five minutes.
+pub fn criterion_config() -> criterion::Criterion {
+    use std::time::Duration;
+    criterion::Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+}
