@@ -1,19 +1,28 @@
 //! The iterative walk over a whole value: how containers find where an element ends, and what
 //! [`validate`](crate::validate) runs.
 //!
-//! The walk keeps its own stack of open containers in a fixed array: 16 entries first, and
-//! [`MAX_DEPTH`](crate::MAX_DEPTH) + 1 entries (8 KiB) for a value nested deeper, which is then
-//! walked again (at most twice the work). No input can make it recurse or allocate. It reads
-//! every header, count, length and nested value in order, once (twice past 16 levels).
+//! The walk keeps the container it is reading in locals and the containers around it on a
+//! stack in a fixed array: 16 entries first, and [`MAX_DEPTH`](crate::MAX_DEPTH) + 1 entries
+//! (8 KiB) for a value nested deeper, which is then walked again (at most twice the work). No
+//! input can make it recurse or allocate. It reads every header, count, length and nested value
+//! in order, once (twice past 16 levels).
+//!
+//! Leaves of a fixed size (nil, bool, int, float, math types, RID, Callable), strings and
+//! `PackedByteArray`s take a short path: one table lookup on the header gives the payload's
+//! size, with exactly the checks and errors of [`parse_head`]. Everything else goes through
+//! [`parse_head`].
 //!
 //! * [`Mode::Skip`] checks what finding the end requires: headers, counts, lengths, the depth
 //!   limit, `allow_objects` and object classes.
 //! * [`Mode::Validate`] also checks every string's text (UTF-8 as Godot reads it) and Godot 4's
 //!   `script` property, so it accepts what Godot's `decode_variant` accepts (see the README for
 //!   the few things no reader outside the game can know).
+//!
+//! Only [`walk_depth`] counts how deeply the value nests; [`walk`] does not pay for it.
 
 use crate::container_type::is_resource_path;
 use crate::error::{ErrorKind, Result};
+use crate::packed::read_bytes;
 use crate::string::read_string;
 use crate::value::{Extent, FLAG_64, VariantRef, parse_head};
 use crate::wire::{bytes_at, error_at, u32_at};
@@ -28,7 +37,7 @@ pub(crate) enum Mode {
     Validate,
 }
 
-/// An open container on the walk's stack.
+/// A container on the walk's stack, waiting for the one inside it to end.
 #[derive(Clone, Copy)]
 struct Frame {
     /// Values still to read (array elements, dictionary keys and values, object properties).
@@ -46,6 +55,7 @@ const DEEP: usize = MAX_DEPTH as usize + 1;
 
 /// Walks the value whose header is at `pos`, at nesting `depth`; returns where it ends (which
 /// may lie past the buffer by the missing padding of a final `PackedByteArray`).
+#[inline]
 pub(crate) fn walk(
     buf: &[u8],
     pos: usize,
@@ -53,7 +63,13 @@ pub(crate) fn walk(
     depth: u16,
     mode: Mode,
 ) -> Result<usize> {
-    walk_depth(buf, pos, options, depth, mode).map(|(end, _)| end)
+    // One copy of the walk per mode, so that skipping compiles without the checks (and without
+    // building the values it does not look at).
+    let walked = match mode {
+        Mode::Skip => walk_in::<false, false>(buf, pos, options, depth),
+        Mode::Validate => walk_in::<true, false>(buf, pos, options, depth),
+    };
+    walked.map(|(end, _)| end)
 }
 
 /// [`walk`], also returning the value's nesting depth: 0 for a value that is not a container,
@@ -66,141 +82,229 @@ pub(crate) fn walk_depth(
     depth: u16,
     mode: Mode,
 ) -> Result<(usize, u16)> {
-    // One copy of the walk per mode, so that skipping compiles without the checks (and without
-    // building the values it does not look at).
     match mode {
-        Mode::Skip => walk_in::<false>(buf, pos, options, depth),
-        Mode::Validate => walk_in::<true>(buf, pos, options, depth),
+        Mode::Skip => walk_in::<false, true>(buf, pos, options, depth),
+        Mode::Validate => walk_in::<true, true>(buf, pos, options, depth),
     }
 }
 
-/// [`walk_depth`] for one mode: `VALIDATE` is `mode == Mode::Validate`.
-fn walk_in<const VALIDATE: bool>(
+/// [`walk_depth`] for one mode: `VALIDATE` is `mode == Mode::Validate`; `DEPTH` says whether
+/// to count the nesting depth (0 is returned otherwise).
+#[inline]
+fn walk_in<const VALIDATE: bool, const DEPTH: bool>(
     buf: &[u8],
     pos: usize,
     options: Options,
     depth: u16,
 ) -> Result<(usize, u16)> {
-    if let Some(end) = common_leaf_end::<VALIDATE>(buf, pos, options, depth)? {
+    if let Some(end) = leaf_end::<VALIDATE>(buf, pos, options, depth)? {
         return Ok((end, 0));
     }
     let mode = if VALIDATE { Mode::Validate } else { Mode::Skip };
     let (top, extent) = parse_head(buf, pos, options, depth)?;
-    if mode == Mode::Validate {
+    if VALIDATE {
         check_strings(&top)?;
     }
-    // Scalars, strings and packed arrays need no stack.
-    if let Extent::End(end) = extent {
-        return Ok((end, 0));
-    }
-    if let Extent::Strings { first, count } = extent {
-        let end = strings_end(buf, first, count, options.version(), mode)?;
-        return Ok((end, 0));
-    }
+    let (first, items, properties) = match extent {
+        // Scalars, strings and packed arrays need no stack.
+        Extent::End(end) => return Ok((end, 0)),
+        Extent::Strings { first, count } => {
+            return Ok((strings_end(buf, first, count, options.version(), mode)?, 0));
+        }
+        Extent::Values { first, items } => (first, items, false),
+        Extent::Properties { first, count } => (first, count, true),
+    };
     // Containers: a small stack first; a value nested deeper is walked again with the full one.
-    match walk_container::<SHALLOW, VALIDATE>(buf, extent, options, depth)? {
-        Some(element) => Ok(element),
-        None => walk_container::<DEEP, VALIDATE>(buf, extent, options, depth)?
+    let open = Open { cursor: first, left: items, properties };
+    match walk_container::<SHALLOW, VALIDATE, DEPTH>(buf, open, options, depth)? {
+        Some(walked) => Ok(walked),
+        None => walk_container::<DEEP, VALIDATE, DEPTH>(buf, open, options, depth)?
             .ok_or_else(|| error_at(buf, pos, ErrorKind::DepthLimit)),
     }
 }
 
-/// The walk of a container whose head extends as `extent`, with a stack of `N` frames; returns
-/// its end and nesting depth, or `Ok(None)` when the value nests deeper than that.
-fn walk_container<const N: usize, const VALIDATE: bool>(
+/// The container being read: where its next value (or property name) is, how many values are
+/// left, and whether each is preceded by a property name.
+#[derive(Clone, Copy)]
+struct Open {
+    cursor: usize,
+    left: u32,
+    properties: bool,
+}
+
+/// The walk of a container at `depth` whose head has been read (its children start as
+/// `open` says), with a stack of `N` frames; returns its end and (when `DEPTH`) its nesting
+/// depth, or `Ok(None)` when the value nests deeper than the stack holds.
+fn walk_container<const N: usize, const VALIDATE: bool, const DEPTH: bool>(
     buf: &[u8],
-    extent: Extent,
+    open: Open,
     options: Options,
     depth: u16,
 ) -> Result<Option<(usize, u16)>> {
-    let mode = if VALIDATE { Mode::Validate } else { Mode::Skip };
     let version = options.version();
+    let mode = if VALIDATE { Mode::Validate } else { Mode::Skip };
     let mut stack = [Frame { left: 0, properties: false }; N];
-    let mut open = 0usize;
-    let mut depth = depth;
-    // The value about to be read is a Godot 4 `script` property (checked when validating).
-    let mut script = false;
-    let mut extent = extent;
+    // Frames on the stack: the containers around the current one.
+    let mut saved = 0usize;
+    let Open { mut cursor, mut left, mut properties } = open;
+    // Depth of the values being read: the current container's children.
+    let mut depth = depth.saturating_add(1);
     // The deepest container seen, counted from the value (1 for the value itself).
     let mut deepest = 1u16;
     loop {
-        if matches!(extent, Extent::Values { .. } | Extent::Properties { .. }) {
-            // `open` < N <= MAX_DEPTH + 1: fits.
-            deepest = deepest.max(u16::try_from(open.saturating_add(1)).unwrap_or(u16::MAX));
-        }
-        let mut cursor = match extent {
-            Extent::End(end) => end,
-            Extent::Strings { first, count } => strings_end(buf, first, count, version, mode)?,
-            Extent::Values { first, items: 0 } | Extent::Properties { first, count: 0 } => first,
-            Extent::Values { first, items } | Extent::Properties { first, count: items } => {
-                let properties = matches!(extent, Extent::Properties { .. });
-                let Some(frame) = stack.get_mut(open) else {
-                    return Ok(None);
-                };
-                *frame = Frame { left: items, properties };
-                open = open.saturating_add(1);
-                depth = depth.saturating_add(1);
-                let mut value_pos = first;
-                if properties {
-                    (value_pos, script) = property_name_end(buf, first, version, mode)?;
+        while left > 0 {
+            left = left.wrapping_sub(1);
+            // The value about to be read is a Godot 4 `script` property (checked when
+            // validating).
+            let mut script = false;
+            if properties {
+                (cursor, script) = property_name_end(buf, cursor, version, mode)?;
+            }
+            if !script {
+                if let Some(end) = leaf_end::<VALIDATE>(buf, cursor, options, depth)? {
+                    cursor = end;
+                    continue;
                 }
-                extent = read_child::<VALIDATE>(buf, value_pos, options, depth, script)?;
-                script = false;
+            }
+            let (value, extent) = parse_head(buf, cursor, options, depth)?;
+            if VALIDATE {
+                check_strings(&value)?;
+                if script {
+                    check_script(buf, cursor, &value)?;
+                }
+            }
+            let (first, items, child_properties) = match extent {
+                Extent::End(end) => {
+                    cursor = end;
+                    continue;
+                }
+                Extent::Strings { first, count } => {
+                    cursor = strings_end(buf, first, count, version, mode)?;
+                    continue;
+                }
+                Extent::Values { first, items } => (first, items, false),
+                Extent::Properties { first, count } => (first, count, true),
+            };
+            if DEPTH {
+                // `saved` < N <= MAX_DEPTH + 1: the count fits.
+                let level = u16::try_from(saved.saturating_add(2)).unwrap_or(u16::MAX);
+                deepest = deepest.max(level);
+            }
+            cursor = first;
+            if items == 0 {
                 continue;
             }
-        };
-        // The value is complete: close every container it completes.
-        loop {
-            let Some(frame) = open.checked_sub(1).and_then(|top| stack.get_mut(top)) else {
-                return Ok(Some((cursor, deepest)));
+            // Open the child: the current container waits on the stack.
+            let Some(frame) = stack.get_mut(saved) else {
+                return Ok(None);
             };
-            frame.left = frame.left.saturating_sub(1);
-            if frame.left > 0 {
-                if frame.properties {
-                    (cursor, script) = property_name_end(buf, cursor, version, mode)?;
-                }
-                break;
-            }
-            open = open.saturating_sub(1);
-            depth = depth.saturating_sub(1);
+            *frame = Frame { left, properties };
+            saved = saved.saturating_add(1);
+            left = items;
+            properties = child_properties;
+            depth = depth.saturating_add(1);
         }
-        extent = read_child::<VALIDATE>(buf, cursor, options, depth, script)?;
-        script = false;
+        // The current container is complete: go back to the one around it.
+        let Some(top) = saved.checked_sub(1) else {
+            return Ok(Some((cursor, deepest)));
+        };
+        let Some(frame) = stack.get(top) else {
+            return Ok(None);
+        };
+        Frame { left, properties } = *frame;
+        saved = top;
+        depth = depth.saturating_sub(1);
     }
 }
 
-/// Reads the head of a container's child at `pos` and checks it; returns where it extends.
-/// `script`: the child is a Godot 4 `script` property value. Common leaves take the short path
-/// of [`common_leaf_end`].
-#[inline(always)]
-fn read_child<const VALIDATE: bool>(
-    buf: &[u8],
-    pos: usize,
-    options: Options,
-    depth: u16,
-    script: bool,
-) -> Result<Extent> {
-    if !script {
-        if let Some(end) = common_leaf_end::<VALIDATE>(buf, pos, options, depth)? {
-            return Ok(Extent::End(end));
+/// Size codes of [`leaf_table`] that are not a fixed payload size.
+const VARIABLE: u8 = 0xFF;
+/// A `String` or `StringName`: a length, the bytes, padding.
+const STRING: u8 = 0xFE;
+/// A `PackedByteArray`: a count, the bytes, padding (which may be absent at the very end).
+const BYTES: u8 = 0xFD;
+
+/// For header ids below 64 (bit 6: header bit 16), the payload size of the fixed-size types,
+/// or [`STRING`], [`BYTES`], or [`VARIABLE`] for everything [`parse_head`] must read.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)] // evaluated at compile time
+const fn leaf_table(version: Version) -> [u8; 128] {
+    let mut table = [VARIABLE; 128];
+    let mut wide = 0;
+    while wide < 2 {
+        // Math types hold f64 reals only in Godot 4 with header bit 16 set.
+        let real = match version {
+            Version::Godot4 if wide == 1 => 8,
+            _ => 4,
+        };
+        let scalar = if wide == 1 { 8 } else { 4 };
+        let sizes: &[(usize, u8)] = match version {
+            Version::Godot3 => &[
+                (0, 0),       // Nil
+                (1, 4),       // bool
+                (2, scalar),  // int
+                (3, scalar),  // float
+                (4, STRING),  // String
+                (5, 2 * 4),   // Vector2
+                (6, 4 * 4),   // Rect2
+                (7, 3 * 4),   // Vector3
+                (8, 6 * 4),   // Transform2D
+                (9, 4 * 4),   // Plane
+                (10, 4 * 4),  // Quat
+                (11, 6 * 4),  // AABB
+                (12, 9 * 4),  // Basis
+                (13, 12 * 4), // Transform
+                (14, 16),     // Color
+                (16, 0),      // RID: no payload
+                (20, BYTES),  // PoolByteArray
+            ],
+            Version::Godot4 => &[
+                (0, 0),          // Nil
+                (1, 4),          // bool
+                (2, scalar),     // int
+                (3, scalar),     // float
+                (4, STRING),     // String
+                (5, 2 * real),   // Vector2
+                (6, 8),          // Vector2i
+                (7, 4 * real),   // Rect2
+                (8, 16),         // Rect2i
+                (9, 3 * real),   // Vector3
+                (10, 12),        // Vector3i
+                (11, 6 * real),  // Transform2D
+                (12, 4 * real),  // Vector4
+                (13, 16),        // Vector4i
+                (14, 4 * real),  // Plane
+                (15, 4 * real),  // Quaternion
+                (16, 6 * real),  // AABB
+                (17, 9 * real),  // Basis
+                (18, 12 * real), // Transform3D
+                (19, 16 * real), // Projection
+                (20, 16),        // Color
+                (21, STRING),    // StringName
+                (23, 8),         // RID
+                (25, 0),         // Callable
+                (29, BYTES),     // PackedByteArray
+            ],
+        };
+        let mut i = 0;
+        while i < sizes.len() {
+            let (id, size) = sizes[i];
+            table[id | (wide << 6)] = size;
+            i += 1;
         }
+        wide += 1;
     }
-    let (value, extent) = parse_head(buf, pos, options, depth)?;
-    if VALIDATE {
-        check_strings(&value)?;
-        if script {
-            check_script(buf, pos, &value)?;
-        }
-    }
-    Ok(extent)
+    table
 }
 
-/// The end of the value at `pos` when it is a nil, bool, int, float, String or Vector2 (the same
-/// ids in both versions, and most of the values in typical data), read and checked exactly as
-/// [`parse_head`] would, with the same errors, but without building a [`VariantRef`].
-/// `Ok(None)` for any other value, or when [`parse_head`] should report the problem.
+/// [`leaf_table`] for each version.
+const LEAVES: [[u8; 128]; 2] = [leaf_table(Version::Godot3), leaf_table(Version::Godot4)];
+
+/// The end of the value at `pos` when it is a fixed-size leaf, a String, a StringName or a
+/// `PackedByteArray`, read and checked exactly as [`parse_head`] would (with the same errors),
+/// and its text checked when `VALIDATE`, without building a [`VariantRef`]. `Ok(None)` for any
+/// other value, or when [`parse_head`] should report the problem.
 #[inline(always)]
-fn common_leaf_end<const VALIDATE: bool>(
+fn leaf_end<const VALIDATE: bool>(
     buf: &[u8],
     pos: usize,
     options: Options,
@@ -210,17 +314,18 @@ fn common_leaf_end<const VALIDATE: bool>(
         return Ok(None);
     }
     let Ok(header) = u32_at(buf, pos) else { return Ok(None) };
+    if header & 0xC0 != 0 {
+        return Ok(None);
+    }
+    let table = match options.version() {
+        Version::Godot3 => &LEAVES[0],
+        Version::Godot4 => &LEAVES[1],
+    };
+    // Below 128: ids 0..64, and header bit 16 as bit 6.
+    let index = ((header & 0x3F) | ((header & FLAG_64) >> 10)) as usize;
+    let code = table.get(index).copied().unwrap_or(VARIABLE);
     let body = pos.saturating_add(4);
-    let wide = header & FLAG_64 != 0;
-    let fixed = |size: usize| bytes_at(buf, body, size).map(|_| Some(body.saturating_add(size)));
-    match header & 0xFF {
-        NIL => Ok(Some(body)),
-        BOOL => fixed(4),
-        INT | FLOAT => fixed(if wide { 8 } else { 4 }),
-        VECTOR2 => fixed(match (options.version(), wide) {
-            (Version::Godot4, true) => 16,
-            _ => 8,
-        }),
+    match code {
         STRING => {
             let (string, end) = read_string(buf, body, options.version())?;
             if VALIDATE {
@@ -228,17 +333,15 @@ fn common_leaf_end<const VALIDATE: bool>(
             }
             Ok(Some(end))
         }
-        _ => Ok(None),
+        BYTES => read_bytes(buf, body).map(|(_, end)| Some(end)),
+        VARIABLE => Ok(None),
+        size => {
+            let size = usize::from(size);
+            bytes_at(buf, body, size)?;
+            Ok(Some(body.saturating_add(size)))
+        }
     }
 }
-
-/// Wire ids that mean the same type in Godot 3 and Godot 4.
-const NIL: u32 = 0;
-const BOOL: u32 = 1;
-const INT: u32 = 2;
-const FLOAT: u32 = 3;
-const STRING: u32 = 4;
-const VECTOR2: u32 = 5;
 
 /// Reads the `count` strings from `pos` (checking their text when validating); returns the end.
 #[inline]
@@ -292,5 +395,59 @@ fn check_strings(value: &VariantRef<'_>) -> Result<()> {
         VariantRef::String(s) | VariantRef::StringName(s) => s.check(),
         VariantRef::Signal(signal) => signal.name().check(),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The short path gives what `parse_head` gives, for every id, both widths, both versions
+    /// and every length of a buffer cut short.
+    #[test]
+    fn leaf_table_matches_parse_head() {
+        for version in [Version::Godot3, Version::Godot4] {
+            let options = Options::new(version);
+            for id in 0..=255u32 {
+                for wide in [0, FLAG_64] {
+                    // A payload that reads as short strings and small counts.
+                    let mut full = (id | wide).to_le_bytes().to_vec();
+                    full.extend_from_slice(&[2, 0, 0, 0, b'a', b'b', 0, 0]);
+                    full.extend_from_slice(&[0; 160]);
+                    for len in 0..=full.len() {
+                        let buf = &full[..len];
+                        let short = leaf_end::<true>(buf, 0, options, 0);
+                        let head = parse_head(buf, 0, options, 0);
+                        match (short, head) {
+                            (Ok(Some(end)), Ok((_, Extent::End(head_end)))) => {
+                                assert_eq!(end, head_end, "{version:?} id {id} wide {wide}")
+                            }
+                            (Ok(None), _) => {}
+                            (Err(a), Err(b)) => assert_eq!(a, b, "{version:?} id {id}"),
+                            (a, b) => {
+                                panic!("{version:?} id {id} wide {wide} len {len}: {a:?} / {b:?}")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The depth of nested containers, counted only by `walk_depth`.
+    #[test]
+    fn depth_is_counted_only_when_asked() {
+        // [[[]], 1]
+        let bytes = [
+            28, 0, 0, 0, 2, 0, 0, 0, //
+            28, 0, 0, 0, 1, 0, 0, 0, //
+            28, 0, 0, 0, 0, 0, 0, 0, //
+            2, 0, 0, 0, 1, 0, 0, 0,
+        ];
+        let options = Options::godot4();
+        assert_eq!(walk_depth(&bytes, 0, options, 0, Mode::Validate), Ok((32, 3)));
+        assert_eq!(walk_depth(&bytes, 0, options, 0, Mode::Skip), Ok((32, 3)));
+        assert_eq!(walk(&bytes, 0, options, 0, Mode::Skip), Ok(32));
+        assert_eq!(walk_depth(&bytes[24..], 0, options, 0, Mode::Skip), Ok((8, 0)));
     }
 }
