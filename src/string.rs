@@ -69,7 +69,7 @@ impl<'a> GdStr<'a> {
         // Fast path for the common case: ASCII without NUL (bar a final one, as in
         // PackedStringArray elements) is valid text in both versions.
         let body = self.raw.strip_suffix(&[0]).unwrap_or(self.raw);
-        if body.iter().all(|&b| b.wrapping_sub(1) < 0x7F) {
+        if utf8::is_plain_ascii(body) {
             return Ok(());
         }
         utf8::check(self.version, self.text_bytes()).map_err(|index| {

@@ -27,6 +27,35 @@ pub(crate) fn text_of(raw: &[u8]) -> &[u8] {
     }
 }
 
+/// Whether every byte of `bytes` is in `1..=0x7F`: ASCII without NUL, which is its own text and
+/// valid in both versions. Short strings (most keys and names) byte by byte, longer ones eight
+/// bytes at a time.
+#[inline(always)]
+pub(crate) fn is_plain_ascii(bytes: &[u8]) -> bool {
+    if bytes.len() < 16 {
+        bytes.iter().all(|&b| b.wrapping_sub(1) < 0x7F)
+    } else {
+        is_plain_ascii_long(bytes)
+    }
+}
+
+/// [`is_plain_ascii`] eight bytes at a time, without early exits.
+#[inline(never)]
+fn is_plain_ascii_long(bytes: &[u8]) -> bool {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    // A byte's high bit is set here when the byte is 0 or at least 0x80 (a borrow from a zero
+    // byte can only mark bytes above a zero, which are refused anyway).
+    let mut bad = 0u64;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        bad |= (word.wrapping_sub(LOW) & !word) | word;
+    }
+    let tail = chunks.remainder().iter().fold(0u8, |bad, &b| bad | b.wrapping_sub(1) | b);
+    (bad & HIGH) == 0 && tail & 0x80 == 0
+}
+
 /// Checks `text` (already cut by [`text_of`]) against the rules of `version`; on failure returns
 /// the index of the first byte Godot refuses.
 #[inline]
@@ -93,6 +122,22 @@ mod tests {
         assert_eq!(text_of(b"\xEF\xBB\xBFab"), b"ab");
         assert_eq!(text_of(b"\xEF\xBB"), b"\xEF\xBB");
         assert_eq!(text_of(b"a\0\xFF"), b"a");
+    }
+
+    #[test]
+    fn plain_ascii_is_found_at_every_position() {
+        for len in 0..40 {
+            assert!(is_plain_ascii(&[b'a'; 40][..len]));
+            for at in 0..len {
+                for (byte, plain) in
+                    [(0u8, false), (0x80, false), (0xFF, false), (0x7F, true), (1, true)]
+                {
+                    let mut text = [b'a'; 40];
+                    text[at] = byte;
+                    assert_eq!(is_plain_ascii(&text[..len]), plain, "{len} {at} {byte}");
+                }
+            }
+        }
     }
 
     #[test]
