@@ -11,10 +11,13 @@
 use crate::array::Elements;
 use crate::container_type::{ContainerType, kind_bits, read_container_type};
 use crate::element::Element;
-use crate::error::Result;
+use crate::error::{ErrorKind, Result};
 use crate::key::Key;
+use crate::string::{GdStr, read_string};
 use crate::value::{Scope, VariantRef};
-use crate::wire::u32_at;
+use crate::walk::{Mode, walk};
+use crate::wire::{error_at, u32_at};
+use crate::{Options, Version};
 
 /// A borrowed Dictionary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,15 +103,7 @@ impl<'a> DictionaryRef<'a> {
     /// # Errors
     /// A malformed entry anywhere in the dictionary.
     pub fn get_element<'k>(&self, key: impl Into<Key<'k>>) -> Result<Option<Element<'a>>> {
-        let key = key.into();
-        let mut found = None;
-        for entry in self.entries() {
-            let (k, v) = entry?;
-            if key.matches_element(&k) {
-                found = Some(v);
-            }
-        }
-        Ok(found)
+        self.find(key.into(), true)
     }
 
     /// The value of the first entry whose key is `key`. Faster than [`get`](Self::get), but a
@@ -117,14 +112,41 @@ impl<'a> DictionaryRef<'a> {
     /// # Errors
     /// A malformed entry before the match.
     pub fn get_first<'k>(&self, key: impl Into<Key<'k>>) -> Result<Option<VariantRef<'a>>> {
-        let key = key.into();
-        for entry in self.entries() {
-            let (k, v) = entry?;
-            if key.matches_element(&k) {
-                return Ok(Some(v.value()));
-            }
+        Ok(self.find(key.into(), false)?.map(|e| e.value()))
+    }
+
+    /// The value of the last (`last`) or first entry whose key is `key`. Walks the entries as
+    /// [`entries`](Self::entries) does, with the same errors, but compares a string key where
+    /// it lies and builds an [`Element`] only for the match.
+    fn find(&self, key: Key<'_>, last: bool) -> Result<Option<Element<'a>>> {
+        let Scope { buf, options, depth } = self.scope;
+        let mut pos = self.first();
+        if self.count == 0 {
+            return Ok(None);
         }
-        Ok(None)
+        let Some(depth) = depth.checked_add(1) else {
+            return Err(error_at(buf, pos, ErrorKind::DepthLimit));
+        };
+        let mut found = None;
+        for _ in 0..self.count {
+            let (matched, value_pos) = match (key, string_at(buf, pos, options, depth)?) {
+                (Key::String(text), Some((string, end))) => (string.eq_str(text), end),
+                (_, Some((_, end))) => (false, end),
+                (_, None) => {
+                    let end = walk(buf, pos, options, depth, Mode::Skip)?;
+                    (key.matches_element(&Element::new(buf, pos, end, options, depth)), end)
+                }
+            };
+            let end = walk(buf, value_pos, options, depth, Mode::Skip)?;
+            if matched {
+                found = Some(Element::new(buf, value_pos, end, options, depth));
+                if !last {
+                    break;
+                }
+            }
+            pos = end;
+        }
+        Ok(found)
     }
 
     /// Key type, value type, position of the count.
@@ -141,6 +163,31 @@ impl<'a> DictionaryRef<'a> {
         Ok((keys, values, after))
     }
 }
+
+/// The String or StringName at `pos` (a child at `depth`) and its end, read as the walk reads it;
+/// `Ok(None)` for any other value, or when the walk should report the problem.
+#[inline]
+fn string_at(
+    buf: &[u8],
+    pos: usize,
+    options: Options,
+    depth: u16,
+) -> Result<Option<(GdStr<'_>, usize)>> {
+    let Ok(header) = u32_at(buf, pos) else { return Ok(None) };
+    let version = options.version();
+    let string = match (version, header & 0xFF) {
+        (_, STRING) | (Version::Godot4, STRING_NAME_4) => depth <= options.max_depth(),
+        _ => false,
+    };
+    if !string {
+        return Ok(None);
+    }
+    read_string(buf, pos.saturating_add(4), version).map(Some)
+}
+
+/// Wire id of `String` (both versions) and of Godot 4's `StringName`.
+const STRING: u32 = 4;
+const STRING_NAME_4: u32 = 21;
 
 /// Iterator over a dictionary's (key, value) elements; fused after the first error.
 #[derive(Clone, Debug)]

@@ -15,6 +15,9 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::wire::{bytes_at, error_at, padding, remaining, u32_at};
 use crate::{Version, utf8};
 
+/// The UTF-8 byte order mark, which Godot skips at the start of a string.
+const BOM: &[u8] = &[0xEF, 0xBB, 0xBF];
+
 /// A borrowed Godot string, exactly as it sits in the buffer.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct GdStr<'a> {
@@ -78,16 +81,21 @@ impl<'a> GdStr<'a> {
     }
 
     /// Whether the string's text is exactly `text` (Godot's view: BOM skipped, cut at NUL).
+    /// O(length of `text`).
+    #[inline]
     pub fn eq_str(&self, text: &str) -> bool {
         let text = text.as_bytes();
-        match self.raw.len().cmp(&text.len()) {
-            // Without a BOM or a NUL to cut, the raw bytes are the text.
-            core::cmp::Ordering::Equal => {
-                self.raw == text && !text.starts_with(&[0xEF, 0xBB, 0xBF]) && !text.contains(&0)
-            }
-            core::cmp::Ordering::Greater => self.text_bytes() == text,
-            core::cmp::Ordering::Less => false,
+        let raw = self.raw;
+        if raw.starts_with(BOM) {
+            return self.text_bytes() == text;
         }
+        // Without a BOM, the text is `raw` up to its first NUL: `text` itself (which then holds
+        // no NUL), followed by nothing or by a NUL.
+        let cut = match raw.get(text.len()) {
+            None => raw.len() == text.len(),
+            Some(&byte) => byte == 0,
+        };
+        cut && raw.get(..text.len()) == Some(text) && !text.contains(&0)
     }
 
     /// The text with anything that is not UTF-8 replaced by U+FFFD. Borrowed when valid.
@@ -103,7 +111,7 @@ impl<'a> GdStr<'a> {
 
     /// Offset of the first text byte (after a skipped BOM).
     fn text_start(&self) -> usize {
-        let bom = if self.raw.starts_with(&[0xEF, 0xBB, 0xBF]) { 3 } else { 0 };
+        let bom = if self.raw.starts_with(BOM) { 3 } else { 0 };
         self.offset.saturating_add(bom)
     }
 }

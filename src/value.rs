@@ -352,7 +352,8 @@ pub(crate) fn parse_head(
         }
         VariantType::Array => {
             let kind = kind_bits(version, header, 16);
-            let (_, after) = read_container_type(buf, body, kind, options)?;
+            let after =
+                if kind == 0 { body } else { read_container_type(buf, body, kind, options)?.1 };
             let count = u32_at(buf, after)? & 0x7FFF_FFFF;
             let first = after.saturating_add(4);
             check_count(buf, after, count, 4, first)?;
@@ -363,10 +364,14 @@ pub(crate) fn parse_head(
             )
         }
         VariantType::Dictionary => {
-            let (_, after_keys) =
-                read_container_type(buf, body, kind_bits(version, header, 16), options)?;
-            let (_, after) =
-                read_container_type(buf, after_keys, kind_bits(version, header, 18), options)?;
+            let (key_kind, value_kind) =
+                (kind_bits(version, header, 16), kind_bits(version, header, 18));
+            let after = if key_kind | value_kind == 0 {
+                body
+            } else {
+                let (_, after_keys) = read_container_type(buf, body, key_kind, options)?;
+                read_container_type(buf, after_keys, value_kind, options)?.1
+            };
             let count = u32_at(buf, after)? & 0x7FFF_FFFF;
             let first = after.saturating_add(4);
             check_count(buf, after, count, 8, first)?;

@@ -37,14 +37,14 @@ pub(crate) enum Mode {
     Validate,
 }
 
-/// A container on the walk's stack, waiting for the one inside it to end.
-#[derive(Clone, Copy)]
-struct Frame {
-    /// Values still to read (array elements, dictionary keys and values, object properties).
-    left: u32,
-    /// Each value is preceded by a property name (full objects).
-    properties: bool,
-}
+/// A container on the walk's stack, waiting for the one inside it to end: the values it still
+/// has to read (array elements, dictionary keys and values, object properties) in the low 32
+/// bits, and bit 32 set when each value is preceded by a property name (full objects). One word,
+/// so that setting up a stack is a plain fill.
+type Frame = u64;
+
+/// Bit 32 of a [`Frame`].
+const PROPERTIES: u64 = 1 << 32;
 
 /// Frames of the first attempt: enough for ordinary data, cheap to set up for every element a
 /// container iteration walks.
@@ -55,7 +55,7 @@ const DEEP: usize = MAX_DEPTH as usize + 1;
 
 /// Walks the value whose header is at `pos`, at nesting `depth`; returns where it ends (which
 /// may lie past the buffer by the missing padding of a final `PackedByteArray`).
-#[inline]
+#[inline(always)]
 pub(crate) fn walk(
     buf: &[u8],
     pos: usize,
@@ -89,8 +89,9 @@ pub(crate) fn walk_depth(
 }
 
 /// [`walk_depth`] for one mode: `VALIDATE` is `mode == Mode::Validate`; `DEPTH` says whether
-/// to count the nesting depth (0 is returned otherwise).
-#[inline]
+/// to count the nesting depth (0 is returned otherwise). The short path of leaves is inlined
+/// into the caller; everything else is [`walk_head`].
+#[inline(always)]
 fn walk_in<const VALIDATE: bool, const DEPTH: bool>(
     buf: &[u8],
     pos: usize,
@@ -100,6 +101,18 @@ fn walk_in<const VALIDATE: bool, const DEPTH: bool>(
     if let Some(end) = leaf_end::<VALIDATE>(buf, pos, options, depth)? {
         return Ok((end, 0));
     }
+    walk_head::<VALIDATE, DEPTH>(buf, pos, options, depth)
+}
+
+/// [`walk_in`] for a value that does not take the short path of leaves: reads its head, then
+/// its strings or children.
+#[inline(never)]
+fn walk_head<const VALIDATE: bool, const DEPTH: bool>(
+    buf: &[u8],
+    pos: usize,
+    options: Options,
+    depth: u16,
+) -> Result<(usize, u16)> {
     let mode = if VALIDATE { Mode::Validate } else { Mode::Skip };
     let (top, extent) = parse_head(buf, pos, options, depth)?;
     if VALIDATE {
@@ -143,7 +156,7 @@ fn walk_container<const N: usize, const VALIDATE: bool, const DEPTH: bool>(
 ) -> Result<Option<(usize, u16)>> {
     let version = options.version();
     let mode = if VALIDATE { Mode::Validate } else { Mode::Skip };
-    let mut stack = [Frame { left: 0, properties: false }; N];
+    let mut stack: [Frame; N] = [0; N];
     // Frames on the stack: the containers around the current one.
     let mut saved = 0usize;
     let Open { mut cursor, mut left, mut properties } = open;
@@ -198,7 +211,7 @@ fn walk_container<const N: usize, const VALIDATE: bool, const DEPTH: bool>(
             let Some(frame) = stack.get_mut(saved) else {
                 return Ok(None);
             };
-            *frame = Frame { left, properties };
+            *frame = u64::from(left) | if properties { PROPERTIES } else { 0 };
             saved = saved.saturating_add(1);
             left = items;
             properties = child_properties;
@@ -211,7 +224,8 @@ fn walk_container<const N: usize, const VALIDATE: bool, const DEPTH: bool>(
         let Some(frame) = stack.get(top) else {
             return Ok(None);
         };
-        Frame { left, properties } = *frame;
+        left = *frame as u32;
+        properties = *frame & PROPERTIES != 0;
         saved = top;
         depth = depth.saturating_sub(1);
     }
