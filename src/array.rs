@@ -44,16 +44,19 @@ impl<'a> ArrayRef<'a> {
 
     /// Number of elements declared (bit 31 of the count, the obsolete "shared" flag, is ignored
     /// as Godot does).
+    #[inline]
     pub fn len(&self) -> usize {
         self.count as usize
     }
 
     /// Whether the array declares no elements.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.count == 0
     }
 
     /// Absolute offset of the array's header.
+    #[inline]
     pub fn offset(&self) -> usize {
         self.header
     }

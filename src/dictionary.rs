@@ -48,16 +48,19 @@ impl<'a> DictionaryRef<'a> {
     }
 
     /// Number of entries on the wire (a repeated key counts each time).
+    #[inline]
     pub fn len(&self) -> usize {
         self.count as usize
     }
 
     /// Whether there are no entries.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.count == 0
     }
 
     /// Absolute offset of the dictionary's header.
+    #[inline]
     pub fn offset(&self) -> usize {
         self.header
     }

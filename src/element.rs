@@ -30,6 +30,7 @@ impl<'a> Element<'a> {
     }
 
     /// The value. O(1): reads the head again (it was checked when the element was found).
+    #[inline]
     pub fn value(&self) -> VariantRef<'a> {
         // Cannot fail: the same bytes were read with the same options to find this element.
         parse_head(self.buf, self.offset, self.options, self.depth)
@@ -48,6 +49,7 @@ impl<'a> Element<'a> {
     }
 
     /// The string of a `String` or `StringName` element, read without the rest of the head.
+    #[inline]
     pub(crate) fn string(&self) -> Option<GdStr<'a>> {
         read_string(self.buf, self.offset.saturating_add(4), self.options.version())
             .ok()
@@ -55,6 +57,7 @@ impl<'a> Element<'a> {
     }
 
     /// The value's type. O(1).
+    #[inline]
     pub fn variant_type(&self) -> VariantType {
         u32_at(self.buf, self.offset)
             .ok()
@@ -63,17 +66,20 @@ impl<'a> Element<'a> {
     }
 
     /// Absolute offset of the value's header in the caller's buffer.
+    #[inline]
     pub fn offset(&self) -> usize {
         self.offset
     }
 
     /// The value's bytes, header included, exactly as in the buffer. For a `PackedByteArray`
     /// that ends the buffer without its padding, the padding is absent here too.
+    #[inline]
     pub fn raw_bytes(&self) -> &'a [u8] {
         self.buf.get(self.offset..self.end.min(self.buf.len())).unwrap_or(&[])
     }
 
     /// Number of bytes the value occupies in the buffer (`raw_bytes().len()`).
+    #[inline]
     pub fn len(&self) -> usize {
         self.end.min(self.buf.len()).saturating_sub(self.offset)
     }
@@ -85,6 +91,7 @@ impl<'a> Element<'a> {
 
     /// Where the next value would start, as Godot counts it (may lie past the buffer's end by
     /// the missing padding of a final `PackedByteArray`).
+    #[inline]
     pub(crate) fn end(&self) -> usize {
         self.end
     }

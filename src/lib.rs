@@ -253,6 +253,7 @@ pub fn validate(bytes: &[u8], options: Options) -> Result<()> {
 ///
 /// # Errors
 /// The first structural problem, as in [`parse`] and container iteration.
+#[inline]
 pub fn parse_prefix(bytes: &[u8], options: Options) -> Result<Element<'_>> {
     let end = walk::walk(bytes, 0, options, 0, walk::Mode::Skip)?;
     Ok(Element::new(bytes, 0, end, options, 0))

@@ -28,6 +28,7 @@ pub struct GdStr<'a> {
 
 impl<'a> GdStr<'a> {
     /// All N bytes of the string as declared on the wire, before any NUL or BOM handling. O(1).
+    #[inline]
     pub fn raw_bytes(&self) -> &'a [u8] {
         self.raw
     }
@@ -39,6 +40,7 @@ impl<'a> GdStr<'a> {
     }
 
     /// Absolute offset of the string's first byte (just after its length field).
+    #[inline]
     pub fn offset(&self) -> usize {
         self.offset
     }

@@ -149,6 +149,7 @@ impl core::fmt::Debug for Scope<'_> {
 
 impl<'a> VariantRef<'a> {
     /// The value's type.
+    #[inline]
     pub fn variant_type(&self) -> VariantType {
         use VariantRef as V;
         match self {
@@ -195,11 +196,13 @@ impl<'a> VariantRef<'a> {
     }
 
     /// Whether the value is `null` (or a null object).
+    #[inline]
     pub fn is_nil(&self) -> bool {
         matches!(self, VariantRef::Nil | VariantRef::Object(ObjectRef::Null))
     }
 
     /// The `bool`, if this is one.
+    #[inline]
     pub fn as_bool(&self) -> Option<bool> {
         match *self {
             VariantRef::Bool(b) => Some(b),
@@ -208,6 +211,7 @@ impl<'a> VariantRef<'a> {
     }
 
     /// The `int`, if this is one.
+    #[inline]
     pub fn as_int(&self) -> Option<i64> {
         match *self {
             VariantRef::Int(i) => Some(i),
@@ -216,6 +220,7 @@ impl<'a> VariantRef<'a> {
     }
 
     /// The `float`, if this is one.
+    #[inline]
     pub fn as_float(&self) -> Option<f64> {
         match *self {
             VariantRef::Float(f) => Some(f),
@@ -224,6 +229,7 @@ impl<'a> VariantRef<'a> {
     }
 
     /// The string, if this is a `String` or a `StringName`.
+    #[inline]
     pub fn as_gd_str(&self) -> Option<GdStr<'a>> {
         match *self {
             VariantRef::String(s) | VariantRef::StringName(s) => Some(s),
@@ -232,6 +238,7 @@ impl<'a> VariantRef<'a> {
     }
 
     /// The array, if this is one.
+    #[inline]
     pub fn as_array(&self) -> Option<ArrayRef<'a>> {
         match *self {
             VariantRef::Array(a) => Some(a),
@@ -240,6 +247,7 @@ impl<'a> VariantRef<'a> {
     }
 
     /// The dictionary, if this is one.
+    #[inline]
     pub fn as_dictionary(&self) -> Option<DictionaryRef<'a>> {
         match *self {
             VariantRef::Dictionary(d) => Some(d),

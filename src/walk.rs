@@ -2,7 +2,8 @@
 //! [`validate`](crate::validate) runs.
 //!
 //! The walk keeps the container it is reading in locals and the containers around it on a
-//! stack in a fixed array: 16 entries first, and [`MAX_DEPTH`](crate::MAX_DEPTH) + 1 entries
+//! stack in a fixed array (set up only once a container holds something other than leaves):
+//! 16 entries first, and [`MAX_DEPTH`](crate::MAX_DEPTH) + 1 entries
 //! (8 KiB) for a value nested deeper, which is then walked again (at most twice the work). No
 //! input can make it recurse or allocate. It reads every header, count, length and nested value
 //! in order, once (twice past 16 levels).
@@ -127,8 +128,23 @@ fn walk_head<const VALIDATE: bool, const DEPTH: bool>(
         Extent::Values { first, items } => (first, items, false),
         Extent::Properties { first, count } => (first, count, true),
     };
+    let mut open = Open { cursor: first, left: items, properties };
+    if !properties {
+        // Leaves need no stack: read them here, and set one up only when a child is not a leaf
+        // (the container is then walked on from that child).
+        let child_depth = depth.saturating_add(1);
+        while open.left > 0 {
+            let Some(end) = leaf_end::<VALIDATE>(buf, open.cursor, options, child_depth)? else {
+                break;
+            };
+            open.cursor = end;
+            open.left = open.left.wrapping_sub(1);
+        }
+        if open.left == 0 {
+            return Ok((open.cursor, if DEPTH { 1 } else { 0 }));
+        }
+    }
     // Containers: a small stack first; a value nested deeper is walked again with the full one.
-    let open = Open { cursor: first, left: items, properties };
     match walk_container::<SHALLOW, VALIDATE, DEPTH>(buf, open, options, depth)? {
         Some(walked) => Ok(walked),
         None => walk_container::<DEEP, VALIDATE, DEPTH>(buf, open, options, depth)?
@@ -145,9 +161,10 @@ struct Open {
     properties: bool,
 }
 
-/// The walk of a container at `depth` whose head has been read (its children start as
-/// `open` says), with a stack of `N` frames; returns its end and (when `DEPTH`) its nesting
+/// The walk of a container at `depth` whose head has been read (its children from `open.cursor`
+/// on hold no container before the first of them that is not a leaf), with a stack of `N` frames; returns its end and (when `DEPTH`) its nesting
 /// depth, or `Ok(None)` when the value nests deeper than the stack holds.
+#[inline(never)]
 fn walk_container<const N: usize, const VALIDATE: bool, const DEPTH: bool>(
     buf: &[u8],
     open: Open,
