@@ -161,9 +161,10 @@ struct Open {
     properties: bool,
 }
 
-/// The walk of a container at `depth` whose head has been read (its children from `open.cursor`
-/// on hold no container before the first of them that is not a leaf), with a stack of `N` frames; returns its end and (when `DEPTH`) its nesting
-/// depth, or `Ok(None)` when the value nests deeper than the stack holds.
+/// The walk of a container at `depth` whose head has been read, from the child `open` points
+/// at (the children before it, if any, were leaves), with a stack of `N` frames; returns its
+/// end and (when `DEPTH`) its nesting depth, or `Ok(None)` when the value nests deeper than the
+/// stack holds.
 #[inline(never)]
 fn walk_container<const N: usize, const VALIDATE: bool, const DEPTH: bool>(
     buf: &[u8],
