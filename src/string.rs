@@ -18,6 +18,9 @@ use crate::{Version, utf8};
 /// The UTF-8 byte order mark, which Godot skips at the start of a string.
 const BOM: &[u8] = &[0xEF, 0xBB, 0xBF];
 
+/// Strings up to this long are first tried as plain ASCII by [`GdStr::to_str`].
+const SHORT_ASCII: usize = 32;
+
 /// A borrowed Godot string, exactly as it sits in the buffer.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct GdStr<'a> {
@@ -52,6 +55,14 @@ impl<'a> GdStr<'a> {
     /// [`ErrorKind::NotUnicode`] for Godot 3 strings that Godot accepts but that hold surrogates
     /// or code points above U+10FFFF, which `str` cannot represent.
     pub fn to_str(&self) -> Result<&'a str> {
+        // Short ASCII without NUL, the common case (keys, names): the raw bytes are the text,
+        // with no byte order mark to skip and no NUL to cut at, so no `memchr` is needed.
+        let raw = self.raw;
+        if raw.len() <= SHORT_ASCII && raw.iter().all(|&b| b.wrapping_sub(1) < 0x7F) {
+            if let Ok(text) = core::str::from_utf8(raw) {
+                return Ok(text);
+            }
+        }
         let text = self.text_bytes();
         match core::str::from_utf8(text) {
             Ok(text) => Ok(text),

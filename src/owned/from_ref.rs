@@ -422,19 +422,8 @@ fn close(open: Open, reserved: &mut Reserved) -> Variant {
 
 /// The owned text of a string.
 fn text(s: &GdStr<'_>) -> Result<String> {
-    // Short ASCII without NUL, the common case (keys, names): the raw bytes are the text, with
-    // no byte order mark to skip and no NUL to cut at.
-    let raw = s.raw_bytes();
-    if raw.len() <= SHORT && raw.iter().all(|&b| b.wrapping_sub(1) < 0x7F) {
-        if let Ok(text) = core::str::from_utf8(raw) {
-            return Ok(String::from(text));
-        }
-    }
     s.to_str().map(String::from)
 }
-
-/// Strings up to this long take [`text`]'s ASCII path.
-const SHORT: usize = 32;
 
 /// A NodePath or a PackedStringArray, read in one pass: the value and where it ends. `room` is
 /// how many strings the bytes left can hold (4 bytes each at least), once the elements owed to
