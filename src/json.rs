@@ -69,9 +69,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
-use crate::error::{Error, ErrorKind};
-use crate::math::Precision;
-use crate::packed::PackedElement;
+use crate::view::math::Precision;
+use crate::view::packed::PackedElement;
+use crate::wire::error::{Error, ErrorKind};
 use crate::{
     ArrayRef, ContainerType, DictionaryRef, Elements, Entries, FullObject, GdStr, ObjectRef,
     Packed, PackedReals, Properties, Reals, VariantRef, VariantType, Version,
@@ -617,7 +617,7 @@ fn precision_field<W: Write + ?Sized>(out: &mut W, precision: Precision) -> fmt:
 /// A real-valued math value.
 fn reals<W: Write + ?Sized, V>(out: &mut W, ty: VariantType, value: Reals<'_, V>) -> fmt::Result
 where
-    V: crate::math::RealValue,
+    V: crate::view::math::RealValue,
 {
     head(out, ty)?;
     precision_field(out, value.precision())?;

@@ -160,104 +160,51 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-mod array;
-mod classes;
-mod container_type;
 pub mod detect;
-mod dictionary;
-mod element;
-mod element_type;
 pub mod encoder;
-mod error;
-mod exact_float;
 pub mod framing;
-mod from_variant;
 #[cfg(feature = "alloc")]
 pub mod json;
-mod key;
-pub mod math;
-mod node_path;
-mod object;
-mod options;
 #[cfg(feature = "alloc")]
 pub mod owned;
-pub mod packed;
-mod path;
 #[cfg(feature = "serde")]
 pub mod serde;
-mod signal;
-mod string;
 pub mod text;
-mod types;
-mod utf8;
-mod value;
-mod walk;
+mod view;
 mod wire;
 
-pub use array::{ArrayRef, Elements};
-pub use container_type::{Admission, ContainerType};
 pub use detect::detect;
-pub use dictionary::{DictionaryRef, Entries};
-pub use element::Element;
-pub use element_type::ElementType;
 #[cfg(feature = "alloc")]
 pub use encoder::encode;
 pub use encoder::{EncodeError, EncodeOptions, Output, SliceOutput, Writer};
-pub use error::{Error, ErrorKind, GodotError, Result};
-pub use from_variant::FromVariant;
-pub use key::Key;
-pub use math::{Color, Precision, Reals};
-pub use node_path::{NodePathRef, NodePathStrings};
-pub use object::{FullObject, ObjectRef, Properties};
-pub use options::{MAX_DEPTH, Options, Version};
 #[cfg(feature = "alloc")]
 pub use owned::{Array, Dictionary, NodePath, Object, Signal, Variant, decode};
-pub use packed::{Packed, PackedReals, PackedStrings};
 #[cfg(feature = "alloc")]
-pub use path::parse_path;
-pub use path::{PathSyntaxError, PathSyntaxErrorKind};
-pub use signal::SignalRef;
-pub use string::GdStr;
-pub use types::VariantType;
-pub use value::VariantRef;
-
-/// Reads the head of the value at the start of `bytes`. O(1), no allocation.
-///
-/// Checks the header and the value's fixed part (see the crate docs); what lies inside is read
-/// and checked when the caller reaches it. Bytes after the value are ignored.
-///
-/// # Errors
-/// The first problem in the header or fixed part: [`ErrorKind::Truncated`],
-/// [`ErrorKind::UnknownType`], [`ErrorKind::StringOverrun`], [`ErrorKind::BadCount`],
-/// [`ErrorKind::ObjectsNotAllowed`], [`ErrorKind::UnknownClass`], ...
-pub fn parse(bytes: &[u8], options: Options) -> Result<VariantRef<'_>> {
-    value::parse_head(bytes, 0, options, 0).map(|(value, _)| value)
-}
-
-/// Checks that Godot's decoder accepts `bytes`, in one iterative pass over the whole value with
-/// no allocation; O(n). Bytes after the value are ignored, as in Godot.
-///
-/// # Errors
-/// The first problem found, with its absolute offset; [`Error::godot_error`] gives the error
-/// Godot reports for it.
-pub fn validate(bytes: &[u8], options: Options) -> Result<()> {
-    walk::walk(bytes, 0, options, 0, walk::Mode::Validate).map(|_| ())
-}
-
-/// Reads the value at the start of `bytes` and finds where it ends, for values stored back to
-/// back. Walks the value's structure (not its text): O(n), no allocation.
-///
-/// The returned [`Element`] gives the value, its length ([`Element::len`]) and its exact bytes.
-/// A final `PackedByteArray` may lack its padding (Godot accepts that); the length then stops
-/// at the end of `bytes`.
-///
-/// # Errors
-/// The first structural problem, as in [`parse`] and container iteration.
-#[inline]
-pub fn parse_prefix(bytes: &[u8], options: Options) -> Result<Element<'_>> {
-    let end = walk::walk(bytes, 0, options, 0, walk::Mode::Skip)?;
-    Ok(Element::new(bytes, 0, end, options, 0))
-}
+pub use view::path::parse_path;
+pub use view::{
+    array::{ArrayRef, Elements},
+    container_type::{Admission, ContainerType},
+    dictionary::{DictionaryRef, Entries},
+    element::Element,
+    element_type::ElementType,
+    from_variant::FromVariant,
+    key::Key,
+    math,
+    math::{Color, Precision, Reals},
+    node_path::{NodePathRef, NodePathStrings},
+    object::{FullObject, ObjectRef, Properties},
+    packed,
+    packed::{Packed, PackedReals, PackedStrings},
+    parse, parse_prefix,
+    path::{PathSyntaxError, PathSyntaxErrorKind},
+    signal::SignalRef,
+    string::GdStr,
+    validate,
+    value::VariantRef,
+};
+pub use wire::error::{Error, ErrorKind, GodotError, Result};
+pub use wire::options::{MAX_DEPTH, Options, Version};
+pub use wire::types::VariantType;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -3,13 +3,13 @@
 use zerocopy::IntoBytes;
 
 use super::{EncodeError, EncodeOptions, Output};
-use crate::element_type::ElementType;
-use crate::exact_float::{narrow_exact, widen_exact};
-use crate::math::{
+use crate::view::element_type::ElementType;
+use crate::view::math::{
     Aabb, Basis, Color, Plane, Projection, Quaternion, Rect2, Transform2D, Transform3D, Vector2,
     Vector3, Vector4,
 };
-use crate::value::FLAG_64;
+use crate::view::value::FLAG_64;
+use crate::wire::exact_float::{narrow_exact, widen_exact};
 use crate::{Element, MAX_DEPTH, Precision, VariantType, Version};
 
 /// The class name Godot declares for class- and script-typed containers without full objects.
@@ -918,7 +918,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// The zeros that follow `len` bytes up to a multiple of 4 (one fixed-size write each).
     #[inline]
     fn put_padding(&mut self, len: usize) -> Result<(), EncodeError> {
-        match crate::wire::padding(len) {
+        match crate::wire::read::padding(len) {
             1 => self.out.write(&[0]),
             2 => self.out.write(&[0; 2]),
             3 => self.out.write(&[0; 3]),

@@ -5,7 +5,7 @@ use core::fmt;
 
 use super::error::{FrameError, FrameErrorKind};
 use super::prefix::{LengthPrefix, PREFIX_LEN};
-use crate::walk::{Mode, walk_depth};
+use crate::view::walk::{Mode, walk_depth};
 use crate::{Element, Options, VariantRef, VariantType};
 
 /// A complete frame, its value not yet checked: where it starts, its length prefix and its

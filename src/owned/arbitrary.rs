@@ -16,11 +16,11 @@ use arbitrary::{Arbitrary, Result, Unstructured};
 use super::key_semantics::KeyRules;
 use super::{Array, Dictionary, NodePath, Object, Signal, Variant};
 use crate::encoder::ENCODED_OBJECT_AS_ID;
-use crate::exact_float::widen_exact;
-use crate::math::{
+use crate::view::math::{
     Aabb, Basis, Plane, Projection, Quaternion, Rect2, Transform2D, Transform3D, Vector2, Vector3,
     Vector4,
 };
+use crate::wire::exact_float::widen_exact;
 use crate::{ElementType, EncodeOptions, Precision, VariantType, Version};
 
 /// Values in one generated value, at most.
@@ -464,7 +464,7 @@ impl<'u, 'a> Generator<'u, 'a> {
 
     /// A class the version's decoder instantiates.
     fn class(&mut self) -> Result<&'static str> {
-        self.u.choose(crate::classes::instantiable_classes(self.version)).copied()
+        self.u.choose(crate::wire::classes::instantiable_classes(self.version)).copied()
     }
 
     /// A made-up `res://` script path.

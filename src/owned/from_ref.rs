@@ -29,17 +29,17 @@ use super::key_semantics::KeyRules;
 use super::variant::dispose;
 use super::{Array, Dictionary, NodePath, Object, Signal, Variant};
 use crate::ElementType;
-use crate::container_type::kind_bits;
-use crate::element::Element;
-use crate::error::{ErrorKind, Result};
-use crate::exact_float::widen_exact;
-use crate::math::{RealValue, Reals};
-use crate::object::ObjectRef;
-use crate::packed::{PackedElement, PackedReals};
-use crate::string::{GdStr, read_string};
-use crate::value::{Extent, VariantRef, parse_head};
-use crate::walk::{Mode, check_script, walk};
-use crate::wire::{error_at, remaining, u32_at};
+use crate::view::container_type::kind_bits;
+use crate::view::element::Element;
+use crate::view::math::{RealValue, Reals};
+use crate::view::object::ObjectRef;
+use crate::view::packed::{PackedElement, PackedReals};
+use crate::view::string::{GdStr, read_string};
+use crate::view::value::{Extent, VariantRef, parse_head};
+use crate::view::walk::{Mode, check_script, walk};
+use crate::wire::error::{ErrorKind, Result};
+use crate::wire::exact_float::widen_exact;
+use crate::wire::read::{error_at, remaining, u32_at};
 use crate::{Options, Version};
 
 /// Reads the whole value at the start of `bytes` into an owned [`Variant`]. O(n); allocates.

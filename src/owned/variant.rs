@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use super::{Array, Dictionary, NodePath, Object, Signal};
 use crate::VariantType;
-use crate::math::{
+use crate::view::math::{
     Aabb, Basis, Color, Plane, Projection, Quaternion, Rect2, Transform2D, Transform3D, Vector2,
     Vector3, Vector4,
 };

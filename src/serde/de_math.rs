@@ -10,7 +10,7 @@ use alloc::string::String;
 
 use super::error::{DeError, PathSegment};
 use crate::VariantRef;
-use crate::math::{
+use crate::view::math::{
     Aabb, Basis, Color, Plane, Projection, Quaternion, Rect2, Transform2D, Transform3D, Vector2,
     Vector3, Vector4,
 };

@@ -16,8 +16,8 @@ use ::serde::de::{
 use super::de_math::{Leaf, Part, PartDeserializer, part_of};
 use super::dedup::{self, Plan, PropertyPlan};
 use super::error::{DeError, PathSegment};
-use crate::math::{Color, Vector2, Vector3, Vector4};
-use crate::packed::PackedStringsIter;
+use crate::view::math::{Color, Vector2, Vector3, Vector4};
+use crate::view::packed::PackedStringsIter;
 use crate::{
     DictionaryRef, Element, Elements, Entries, FullObject, GdStr, NodePathRef, ObjectRef, Options,
     Packed, PackedReals, Properties, VariantRef, Version,

@@ -6,8 +6,8 @@ use ::serde::ser::{Error as _, Serialize, SerializeSeq, SerializeStruct, Seriali
 use super::dedup::{self, Plan};
 use super::repr::{Bytes, NODE_PATH, OBJECT, OBJECT_NAMES, Pair, SIGNAL, Seq, VARIANT, tag};
 use super::ser_owned::{serialize_array, serialize_dictionary, serialize_full_object};
-use crate::exact_float::widen_exact;
-use crate::packed::{PackedElement, PackedStringsIter};
+use crate::view::packed::{PackedElement, PackedStringsIter};
+use crate::wire::exact_float::widen_exact;
 use crate::{
     ArrayRef, ContainerType, DictionaryRef, Element, ElementType, FullObject, GdStr, NodePathRef,
     NodePathStrings, ObjectRef, Packed, PackedReals, SignalRef, VariantRef,

@@ -82,10 +82,10 @@ mod order;
 
 use core::fmt::{self, Write};
 
-use crate::array::Elements;
-use crate::dictionary::DictionaryRef;
-use crate::element::Element;
-use crate::object::Properties;
+use crate::view::array::Elements;
+use crate::view::dictionary::DictionaryRef;
+use crate::view::element::Element;
+use crate::view::object::Properties;
 use crate::{ContainerType, Error, GdStr, ObjectRef, VariantRef, Version};
 
 use order::{PackedRealsIter, Reals16};

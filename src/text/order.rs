@@ -17,8 +17,8 @@
 
 use core::cmp::Ordering;
 
-use crate::error::Result;
-use crate::math::{Color, Vector2, Vector3, Vector4};
+use crate::view::math::{Color, Vector2, Vector3, Vector4};
+use crate::wire::error::Result;
 use crate::{ObjectRef, VariantRef, Version};
 
 /// How deep comparisons follow nested arrays.

@@ -1,9 +1,11 @@
 //! [`ElementType`]: the declared element type of a typed `Array`, or the key or value type of a
 //! typed `Dictionary` (Godot 4.3+ and 4.4+).
 
-use crate::VariantType;
 #[cfg(feature = "alloc")]
-use crate::{ContainerType, Result};
+use super::container_type::ContainerType;
+#[cfg(feature = "alloc")]
+use crate::wire::error::Result;
+use crate::wire::types::VariantType;
 #[cfg(feature = "alloc")]
 use alloc::string::String;
 

@@ -11,9 +11,10 @@
 
 use core::fmt;
 
-use crate::error::{Error, ErrorKind, Result};
-use crate::wire::{bytes_at, error_at, padding, remaining, u32_at};
-use crate::{Version, utf8};
+use crate::wire::error::{Error, ErrorKind, Result};
+use crate::wire::options::Version;
+use crate::wire::read::{bytes_at, error_at, padding, remaining, u32_at};
+use crate::wire::utf8;
 
 /// The UTF-8 byte order mark, which Godot skips at the start of a string.
 const BOM: &[u8] = &[0xEF, 0xBB, 0xBF];

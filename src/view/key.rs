@@ -10,9 +10,9 @@
 //! key of a `Dictionary[int, V]` is truncated to an int, a key that cannot convert is dropped);
 //! lookups here compare the keys as they are on the wire.
 
-use crate::VariantType;
-use crate::element::Element;
-use crate::value::VariantRef;
+use super::element::Element;
+use super::value::VariantRef;
+use crate::wire::types::VariantType;
 
 /// A dictionary key or path step to look for.
 #[derive(Clone, Copy, Debug, PartialEq)]

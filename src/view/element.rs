@@ -1,10 +1,11 @@
 //! [`Element`]: a value together with where it sits and its exact bytes, for relays that
 //! forward a subtree byte for byte without decoding it.
 
-use crate::string::{GdStr, read_string};
-use crate::value::{VariantRef, parse_head};
-use crate::wire::u32_at;
-use crate::{Options, VariantType};
+use super::string::{GdStr, read_string};
+use super::value::{VariantRef, parse_head};
+use crate::wire::options::Options;
+use crate::wire::read::u32_at;
+use crate::wire::types::VariantType;
 
 /// One value of a container (or the top-level value of [`parse_prefix`](crate::parse_prefix)):
 /// where it sits, its raw bytes, and its value on demand. Finding the end walked the value's

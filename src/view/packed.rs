@@ -23,11 +23,11 @@ use core::marker::PhantomData;
 use zerocopy::little_endian::{F32, F64, I32, I64};
 use zerocopy::{FromBytes, Immutable, KnownLayout};
 
-use crate::Version;
-use crate::error::{ErrorKind, Result};
-use crate::math::{Color, Precision, Rect2, Vector2, Vector3, Vector4};
-use crate::string::{GdStr, read_string};
-use crate::wire::{bytes_at, error_at, remaining, u32_at};
+use super::math::{Color, Precision, Rect2, Vector2, Vector3, Vector4};
+use super::string::{GdStr, read_string};
+use crate::wire::error::{ErrorKind, Result};
+use crate::wire::options::Version;
+use crate::wire::read::{bytes_at, error_at, remaining, u32_at};
 
 /// An element type of a packed array.
 pub trait PackedElement:
@@ -339,6 +339,6 @@ pub(crate) fn read_bytes(buf: &[u8], pos: usize) -> Result<(&[u8], usize)> {
         return Err(bad());
     }
     let raw = bytes_at(buf, start, count)?;
-    let end = start.saturating_add(count).saturating_add(crate::wire::padding(count));
+    let end = start.saturating_add(count).saturating_add(crate::wire::read::padding(count));
     Ok((raw, end))
 }

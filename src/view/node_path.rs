@@ -9,10 +9,10 @@
 //! The encoder does not initialise the padding of these strings, so it is never looked at.
 //! Parsing reads the 12-byte head (O(1)); the strings are read by the iterators.
 
-use crate::Version;
-use crate::error::{ErrorKind, Result};
-use crate::string::{GdStr, read_string, write_escaped};
-use crate::wire::{bytes_at, error_at, remaining, u32_at};
+use super::string::{GdStr, read_string, write_escaped};
+use crate::wire::error::{ErrorKind, Result};
+use crate::wire::options::Version;
+use crate::wire::read::{bytes_at, error_at, remaining, u32_at};
 
 const FLAG_ABSOLUTE: u32 = 1;
 const FLAG_PROPERTY: u32 = 2;

@@ -13,7 +13,8 @@
 
 use core::fmt;
 
-use crate::{VariantType, Version};
+use crate::wire::options::Version;
+use crate::wire::types::VariantType;
 
 /// Something that stopped a read, and the absolute byte offset where it was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

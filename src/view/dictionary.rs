@@ -8,16 +8,16 @@
 //! [`DictionaryRef::get_first`] stops at the first match, for callers that have validated
 //! their input against duplicates or do not care.
 
-use crate::array::Elements;
-use crate::container_type::{ContainerType, kind_bits, read_container_type};
-use crate::element::Element;
-use crate::error::{ErrorKind, Result};
-use crate::key::Key;
-use crate::string::{GdStr, read_string};
-use crate::value::{Scope, VariantRef};
-use crate::walk::{Mode, walk};
-use crate::wire::{error_at, u32_at};
-use crate::{Options, Version};
+use super::array::Elements;
+use super::container_type::{ContainerType, kind_bits, read_container_type};
+use super::element::Element;
+use super::key::Key;
+use super::string::{GdStr, read_string};
+use super::value::{Scope, VariantRef};
+use super::walk::{Mode, walk};
+use crate::wire::error::{ErrorKind, Result};
+use crate::wire::options::{Options, Version};
+use crate::wire::read::{error_at, u32_at};
 
 /// A borrowed Dictionary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

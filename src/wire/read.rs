@@ -6,7 +6,7 @@
 //! position reads as empty and error offsets are clamped to the buffer's length, so an error
 //! always names a place inside the input or its very end.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::wire::error::{Error, ErrorKind, Result};
 
 /// An error of `kind` at `pos`, with the offset clamped to the end of `buf`.
 #[inline]

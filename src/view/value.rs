@@ -6,22 +6,23 @@
 //! nothing. What lies further inside (the elements of a container, the characters of a string,
 //! the strings of a NodePath) is read when the caller asks for it.
 
-use crate::array::ArrayRef;
-use crate::classes;
-use crate::container_type::{kind_bits, read_container_type};
-use crate::dictionary::DictionaryRef;
-use crate::error::{Error, ErrorKind, Result};
-use crate::math::{
+use super::array::ArrayRef;
+use super::container_type::{kind_bits, read_container_type};
+use super::dictionary::DictionaryRef;
+use super::math::{
     Aabb, Basis, Color, Plane, Precision, Projection, Quaternion, RealValue, Reals, Rect2,
     Transform2D, Transform3D, Vector2, Vector3, Vector4,
 };
-use crate::node_path::NodePathRef;
-use crate::object::{FullObject, ObjectRef};
-use crate::packed::{Packed, PackedElement, PackedReals, PackedStrings, read_bytes, read_fixed};
-use crate::signal::SignalRef;
-use crate::string::{GdStr, read_string};
-use crate::wire::{bytes_at, error_at, remaining, u32_at, u64_at, widen_f32};
-use crate::{Options, VariantType, Version};
+use super::node_path::NodePathRef;
+use super::object::{FullObject, ObjectRef};
+use super::packed::{Packed, PackedElement, PackedReals, PackedStrings, read_bytes, read_fixed};
+use super::signal::SignalRef;
+use super::string::{GdStr, read_string};
+use crate::wire::classes;
+use crate::wire::error::{Error, ErrorKind, Result};
+use crate::wire::options::{Options, Version};
+use crate::wire::read::{bytes_at, error_at, remaining, u32_at, u64_at, widen_f32};
+use crate::wire::types::VariantType;
 
 /// Header bit 16: 64-bit int or float, f64 reals (Godot 4), or object-as-id.
 pub(crate) const FLAG_64: u32 = 1 << 16;

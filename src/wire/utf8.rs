@@ -13,7 +13,7 @@
 //!
 //! Cost: one pass over the text (plus one `memchr` for the NUL).
 
-use crate::Version;
+use crate::wire::options::Version;
 
 const BOM: &[u8] = &[0xEF, 0xBB, 0xBF];
 

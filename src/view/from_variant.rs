@@ -4,14 +4,14 @@
 //! index is absent; `Err` when the data is malformed ([`Error::is_malformed`]) or is there but of
 //! another type ([`ErrorKind::WrongType`], at the value's offset).
 
-use crate::VariantType;
-use crate::array::ArrayRef;
-use crate::dictionary::DictionaryRef;
-use crate::element::Element;
-use crate::error::{Error, ErrorKind, Result};
-use crate::key::Key;
-use crate::string::GdStr;
-use crate::value::VariantRef;
+use super::array::ArrayRef;
+use super::dictionary::DictionaryRef;
+use super::element::Element;
+use super::key::Key;
+use super::string::GdStr;
+use super::value::VariantRef;
+use crate::wire::error::{Error, ErrorKind, Result};
+use crate::wire::types::VariantType;
 
 /// A Rust type a [`VariantRef`] converts to.
 pub trait FromVariant<'a>: Sized {

@@ -18,7 +18,7 @@ use core::marker::PhantomData;
 use zerocopy::little_endian::{F32, F64};
 use zerocopy::{FromBytes, FromZeros, Immutable, KnownLayout};
 
-use crate::wire::widen_f32;
+use crate::wire::read::widen_f32;
 
 /// Defines a generic `#[repr(C)]` math struct and its `map`. Each field is declared with how
 /// `map` reaches its components: `T` (a component), `nested` (a math struct) or `array` (an array
@@ -242,7 +242,7 @@ macro_rules! real_value {
                 single.map(|c| widen_f32(c.to_bits()))
             }
             fn widen_exact(single: $name<f32>) -> Self {
-                single.map(crate::exact_float::widen_exact)
+                single.map(crate::wire::exact_float::widen_exact)
             }
         }
     )*};

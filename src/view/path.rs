@@ -7,12 +7,12 @@
 
 use core::fmt;
 
-use crate::VariantType;
-use crate::element::Element;
-use crate::error::{Error, ErrorKind, Result};
-use crate::key::Key;
-use crate::object::ObjectRef;
-use crate::value::VariantRef;
+use super::element::Element;
+use super::key::Key;
+use super::object::ObjectRef;
+use super::value::VariantRef;
+use crate::wire::error::{Error, ErrorKind, Result};
+use crate::wire::types::VariantType;
 
 impl<'a> Element<'a> {
     /// Follows `path` from this value: a dictionary step looks up the key, an array step takes
@@ -154,7 +154,7 @@ impl core::error::Error for PathSyntaxError {}
 /// assert_eq!(keys, [Key::String("players"), Key::Int(3), Key::String("pos")]);
 ///
 /// // Godot 4.6: var_to_bytes({"a": {"b": {"c": [1, 2, {"d": null}]}}, "e": []})
-/// let bytes = include_bytes!("../corpus/godot4/dict_nested.bin");
+/// let bytes = include_bytes!("../../corpus/godot4/dict_nested.bin");
 /// let value = gdvariant::parse(bytes, Options::godot4()).unwrap();
 /// let two = value.lookup(&gdvariant::parse_path("a/b/c/1")?).unwrap();
 /// assert_eq!(two.and_then(|v| v.as_int()), Some(2));

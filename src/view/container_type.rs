@@ -21,10 +21,11 @@
 //! elements as they are on the wire; [`ContainerType::admission`] says, per element type, what
 //! Godot does, so a relay can refuse a typed container whose elements Godot would change.
 
-use crate::error::{ErrorKind, Result};
-use crate::string::{GdStr, read_string};
-use crate::wire::{error_at, u32_at};
-use crate::{Options, VariantType, Version};
+use super::string::{GdStr, read_string};
+use crate::wire::error::{ErrorKind, Result};
+use crate::wire::options::{Options, Version};
+use crate::wire::read::{error_at, u32_at};
+use crate::wire::types::VariantType;
 
 /// What a typed container declares about its elements (or keys, or values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

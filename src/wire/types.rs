@@ -4,7 +4,7 @@
 //! Godot 4's is id 27, and both are [`VariantType::Dictionary`]. The tables below follow
 //! `Variant::Type` of Godot 3.x and of Godot 4.3+ (4.0 to 4.2 lack only id 38).
 
-use crate::Version;
+use crate::wire::options::Version;
 
 /// A Variant type, in the union of Godot 3 and Godot 4 (Godot 4 names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

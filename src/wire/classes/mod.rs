@@ -7,7 +7,7 @@
 //! `corpus/probes/`. A game built with extra modules or GDExtensions has more classes: those are
 //! refused here as the stock engine refuses them.
 
-use crate::Version;
+use crate::wire::options::Version;
 
 mod godot3;
 mod godot4;
@@ -45,8 +45,8 @@ mod tests {
     #[test]
     fn lists_match_the_engine_probes() {
         let probes = [
-            (godot3::CLASSES, include_str!("../corpus/probes/godot3-classes.txt")),
-            (godot4::CLASSES, include_str!("../corpus/probes/godot4-classes.txt")),
+            (godot3::CLASSES, include_str!("../../../corpus/probes/godot3-classes.txt")),
+            (godot4::CLASSES, include_str!("../../../corpus/probes/godot4-classes.txt")),
         ];
         for (list, text) in probes {
             assert!(text.lines().eq(list.iter().copied()));

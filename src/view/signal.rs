@@ -1,6 +1,6 @@
 //! `Signal` (Godot 4): a name and the instance id of the object that owns it.
 
-use crate::string::GdStr;
+use super::string::GdStr;
 
 /// A borrowed Signal. Godot writes the signal name then the object's u64 instance id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,12 +14,12 @@
 //! ([`ErrorKind::InvalidScript`](crate::ErrorKind::InvalidScript)) but cannot know which scripts a
 //! game ships. Unknown property names are accepted, as Godot ignores them.
 
-use crate::element::Element;
-use crate::error::Result;
-use crate::string::{GdStr, read_string};
-use crate::value::{Scope, VariantRef};
-use crate::walk::{Mode, walk};
-use crate::wire::error_at;
+use super::element::Element;
+use super::string::{GdStr, read_string};
+use super::value::{Scope, VariantRef};
+use super::walk::{Mode, walk};
+use crate::wire::error::Result;
+use crate::wire::read::error_at;
 
 /// A borrowed Object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,9 +119,9 @@ impl<'a> Iterator for Properties<'a> {
         let Scope { buf, options, depth } = self.scope;
         let result = (|| {
             let (name, value_pos) = read_string(buf, self.pos, options.version())?;
-            let child_depth = depth
-                .checked_add(1)
-                .ok_or_else(|| error_at(buf, value_pos, crate::ErrorKind::DepthLimit))?;
+            let child_depth = depth.checked_add(1).ok_or_else(|| {
+                error_at(buf, value_pos, crate::wire::error::ErrorKind::DepthLimit)
+            })?;
             let end = walk(buf, value_pos, options, child_depth, Mode::Skip)?;
             Ok((name, Element::new(buf, value_pos, end, options, child_depth)))
         })();

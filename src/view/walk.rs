@@ -21,13 +21,13 @@
 //!
 //! Only [`walk_depth`] counts how deeply the value nests; [`walk`] does not pay for it.
 
-use crate::container_type::is_resource_path;
-use crate::error::{ErrorKind, Result};
-use crate::packed::read_bytes;
-use crate::string::read_string;
-use crate::value::{Extent, FLAG_64, VariantRef, parse_head};
-use crate::wire::{bytes_at, error_at, u32_at};
-use crate::{MAX_DEPTH, Options, Version};
+use super::container_type::is_resource_path;
+use super::packed::read_bytes;
+use super::string::read_string;
+use super::value::{Extent, FLAG_64, VariantRef, parse_head};
+use crate::wire::error::{ErrorKind, Result};
+use crate::wire::options::{MAX_DEPTH, Options, Version};
+use crate::wire::read::{bytes_at, error_at, u32_at};
 
 /// How much a walk checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

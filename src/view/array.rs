@@ -1,18 +1,18 @@
 //! `Array`: a count, then that many values; in Godot 4.3+ optionally typed.
 //!
 //! Parsing an array reads its header, type information and count (O(1)). The elements are found
-//! one after the other: reaching element `i` walks elements `0..i` (see [`walk`](crate::walk)),
+//! one after the other: reaching element `i` walks elements `0..i` (see [`walk`](super::walk)),
 //! so iterating is O(bytes of the array) and `get(i)` is O(bytes before element `i`). The count
 //! is checked against the bytes that remain (every element takes at least 4), so
 //! [`ArrayRef::len`] never exceeds a quarter of the input; an element that is missing or
 //! malformed is an error when the iteration reaches it.
 
-use crate::container_type::{ContainerType, kind_bits, read_container_type};
-use crate::element::Element;
-use crate::error::Result;
-use crate::value::{Scope, VariantRef};
-use crate::walk::{Mode, walk};
-use crate::wire::error_at;
+use super::container_type::{ContainerType, kind_bits, read_container_type};
+use super::element::Element;
+use super::value::{Scope, VariantRef};
+use super::walk::{Mode, walk};
+use crate::wire::error::Result;
+use crate::wire::read::error_at;
 
 /// A borrowed Array.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,7 +77,7 @@ impl<'a> ArrayRef<'a> {
     /// use gdvariant::{Options, VariantType};
     ///
     /// // Godot 4.6: var_to_bytes([null, true, 1, 2.5, 0.1, "s", &"sn", Vector2(1, 2), ...])
-    /// let bytes = include_bytes!("../corpus/godot4/array_mixed.bin");
+    /// let bytes = include_bytes!("../../corpus/godot4/array_mixed.bin");
     /// let array = gdvariant::parse(bytes, Options::godot4())?.as_array().expect("an array");
     /// let mut forwarded = Vec::new();
     /// for element in array.elements() {
@@ -118,7 +118,7 @@ impl<'a> ArrayRef<'a> {
     /// The type information and the position of the count.
     fn type_info(&self) -> Result<(ContainerType<'a>, usize)> {
         let buf = self.scope.buf;
-        let header = crate::wire::u32_at(buf, self.header)?;
+        let header = crate::wire::read::u32_at(buf, self.header)?;
         let kind = kind_bits(self.scope.options.version(), header, 16);
         read_container_type(buf, self.header.saturating_add(4), kind, self.scope.options)
     }
@@ -148,7 +148,7 @@ impl<'a> Iterator for Elements<'a> {
         let Scope { buf, options, depth } = self.scope;
         let Some(child_depth) = depth.checked_add(1) else {
             self.left = 0;
-            return Some(Err(error_at(buf, self.pos, crate::ErrorKind::DepthLimit)));
+            return Some(Err(error_at(buf, self.pos, crate::wire::error::ErrorKind::DepthLimit)));
         };
         match walk(buf, self.pos, options, child_depth, Mode::Skip) {
             Ok(end) => {

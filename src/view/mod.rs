@@ -1,0 +1,87 @@
+//! The lazy view: [`VariantRef`] and everything it hands out, borrowing the
+//! caller's buffer. The heart of the crate.
+//!
+//! # What it is
+//! A value is read on demand: [`parse`] reads one head ([`value`]), containers find their
+//! elements as they are iterated ([`array`](mod@array), [`dictionary`], [`object`]), strings, node paths and
+//! packed arrays are views of the input ([`string`], [`node_path`], [`packed`], [`math`]).
+//! [`walk`] is the one iterative walk over a whole value: it is what [`validate`] and
+//! [`parse_prefix`] run and how a container finds where an element ends. Lookups by key, index or
+//! path ([`key`], [`path`], [`from_variant`]) are built on the iterators.
+//!
+//! # What is validated where
+//! * [`parse`] and every head the iterators hand out: the header, the value's fixed part, string
+//!   lengths and padding, counts against the bytes that remain, typed-container information,
+//!   class names (O(1), or O(name) for a full object's class).
+//! * The walk ([`validate`], [`parse_prefix`], finding an element's end): every header, count,
+//!   length, the depth limit and `allow_objects`; [`validate`] also checks every string's text.
+//! * [`GdStr::to_str`](string::GdStr::to_str) and friends: a string's text, when asked.
+//!
+//! # What it may import
+//! The ground floor ([`crate::wire`]: bounds-checked reads, type ids, UTF-8 rules, class tables,
+//! the error and the options) and nothing else of the crate. The files of this folder import each
+//! other in a loop, as a recursive value type does: a value holds containers, containers hand out
+//! values. Every layer above (owned values, the encoder, framing, serde, text, JSON, detection)
+//! reads bytes through this view.
+
+pub(crate) mod array;
+pub(crate) mod container_type;
+pub(crate) mod dictionary;
+pub(crate) mod element;
+pub(crate) mod element_type;
+pub(crate) mod from_variant;
+pub(crate) mod key;
+pub mod math;
+pub(crate) mod node_path;
+pub(crate) mod object;
+pub mod packed;
+pub(crate) mod path;
+pub(crate) mod signal;
+pub(crate) mod string;
+pub(crate) mod value;
+pub(crate) mod walk;
+
+use self::element::Element;
+use self::value::VariantRef;
+use crate::wire::error::Result;
+#[cfg(doc)]
+use crate::wire::error::{Error, ErrorKind};
+use crate::wire::options::Options;
+
+/// Reads the head of the value at the start of `bytes`. O(1), no allocation.
+///
+/// Checks the header and the value's fixed part (see the crate docs); what lies inside is read
+/// and checked when the caller reaches it. Bytes after the value are ignored.
+///
+/// # Errors
+/// The first problem in the header or fixed part: [`ErrorKind::Truncated`],
+/// [`ErrorKind::UnknownType`], [`ErrorKind::StringOverrun`], [`ErrorKind::BadCount`],
+/// [`ErrorKind::ObjectsNotAllowed`], [`ErrorKind::UnknownClass`], ...
+pub fn parse(bytes: &[u8], options: Options) -> Result<VariantRef<'_>> {
+    value::parse_head(bytes, 0, options, 0).map(|(value, _)| value)
+}
+
+/// Checks that Godot's decoder accepts `bytes`, in one iterative pass over the whole value with
+/// no allocation; O(n). Bytes after the value are ignored, as in Godot.
+///
+/// # Errors
+/// The first problem found, with its absolute offset; [`Error::godot_error`] gives the error
+/// Godot reports for it.
+pub fn validate(bytes: &[u8], options: Options) -> Result<()> {
+    walk::walk(bytes, 0, options, 0, walk::Mode::Validate).map(|_| ())
+}
+
+/// Reads the value at the start of `bytes` and finds where it ends, for values stored back to
+/// back. Walks the value's structure (not its text): O(n), no allocation.
+///
+/// The returned [`Element`] gives the value, its length ([`Element::len`]) and its exact bytes.
+/// A final `PackedByteArray` may lack its padding (Godot accepts that); the length then stops
+/// at the end of `bytes`.
+///
+/// # Errors
+/// The first structural problem, as in [`parse`] and container iteration.
+#[inline]
+pub fn parse_prefix(bytes: &[u8], options: Options) -> Result<Element<'_>> {
+    let end = walk::walk(bytes, 0, options, 0, walk::Mode::Skip)?;
+    Ok(Element::new(bytes, 0, end, options, 0))
+}

@@ -1,0 +1,22 @@
+//! The ground floor: what the bytes are, before any value is read from them.
+//!
+//! * [`read`]: bounds-checked reads at absolute positions, the only code that indexes the
+//!   input. Every read fails with [`ErrorKind::Truncated`](error::ErrorKind::Truncated) instead
+//!   of panicking.
+//! * [`types`]: the variant types and their wire ids in each Godot version.
+//! * [`utf8`]: which string bytes each Godot version accepts, and which part of them is the text.
+//! * [`exact_float`]: bit-exact conversions between `f32` and `f64` components.
+//! * [`classes`]: the classes each engine can instantiate as full objects.
+//! * [`error`] and [`options`]: the crate's one reading error, and the dialect and limits a read
+//!   runs under; every layer above speaks them.
+//!
+//! Nothing here knows what a value is: this folder imports nothing from the rest of the crate,
+//! and everything else stands on it. Each function is O(bytes it reads) with no allocation.
+
+pub(crate) mod classes;
+pub(crate) mod error;
+pub(crate) mod exact_float;
+pub(crate) mod options;
+pub(crate) mod read;
+pub(crate) mod types;
+pub(crate) mod utf8;
