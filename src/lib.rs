@@ -205,6 +205,12 @@ pub use view::{
 pub use wire::error::{Error, ErrorKind, GodotError, Result};
 pub use wire::options::{MAX_DEPTH, Options, Version};
 pub use wire::types::VariantType;
+/// Counting the units of work an operation does (feature `work-counter`), for tests that prove
+/// time bounds by counting instead of timing.
+#[cfg(feature = "work-counter")]
+pub mod work {
+    pub use crate::wire::work::measure;
+}
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

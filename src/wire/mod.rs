@@ -9,6 +9,8 @@
 //! * [`classes`]: the classes each engine can instantiate as full objects.
 //! * [`error`] and [`options`]: the crate's one reading error, and the dialect and limits a read
 //!   runs under; every layer above speaks them.
+//! * [`work`]: units of work counted for the tests that prove time bounds (feature
+//!   `work-counter`).
 //!
 //! Nothing here knows what a value is: this folder imports nothing from the rest of the crate,
 //! and everything else stands on it. Each function is O(bytes it reads) with no allocation.
@@ -20,3 +22,4 @@ pub(crate) mod options;
 pub(crate) mod read;
 pub(crate) mod types;
 pub(crate) mod utf8;
+pub(crate) mod work;

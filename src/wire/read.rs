@@ -7,6 +7,7 @@
 //! always names a place inside the input or its very end.
 
 use crate::wire::error::{Error, ErrorKind, Result};
+use crate::wire::work;
 
 /// An error of `kind` at `pos`, with the offset clamped to the end of `buf`.
 #[inline]
@@ -17,6 +18,7 @@ pub(crate) fn error_at(buf: &[u8], pos: usize, kind: ErrorKind) -> Error {
 /// The `len` bytes at `pos`.
 #[inline]
 pub(crate) fn bytes_at(buf: &[u8], pos: usize, len: usize) -> Result<&[u8]> {
+    work::add(1 + len / 64);
     pos.checked_add(len)
         .and_then(|end| buf.get(pos..end))
         .ok_or_else(|| error_at(buf, pos, ErrorKind::Truncated { needed: len }))

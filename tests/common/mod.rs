@@ -9,6 +9,8 @@
     clippy::panic
 )]
 
+pub mod work;
+
 use std::path::{Path, PathBuf};
 
 use gdvariant::math::RealValue;
