@@ -47,10 +47,9 @@
 //! What is checked: the walk reads each element's structure as container iteration does, and
 //! each string's text as it is written; a malformed value stops the output with the
 //! [`Error`] and its byte offset (run [`validate`](crate::validate) first to refuse such input
-//! before writing anything). Cost: one pass over the value, plus what the lazy iterators cost
-//! (finding where each element ends walks it, so a nested container is walked once more per
-//! level above it). Nesting is handled with a heap stack, one small entry per open container,
-//! never by recursion.
+//! before writing anything). Cost: O(n), one [`Cursor`] pass that reads each byte once,
+//! whatever the nesting. Nesting is handled with a heap stack, one small entry per open
+//! container, never by recursion.
 //!
 //! ```
 //! use gdvariant::Options;
@@ -73,8 +72,8 @@ use crate::view::math::Precision;
 use crate::view::packed::PackedElement;
 use crate::wire::error::{Error, ErrorKind};
 use crate::{
-    ArrayRef, ContainerType, DictionaryRef, Elements, Entries, FullObject, GdStr, ObjectRef,
-    Packed, PackedReals, Properties, Reals, VariantRef, VariantType, Version,
+    ContainerType, Cursor, Event, GdStr, ObjectRef, Packed, PackedReals, Reals, VariantRef,
+    VariantType, Version,
 };
 
 /// Why [`write_json`] stopped.
@@ -118,28 +117,51 @@ impl From<fmt::Error> for JsonError {
 }
 
 /// Writes `value` as one line of lossless JSON (the schema is in the [module docs](self)).
-/// O(n) plus the lazy iterators' re-walks; no recursion.
+/// O(n): containers are read by one [`Cursor`] pass, each byte once; no recursion, and one
+/// small heap entry per open container.
 ///
 /// # Errors
 /// [`JsonError::Value`] at the first malformed element or string (part of the JSON may have
 /// been written), [`JsonError::Write`] when `out` fails.
 pub fn write_json<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
-    let mut stack: Vec<Open<'_>> = Vec::new();
-    let mut next = Some(value);
-    loop {
-        if let Some(value) = next.take() {
-            if let Some(open) = write_value(value, out)? {
-                stack.push(open);
+    let Some(cursor) = Cursor::of_container(value) else {
+        return write_leaf(value, out);
+    };
+    let mut stack: Vec<Frame> = Vec::new();
+    for event in cursor {
+        match event? {
+            Event::Leaf(element) => {
+                before_child(out, stack.last_mut())?;
+                write_leaf(element.value(), out)?;
+                after_child(out, stack.last())?;
             }
-        }
-        let Some(top) = stack.last_mut() else { return Ok(()) };
-        match top.advance(out)? {
-            Step::Value(value) => next = Some(value),
-            Step::Close => {
-                stack.pop();
+            Event::Open { value, .. } => {
+                before_child(out, stack.last_mut())?;
+                stack.push(Frame { kind: open(out, value)?, items: 0 });
+            }
+            Event::Property(name) => {
+                if let Some(frame) = stack.last_mut() {
+                    if frame.items > 0 {
+                        out.write_char(',')?;
+                    }
+                    frame.items = frame.items.saturating_add(1);
+                    out.write_char('[')?;
+                    name_string(out, name)?;
+                    out.write_char(',')?;
+                }
+            }
+            Event::Close { .. } => {
+                if let Some(frame) = stack.pop() {
+                    out.write_str(match frame.kind {
+                        Kind::Array { close } => close,
+                        Kind::Dictionary | Kind::Object => "]}",
+                    })?;
+                }
+                after_child(out, stack.last())?;
             }
         }
     }
+    Ok(())
 }
 
 /// `value` as a `String` of lossless JSON (see [`write_json`]).
@@ -155,127 +177,58 @@ pub fn to_json(value: VariantRef<'_>) -> Result<String, Error> {
     }
 }
 
-/// An open container, with where its output stands.
-enum Open<'a> {
-    /// An array's elements; `close` ends the container.
-    Array { elements: Elements<'a>, first: bool, close: &'static str },
-    /// A dictionary's entries.
-    Dictionary { entries: Entries<'a>, first: bool, state: Pair<'a> },
-    /// A full object's properties.
-    Object { properties: Properties<'a>, first: bool, state: Pair<'a> },
+/// An open container: what it is, and how many children (dictionary keys and values counted
+/// apart, object properties once) have begun.
+struct Frame {
+    kind: Kind,
+    items: u64,
 }
 
-/// Where a `[key, value]` pair stands.
+/// What an open container writes around its children.
 #[derive(Clone, Copy)]
-enum Pair<'a> {
-    /// Between pairs.
-    Between,
-    /// The key is written; the value comes next.
-    Value(VariantRef<'a>),
-    /// The value is written; the pair must be closed.
-    Close,
+enum Kind {
+    /// An array's elements, then `close`.
+    Array { close: &'static str },
+    /// `[key, value]` pairs, then `]}`.
+    Dictionary,
+    /// `[name, value]` pairs (the name is written on its `Property` event), then `]}`.
+    Object,
 }
 
-/// What an open container does next.
-enum Step<'a> {
-    /// Write this value (its separator is written).
-    Value(VariantRef<'a>),
-    /// The container is complete (its closing text is written).
-    Close,
-}
-
-impl<'a> Open<'a> {
-    fn advance<W: Write + ?Sized>(&mut self, out: &mut W) -> Result<Step<'a>, JsonError> {
-        match self {
-            Open::Array { elements, first, close } => match elements.next() {
-                Some(element) => {
-                    let element = element?;
-                    separator(out, first)?;
-                    Ok(Step::Value(element.value()))
-                }
-                None => {
-                    out.write_str(close)?;
-                    Ok(Step::Close)
-                }
-            },
-            Open::Dictionary { entries, first, state } => {
-                if let Some(step) = pair_step(out, state)? {
-                    return Ok(step);
-                }
-                match entries.next() {
-                    Some(entry) => {
-                        let (key, value) = entry?;
-                        separator(out, first)?;
-                        out.write_char('[')?;
-                        *state = Pair::Value(value.value());
-                        Ok(Step::Value(key.value()))
-                    }
-                    None => {
-                        out.write_str("]}")?;
-                        Ok(Step::Close)
-                    }
-                }
-            }
-            Open::Object { properties, first, state } => {
-                if let Some(step) = pair_step(out, state)? {
-                    return Ok(step);
-                }
-                match properties.next() {
-                    Some(property) => {
-                        let (name, value) = property?;
-                        separator(out, first)?;
-                        out.write_char('[')?;
-                        name_string(out, name)?;
-                        out.write_char(',')?;
-                        *state = Pair::Close;
-                        Ok(Step::Value(value.value()))
-                    }
-                    None => {
-                        out.write_str("]}")?;
-                        Ok(Step::Close)
-                    }
-                }
+/// What comes before a child of `parent`: `,` between elements, `[` before a key, `,` between
+/// a key and its value. A property's opening was written with its name.
+fn before_child<W: Write + ?Sized>(out: &mut W, parent: Option<&mut Frame>) -> fmt::Result {
+    let Some(frame) = parent else { return Ok(()) };
+    match frame.kind {
+        Kind::Array { .. } => {
+            if frame.items > 0 {
+                out.write_char(',')?;
             }
         }
-    }
-}
-
-/// The part of a pair that comes back to its container: the value after the key, the `]`
-/// after the value. `None` between pairs (after closing one).
-fn pair_step<'a, W: Write + ?Sized>(
-    out: &mut W,
-    state: &mut Pair<'a>,
-) -> Result<Option<Step<'a>>, JsonError> {
-    match *state {
-        Pair::Value(value) => {
-            out.write_char(',')?;
-            *state = Pair::Close;
-            Ok(Some(Step::Value(value)))
+        Kind::Dictionary if frame.items % 2 == 0 => {
+            if frame.items > 0 {
+                out.write_char(',')?;
+            }
+            out.write_char('[')?;
         }
-        Pair::Close => {
-            out.write_char(']')?;
-            *state = Pair::Between;
-            Ok(None)
-        }
-        Pair::Between => Ok(None),
+        Kind::Dictionary => out.write_char(',')?,
+        Kind::Object => return Ok(()),
+    }
+    frame.items = frame.items.saturating_add(1);
+    Ok(())
+}
+
+/// What comes after a child of `parent`: `]` after a dictionary's value or a property's value.
+fn after_child<W: Write + ?Sized>(out: &mut W, parent: Option<&Frame>) -> fmt::Result {
+    match parent {
+        Some(Frame { kind: Kind::Dictionary, items }) if items % 2 == 0 => out.write_char(']'),
+        Some(Frame { kind: Kind::Object, .. }) => out.write_char(']'),
+        _ => Ok(()),
     }
 }
 
-/// A `,` before every item but the first.
-fn separator<W: Write + ?Sized>(out: &mut W, first: &mut bool) -> fmt::Result {
-    if *first {
-        *first = false;
-        Ok(())
-    } else {
-        out.write_char(',')
-    }
-}
-
-/// Writes a value; a non-empty container is opened and returned for its items to follow.
-fn write_value<'a, W: Write + ?Sized>(
-    value: VariantRef<'a>,
-    out: &mut W,
-) -> Result<Option<Open<'a>>, JsonError> {
+/// Writes a value that holds no other values; a container's head is written by [`open`].
+fn write_leaf<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
     use VariantRef as V;
     match value {
         V::Nil => out.write_str("null")?,
@@ -363,9 +316,9 @@ fn write_value<'a, W: Write + ?Sized>(
             head(out, VariantType::Object)?;
             write!(out, ",\"id\":{id}}}")?;
         }
-        V::Object(ObjectRef::Full(object)) => return open_object(out, object),
-        V::Array(array) => return open_array(out, array),
-        V::Dictionary(dictionary) => return open_dictionary(out, dictionary),
+        V::Object(ObjectRef::Full(_)) | V::Array(_) | V::Dictionary(_) => {
+            open(out, value)?;
+        }
         V::PackedByteArray(bytes) => {
             head(out, VariantType::PackedByteArray)?;
             out.write_str(",\"value\":\"")?;
@@ -396,7 +349,7 @@ fn write_value<'a, W: Write + ?Sized>(
             out.write_str("]}")?;
         }
     }
-    Ok(None)
+    Ok(())
 }
 
 /// `{"type":"Name"` (the object is left open).
@@ -426,51 +379,43 @@ fn container_type<W: Write + ?Sized>(
     Ok(())
 }
 
-fn open_array<'a, W: Write + ?Sized>(
-    out: &mut W,
-    array: ArrayRef<'a>,
-) -> Result<Option<Open<'a>>, JsonError> {
-    let declared = array.element_type()?;
-    let close = if declared == ContainerType::Untyped {
-        out.write_char('[')?;
-        "]"
-    } else {
-        head(out, VariantType::Array)?;
-        out.write_str(",\"element_type\":")?;
-        container_type(out, declared)?;
-        out.write_str(",\"value\":[")?;
-        "]}"
-    };
-    Ok(Some(Open::Array { elements: array.elements(), first: true, close }))
-}
-
-fn open_dictionary<'a, W: Write + ?Sized>(
-    out: &mut W,
-    dictionary: DictionaryRef<'a>,
-) -> Result<Option<Open<'a>>, JsonError> {
-    head(out, VariantType::Dictionary)?;
-    let (keys, values) = (dictionary.key_type()?, dictionary.value_type()?);
-    if keys != ContainerType::Untyped || values != ContainerType::Untyped {
-        out.write_str(",\"key_type\":")?;
-        container_type(out, keys)?;
-        out.write_str(",\"value_type\":")?;
-        container_type(out, values)?;
+/// Writes the head of a container (everything before its children) and says what it is.
+fn open<W: Write + ?Sized>(out: &mut W, value: VariantRef<'_>) -> Result<Kind, JsonError> {
+    match value {
+        VariantRef::Array(array) => {
+            let declared = array.element_type()?;
+            if declared == ContainerType::Untyped {
+                out.write_char('[')?;
+                return Ok(Kind::Array { close: "]" });
+            }
+            head(out, VariantType::Array)?;
+            out.write_str(",\"element_type\":")?;
+            container_type(out, declared)?;
+            out.write_str(",\"value\":[")?;
+            Ok(Kind::Array { close: "]}" })
+        }
+        VariantRef::Dictionary(dictionary) => {
+            head(out, VariantType::Dictionary)?;
+            let (keys, values) = (dictionary.key_type()?, dictionary.value_type()?);
+            if keys != ContainerType::Untyped || values != ContainerType::Untyped {
+                out.write_str(",\"key_type\":")?;
+                container_type(out, keys)?;
+                out.write_str(",\"value_type\":")?;
+                container_type(out, values)?;
+            }
+            out.write_str(",\"entries\":[")?;
+            Ok(Kind::Dictionary)
+        }
+        VariantRef::Object(ObjectRef::Full(object)) => {
+            head(out, VariantType::Object)?;
+            out.write_str(",\"class\":")?;
+            name_string(out, object.class_name())?;
+            out.write_str(",\"properties\":[")?;
+            Ok(Kind::Object)
+        }
+        // The cursor opens nothing else.
+        _ => Ok(Kind::Array { close: "]" }),
     }
-    out.write_str(",\"entries\":[")?;
-    let entries = dictionary.entries();
-    Ok(Some(Open::Dictionary { entries, first: true, state: Pair::Between }))
-}
-
-fn open_object<'a, W: Write + ?Sized>(
-    out: &mut W,
-    object: FullObject<'a>,
-) -> Result<Option<Open<'a>>, JsonError> {
-    head(out, VariantType::Object)?;
-    out.write_str(",\"class\":")?;
-    name_string(out, object.class_name())?;
-    out.write_str(",\"properties\":[")?;
-    let properties = object.properties();
-    Ok(Some(Open::Object { properties, first: true, state: Pair::Between }))
 }
 
 /// The text of a string; `None` for a Godot 3 string that is not Unicode.

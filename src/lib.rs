@@ -184,6 +184,7 @@ pub use view::path::parse_path;
 pub use view::{
     array::{ArrayRef, Elements},
     container_type::{Admission, ContainerType},
+    cursor::{Cursor, Event},
     dictionary::{DictionaryRef, Entries},
     element::Element,
     element_type::ElementType,

@@ -8,6 +8,7 @@
 //! malformed is an error when the iteration reaches it.
 
 use super::container_type::{ContainerType, kind_bits, read_container_type};
+use super::cursor::Cursor;
 use super::element::Element;
 use super::value::{Scope, VariantRef};
 use super::walk::{Mode, walk};
@@ -37,7 +38,6 @@ impl<'a> ArrayRef<'a> {
     }
 
     /// The buffer and settings the array was read with, and the position of its header.
-    #[cfg(feature = "alloc")]
     pub(crate) fn origin(&self) -> (Scope<'a>, usize) {
         (self.scope, self.header)
     }
@@ -92,6 +92,13 @@ impl<'a> ArrayRef<'a> {
     /// ```
     pub fn elements(&self) -> Elements<'a> {
         Elements::new(self.scope, self.first(), self.count)
+    }
+
+    /// A [`Cursor`] over the whole array: the array itself, then every value inside it, each
+    /// read once. The way to visit nested containers in O(bytes) (iterating the containers
+    /// found by [`elements`](Self::elements) walks each of them once more per level).
+    pub fn cursor(&self) -> Cursor<'a> {
+        Cursor::at(self.scope.buf, self.header, self.scope.options, self.scope.depth)
     }
 
     /// The element values; stops after the first error.

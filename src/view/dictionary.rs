@@ -10,6 +10,7 @@
 
 use super::array::Elements;
 use super::container_type::{ContainerType, kind_bits, read_container_type};
+use super::cursor::Cursor;
 use super::element::Element;
 use super::key::Key;
 use super::string::{GdStr, read_string};
@@ -42,7 +43,6 @@ impl<'a> DictionaryRef<'a> {
     }
 
     /// The buffer and settings the dictionary was read with, and the position of its header.
-    #[cfg(feature = "alloc")]
     pub(crate) fn origin(&self) -> (Scope<'a>, usize) {
         (self.scope, self.header)
     }
@@ -85,6 +85,12 @@ impl<'a> DictionaryRef<'a> {
     /// the first error.
     pub fn entries(&self) -> Entries<'a> {
         Entries { values: Elements::new(self.scope, self.first(), self.count.saturating_mul(2)) }
+    }
+
+    /// A [`Cursor`] over the whole dictionary: the dictionary itself, then every key and value
+    /// inside it, each read once. The way to visit nested containers in O(bytes).
+    pub fn cursor(&self) -> Cursor<'a> {
+        Cursor::at(self.scope.buf, self.header, self.scope.options, self.scope.depth)
     }
 
     /// The (key, value) pairs in wire order; stops after the first error.

@@ -1,6 +1,7 @@
 //! [`Element`]: a value together with where it sits and its exact bytes, for relays that
 //! forward a subtree byte for byte without decoding it.
 
+use super::cursor::Cursor;
 use super::string::{GdStr, read_string};
 use super::value::{VariantRef, parse_head};
 use crate::wire::options::Options;
@@ -38,8 +39,12 @@ impl<'a> Element<'a> {
             .map_or(VariantRef::Nil, |(v, _)| v)
     }
 
+    /// A [`Cursor`] over the element's value and everything inside it, each part read once.
+    pub fn cursor(&self) -> Cursor<'a> {
+        Cursor::at(self.buf, self.offset, self.options, self.depth)
+    }
+
     /// The buffer and settings the element was read with, its position and depth.
-    #[cfg(feature = "alloc")]
     pub(crate) fn origin(&self) -> (&'a [u8], usize, Options, u16) {
         (self.buf, self.offset, self.options, self.depth)
     }

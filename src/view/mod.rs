@@ -6,7 +6,8 @@
 //! elements as they are iterated ([`array`](mod@array), [`dictionary`], [`object`]), strings, node paths and
 //! packed arrays are views of the input ([`string`], [`node_path`], [`packed`], [`math`]).
 //! [`walk`] is the one iterative walk over a whole value: it is what [`validate`] and
-//! [`parse_prefix`] run and how a container finds where an element ends. Lookups by key, index or
+//! [`parse_prefix`] run and how a container finds where an element ends. [`cursor`] reads a
+//! whole value once as a stream of events, for consumers that visit every part of it. Lookups by key, index or
 //! path ([`key`], [`path`], [`from_variant`]) are built on the iterators.
 //!
 //! # What is validated where
@@ -26,6 +27,7 @@
 
 pub(crate) mod array;
 pub(crate) mod container_type;
+pub(crate) mod cursor;
 pub(crate) mod dictionary;
 pub(crate) mod element;
 pub(crate) mod element_type;

@@ -336,7 +336,7 @@ const LEAVES: [[u8; 128]; 2] = [leaf_table(Version::Godot3), leaf_table(Version:
 /// and its text checked when `VALIDATE`, without building a [`VariantRef`]. `Ok(None)` for any
 /// other value, or when [`parse_head`] should report the problem.
 #[inline(always)]
-fn leaf_end<const VALIDATE: bool>(
+pub(super) fn leaf_end<const VALIDATE: bool>(
     buf: &[u8],
     pos: usize,
     options: Options,
@@ -377,7 +377,7 @@ fn leaf_end<const VALIDATE: bool>(
 
 /// Reads the `count` strings from `pos` (checking their text when validating); returns the end.
 #[inline]
-fn strings_end(
+pub(super) fn strings_end(
     buf: &[u8],
     mut pos: usize,
     count: u32,

@@ -3,6 +3,7 @@
 //! reported (floats as exact bit patterns).
 #![allow(
     dead_code,
+    clippy::arithmetic_side_effects,
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::indexing_slicing,

@@ -1,0 +1,323 @@
+//! [`Cursor`]: a whole value read once, front to back, as a stream of [`Event`]s.
+//!
+//! Container iterators find where each element ends by walking it, so a program that iterates
+//! a container and then the containers inside it walks each inner container once per level
+//! above it: O(bytes x depth). The cursor reads every byte once instead: it announces a
+//! container ([`Event::Open`]), then its children in order, then its end ([`Event::Close`]),
+//! and never goes back. Whole-value consumers (JSON, text, serialization) are built on it.
+//!
+//! What is checked is what container iteration checks: every header, count and length, the
+//! depth limit, `allow_objects` and object classes, with the same errors at the same offsets.
+//! A string's text is checked when the caller reads it ([`GdStr::to_str`]), or run
+//! [`validate`](crate::validate) first. The open containers are kept in a fixed array (8 KiB,
+//! enough for Godot's 1024 levels) inside the cursor: no recursion, no allocation.
+
+use core::iter::FusedIterator;
+
+use super::element::Element;
+use super::object::ObjectRef;
+use super::string::{GdStr, read_string};
+use super::value::{Extent, VariantRef, parse_head};
+use super::walk::{Mode, leaf_end, strings_end, walk};
+use crate::wire::error::{ErrorKind, Result};
+use crate::wire::options::{MAX_DEPTH, Options};
+use crate::wire::read::error_at;
+
+/// One step of a [`Cursor`].
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    /// A value that holds no other values (everything but arrays, dictionaries and full
+    /// objects), with where it sits and its bytes.
+    Leaf(Element<'a>),
+    /// An array, a dictionary or a full object begins at `offset`. Its children follow (a
+    /// dictionary's alternate key, value, key, value; each of a full object's values follows
+    /// its [`Event::Property`] name), then its [`Event::Close`].
+    Open {
+        /// The container, as [`parse`](crate::parse) would give it.
+        value: VariantRef<'a>,
+        /// Absolute offset of its header.
+        offset: usize,
+    },
+    /// The name of a full object's property; the property's value comes next.
+    Property(GdStr<'a>),
+    /// The innermost open container is complete.
+    Close {
+        /// Where its bytes end (exclusive).
+        end: usize,
+    },
+}
+
+/// An open container on the cursor's stack: the values it still has to give in the low 32
+/// bits, bit 32 when each value follows a property name.
+type Frame = u64;
+
+/// Bit 32 of a [`Frame`].
+const PROPERTIES: u64 = 1 << 32;
+
+/// Frames for the deepest value accepted: containers open at depths `0..=MAX_DEPTH`.
+const DEEP: usize = MAX_DEPTH as usize + 1;
+
+/// A forward reader over one value that yields each part of it once, in wire order: O(n) for
+/// the whole value, whatever its nesting; O(1) stack (the cursor holds an 8 KiB array of open
+/// containers); no allocation.
+///
+/// It is an [`Iterator`] of `Result<Event>`, fused after the value ends or after the first
+/// error. Leaves come with their [`Element`] (offset, raw bytes, value); containers with their
+/// head ([`ArrayRef`](crate::ArrayRef), [`DictionaryRef`](crate::DictionaryRef),
+/// [`FullObject`](crate::FullObject)) so that their length and type information are at hand.
+/// Do not iterate the container heads it hands out if you read the events after them: that
+/// walks the container a second time. [`Cursor::skip_container`] passes over the rest of a container.
+///
+/// ```
+/// use gdvariant::{Cursor, Event, Options};
+///
+/// // Godot 4.6: var_to_bytes({"a": {"b": {"c": [1, 2, {"d": null}]}}, "e": []})
+/// let bytes = include_bytes!("../../corpus/godot4/dict_nested.bin");
+/// let mut ints = 0;
+/// let mut deepest = 0;
+/// let mut cursor = Cursor::new(bytes, Options::godot4());
+/// while let Some(event) = cursor.next() {
+///     match event? {
+///         Event::Leaf(leaf) => ints += leaf.value().as_int().unwrap_or(0),
+///         Event::Open { .. } => deepest = deepest.max(cursor.depth()),
+///         _ => {}
+///     }
+/// }
+/// assert_eq!((ints, deepest), (3, 5));
+/// # Ok::<(), gdvariant::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Cursor<'a> {
+    buf: &'a [u8],
+    options: Options,
+    /// Where the next value (or property name) starts.
+    pos: usize,
+    /// Depth of the next value.
+    depth: u16,
+    /// Values the current container still has to give.
+    left: u32,
+    /// Whether the current container's values follow property names.
+    properties: bool,
+    /// The next value's property name has been given.
+    named: bool,
+    /// Open containers around the current one (`stack[..saved]`).
+    saved: usize,
+    /// How many containers are open (0 at the top level).
+    open: usize,
+    state: State,
+    stack: [Frame; DEEP],
+}
+
+/// Where a [`Cursor`] stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// The top-level value has not been read.
+    Start,
+    /// Inside a container.
+    Inside,
+    /// The value ended, or an error was given.
+    Done,
+}
+
+impl<'a> Cursor<'a> {
+    /// A cursor over the value at the start of `bytes`. O(1); nothing is read until
+    /// [`next`](Iterator::next).
+    pub fn new(bytes: &'a [u8], options: Options) -> Self {
+        Cursor::at(bytes, 0, options, 0)
+    }
+
+    /// A cursor over a container value (an array, a dictionary or a full object), starting at
+    /// its head; `None` for any other value (which holds nothing to stream).
+    pub(crate) fn of_container(value: VariantRef<'a>) -> Option<Self> {
+        let (scope, header) = match value {
+            VariantRef::Array(array) => array.origin(),
+            VariantRef::Dictionary(dictionary) => dictionary.origin(),
+            VariantRef::Object(ObjectRef::Full(object)) => object.origin(),
+            _ => return None,
+        };
+        Some(Cursor::at(scope.buf, header, scope.options, scope.depth))
+    }
+
+    /// A cursor over the value whose header is at `pos`, at nesting `depth`.
+    pub(crate) fn at(buf: &'a [u8], pos: usize, options: Options, depth: u16) -> Self {
+        Cursor {
+            buf,
+            options,
+            pos,
+            depth,
+            left: 0,
+            properties: false,
+            named: false,
+            saved: 0,
+            open: 0,
+            state: State::Start,
+            stack: [0; DEEP],
+        }
+    }
+
+    /// How many containers are open around the next event: 0 before the value and after it,
+    /// 1 inside the top-level container, and so on.
+    #[inline]
+    pub fn depth(&self) -> usize {
+        self.open
+    }
+
+    /// Where the cursor stands: the offset of the next value (or property name) it reads, or
+    /// the end of the value once it is complete.
+    #[inline]
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
+    /// Passes over the rest of the innermost open container, as if its remaining events and
+    /// its [`Event::Close`] had been read, and returns its end. O(bytes skipped). `Ok(None)`
+    /// when no container is open.
+    ///
+    /// # Errors
+    /// The first structural problem in the skipped bytes; the cursor is then done.
+    pub fn skip_container(&mut self) -> Result<Option<usize>> {
+        if self.state != State::Inside || self.open == 0 {
+            return Ok(None);
+        }
+        let result = self.skip_values();
+        match result {
+            Ok(end) => {
+                self.close();
+                Ok(Some(end))
+            }
+            Err(error) => {
+                self.state = State::Done;
+                Err(error)
+            }
+        }
+    }
+
+    /// Walks the current container's remaining values; returns where it ends.
+    fn skip_values(&mut self) -> Result<usize> {
+        let version = self.options.version();
+        while self.left > 0 {
+            if self.properties && !self.named {
+                self.pos = read_string(self.buf, self.pos, version)?.1;
+            }
+            self.named = false;
+            self.pos = walk(self.buf, self.pos, self.options, self.depth, Mode::Skip)?;
+            self.left = self.left.wrapping_sub(1);
+        }
+        Ok(self.pos)
+    }
+
+    /// Leaves the current (complete) container for the one around it.
+    fn close(&mut self) {
+        self.open = self.open.saturating_sub(1);
+        self.depth = self.depth.saturating_sub(1);
+        match self.saved.checked_sub(1) {
+            Some(top) => {
+                let frame = self.stack.get(top).copied().unwrap_or(0);
+                self.left = frame as u32;
+                self.properties = frame & PROPERTIES != 0;
+                self.saved = top;
+            }
+            None => self.state = State::Done,
+        }
+    }
+
+    /// Reads the value at the cursor: a leaf, or the head of a container (which is opened).
+    fn value(&mut self) -> Result<Event<'a>> {
+        let (buf, pos, options, depth) = (self.buf, self.pos, self.options, self.depth);
+        if let Some(end) = leaf_end::<false>(buf, pos, options, depth)? {
+            self.pos = end;
+            return Ok(Event::Leaf(Element::new(buf, pos, end, options, depth)));
+        }
+        let (value, extent) = parse_head(buf, pos, options, depth)?;
+        let (first, items, properties) = match extent {
+            Extent::End(end) => {
+                self.pos = end;
+                return Ok(Event::Leaf(Element::new(buf, pos, end, options, depth)));
+            }
+            Extent::Strings { first, count } => {
+                let end = strings_end(buf, first, count, options.version(), Mode::Skip)?;
+                self.pos = end;
+                return Ok(Event::Leaf(Element::new(buf, pos, end, options, depth)));
+            }
+            Extent::Values { first, items } => (first, items, false),
+            Extent::Properties { first, count } => (first, count, true),
+        };
+        // Open the container: the one around it (if any) waits on the stack.
+        if self.state == State::Inside {
+            let frame = u64::from(self.left) | if self.properties { PROPERTIES } else { 0 };
+            let slot = self
+                .stack
+                .get_mut(self.saved)
+                .ok_or_else(|| error_at(buf, pos, ErrorKind::DepthLimit))?;
+            *slot = frame;
+            self.saved = self.saved.saturating_add(1);
+        }
+        self.state = State::Inside;
+        self.open = self.open.saturating_add(1);
+        self.pos = first;
+        self.left = items;
+        self.properties = properties;
+        self.named = false;
+        self.depth = depth.saturating_add(1);
+        Ok(Event::Open { value, offset: pos })
+    }
+
+    /// The next event, or `None` when the value is complete.
+    fn step(&mut self) -> Result<Option<Event<'a>>> {
+        match self.state {
+            State::Done => Ok(None),
+            State::Start => {
+                let event = self.value()?;
+                if matches!(event, Event::Leaf(_)) {
+                    self.state = State::Done;
+                }
+                Ok(Some(event))
+            }
+            State::Inside => {
+                if self.left == 0 {
+                    let end = self.pos;
+                    self.close();
+                    return Ok(Some(Event::Close { end }));
+                }
+                if self.properties && !self.named {
+                    let (name, value_pos) =
+                        read_string(self.buf, self.pos, self.options.version())?;
+                    self.pos = value_pos;
+                    self.named = true;
+                    return Ok(Some(Event::Property(name)));
+                }
+                self.named = false;
+                self.left = self.left.wrapping_sub(1);
+                self.value().map(Some)
+            }
+        }
+    }
+}
+
+impl<'a> Iterator for Cursor<'a> {
+    type Item = Result<Event<'a>>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        match self.step() {
+            Ok(event) => event.map(Ok),
+            Err(error) => {
+                self.state = State::Done;
+                Some(Err(error))
+            }
+        }
+    }
+}
+
+impl FusedIterator for Cursor<'_> {}
+
+impl core::fmt::Debug for Cursor<'_> {
+    /// Where the cursor stands; not the buffer or the stack.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Cursor")
+            .field("offset", &self.pos)
+            .field("depth", &self.open)
+            .field("done", &(self.state == State::Done))
+            .finish()
+    }
+}

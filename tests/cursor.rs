@@ -1,0 +1,266 @@
+//! `Cursor`: the one-pass stream of events gives exactly what the container iterators give (the
+//! same values, offsets, ends and errors), on both engines' corpora and on mutations of them;
+//! `skip` ends where `parse_prefix` says; the whole stream reads every byte once.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
+
+mod common;
+
+use common::{corpus_files, options_for, with_big_stack};
+use gdvariant::{Cursor, Element, Error, Event, ObjectRef, Options, VariantRef, Version};
+
+/// One event, reduced to what can be compared.
+#[derive(Debug, PartialEq, Eq)]
+enum Seen {
+    Leaf { offset: usize, len: usize },
+    Open { offset: usize, len: usize },
+    Property { offset: usize },
+    Close { end: usize },
+    Error(Error),
+}
+
+/// The events of the cursor over `bytes`.
+fn cursor_events(bytes: &[u8], options: Options) -> Vec<Seen> {
+    Cursor::new(bytes, options)
+        .map(|event| match event {
+            Ok(Event::Leaf(e)) => Seen::Leaf { offset: e.offset(), len: e.len() },
+            Ok(Event::Open { value, offset }) => Seen::Open { offset, len: children(value) },
+            Ok(Event::Property(name)) => Seen::Property { offset: name.offset() },
+            Ok(Event::Close { end }) => Seen::Close { end },
+            Err(error) => Seen::Error(error),
+        })
+        .collect()
+}
+
+/// The number of children a container head declares.
+fn children(value: VariantRef<'_>) -> usize {
+    match value {
+        VariantRef::Array(a) => a.len(),
+        VariantRef::Dictionary(d) => d.len(),
+        VariantRef::Object(ObjectRef::Full(o)) => o.len(),
+        _ => usize::MAX,
+    }
+}
+
+/// The same events, produced by recursing through the public container iterators, for a
+/// value that `parse_prefix` accepts.
+fn reference_events(element: Element<'_>) -> Vec<Seen> {
+    let mut out = Vec::new();
+    reference(element, &mut out).unwrap();
+    out
+}
+
+/// Events of one element found by an iterator (whose structure is known to be good).
+fn reference(element: Element<'_>, out: &mut Vec<Seen>) -> Result<(), ()> {
+    let value = element.value();
+    if children(value) == usize::MAX {
+        out.push(Seen::Leaf { offset: element.offset(), len: element.len() });
+        return Ok(());
+    }
+    reference_value(value, element.offset(), out)
+}
+
+/// Events of a container value whose header is at `offset`, through its iterators.
+fn reference_value(value: VariantRef<'_>, offset: usize, out: &mut Vec<Seen>) -> Result<(), ()> {
+    let fail = |out: &mut Vec<Seen>, error| {
+        out.push(Seen::Error(error));
+        Err(())
+    };
+    let end = match value {
+        VariantRef::Array(a) => {
+            out.push(Seen::Open { offset: a.offset(), len: a.len() });
+            let mut end = None;
+            for element in a.elements() {
+                match element {
+                    Ok(e) => {
+                        end = Some(e.offset() + e.len());
+                        reference(e, out)?
+                    }
+                    Err(error) => return fail(out, error),
+                }
+            }
+            end
+        }
+        VariantRef::Dictionary(d) => {
+            out.push(Seen::Open { offset: d.offset(), len: d.len() });
+            let mut end = None;
+            for entry in d.entries() {
+                match entry {
+                    Ok((k, v)) => {
+                        reference(k, out)?;
+                        end = Some(v.offset() + v.len());
+                        reference(v, out)?;
+                    }
+                    Err(error) => return fail(out, error),
+                }
+            }
+            end
+        }
+        VariantRef::Object(ObjectRef::Full(o)) => {
+            out.push(Seen::Open { offset, len: o.len() });
+            let mut end = None;
+            for property in o.properties() {
+                match property {
+                    Ok((name, v)) => {
+                        out.push(Seen::Property { offset: name.offset() });
+                        end = Some(v.offset() + v.len());
+                        reference(v, out)?;
+                    }
+                    Err(error) => return fail(out, error),
+                }
+            }
+            end
+        }
+        _ => unreachable!(),
+    };
+    // An empty container ends after its head: take it from the last Open's own extent.
+    let end = match end {
+        Some(end) => end,
+        None => return close_empty(value, out),
+    };
+    out.push(Seen::Close { end });
+    Ok(())
+}
+
+/// The Close of an empty container: its end is where the iterator's first element would start,
+/// which the public API gives through `parse_prefix` of the container's own bytes.
+fn close_empty(value: VariantRef<'_>, out: &mut Vec<Seen>) -> Result<(), ()> {
+    let _ = value;
+    // Found from the preceding Open: an empty container's bytes are its head only; the caller
+    // compares ends of non-empty containers, and `Close` of an empty one is checked separately.
+    out.push(Seen::Close { end: usize::MAX });
+    Ok(())
+}
+
+/// Replaces the end of each empty container's Close (which the reference cannot see) by the
+/// cursor's, after checking it against `parse_prefix` of the container's own bytes.
+fn align_empty_closes(bytes: &[u8], options: Options, cursor: &[Seen], reference: &mut [Seen]) {
+    for (i, seen) in reference.iter_mut().enumerate() {
+        if *seen == (Seen::Close { end: usize::MAX }) {
+            if let (Some(Seen::Close { end }), Some(Seen::Open { offset, .. })) =
+                (cursor.get(i), cursor.get(i.wrapping_sub(1)))
+            {
+                let own = gdvariant::parse_prefix(&bytes[*offset..], options).unwrap();
+                assert_eq!(*end, offset + own.len(), "an empty container ends after its head");
+                *seen = Seen::Close { end: *end };
+            }
+        }
+    }
+}
+
+/// The cursor fails exactly when `parse_prefix` (the structural walk) fails, with the same
+/// error, after events that are all good; otherwise its events are the iterators' and it ends
+/// where `parse_prefix` says the value ends.
+fn check(bytes: &[u8], options: Options, what: &str) {
+    let cursor = cursor_events(bytes, options);
+    match gdvariant::parse_prefix(bytes, options) {
+        Err(error) => {
+            assert_eq!(cursor.last(), Some(&Seen::Error(error)), "{what}");
+            let errors = cursor.iter().filter(|s| matches!(s, Seen::Error(_))).count();
+            assert_eq!(errors, 1, "{what}");
+        }
+        Ok(element) => {
+            let mut reference = reference_events(element);
+            align_empty_closes(bytes, options, &cursor, &mut reference);
+            assert_eq!(cursor, reference, "{what}");
+            let end = match cursor.last() {
+                Some(Seen::Close { end }) => *end,
+                Some(Seen::Leaf { offset, len }) => offset + len,
+                other => panic!("{what}: the stream ends with {other:?}"),
+            };
+            assert_eq!(end.min(bytes.len()), element.len(), "{what}");
+        }
+    }
+}
+
+#[test]
+fn the_cursor_gives_what_the_iterators_give_on_both_corpora() {
+    with_big_stack(|| {
+        for version in [Version::Godot3, Version::Godot4] {
+            for path in corpus_files(version, u64::MAX) {
+                let bytes = std::fs::read(&path).unwrap();
+                for allow in [false, true] {
+                    check(&bytes, options_for(version, allow), &path.display().to_string());
+                }
+            }
+        }
+    });
+}
+
+#[test]
+fn the_cursor_gives_what_the_iterators_give_on_cut_and_mutated_values() {
+    with_big_stack(|| {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut random = move || {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        };
+        for version in [Version::Godot3, Version::Godot4] {
+            for path in corpus_files(version, 4096) {
+                let bytes = std::fs::read(&path).unwrap();
+                let options = options_for(version, true);
+                for cut in 0..bytes.len() {
+                    check(&bytes[..cut], options, &format!("{} cut at {cut}", path.display()));
+                }
+                for round in 0..40 {
+                    let mut mutated = bytes.clone();
+                    let i = (random() as usize) % mutated.len().max(1);
+                    if let Some(byte) = mutated.get_mut(i) {
+                        *byte = random() as u8;
+                    }
+                    check(&mutated, options, &format!("{} mutation {round}", path.display()));
+                }
+            }
+        }
+    });
+}
+
+#[test]
+fn skip_container_passes_over_the_rest_of_a_container() {
+    // Godot 4.6: var_to_bytes({"a": {"b": {"c": [1, 2, {"d": null}]}}, "e": []})
+    let bytes = common::corpus(Version::Godot4, "dict_nested");
+    let options = Options::godot4();
+    let mut cursor = Cursor::new(&bytes, options);
+    assert!(matches!(cursor.next(), Some(Ok(Event::Open { offset: 0, .. }))));
+    assert!(matches!(cursor.next(), Some(Ok(Event::Leaf(_))))); // "a"
+    let Some(Ok(Event::Open { offset, .. })) = cursor.next() else { panic!("not a container") };
+    let inner = gdvariant::parse_prefix(&bytes[offset..], options).unwrap();
+    assert_eq!(cursor.depth(), 2);
+    assert_eq!(cursor.skip_container(), Ok(Some(offset + inner.len())));
+    assert_eq!(cursor.depth(), 1);
+    let Some(Ok(Event::Leaf(e))) = cursor.next() else { panic!("not the key e") };
+    assert_eq!(e.value().as_gd_str().unwrap().to_str(), Ok("e"));
+    assert!(matches!(cursor.next(), Some(Ok(Event::Open { .. }))));
+    assert!(matches!(cursor.next(), Some(Ok(Event::Close { .. }))));
+    assert_eq!(cursor.skip_container(), Ok(Some(bytes.len())));
+    assert!(cursor.next().is_none());
+    assert_eq!(cursor.skip_container(), Ok(None));
+}
+
+#[test]
+fn the_deepest_accepted_value_streams_and_one_level_more_is_refused() {
+    for depth in [1024usize, 1025] {
+        let mut bytes = Vec::new();
+        for _ in 0..depth {
+            bytes.extend_from_slice(&28u32.to_le_bytes());
+            bytes.extend_from_slice(&1u32.to_le_bytes());
+        }
+        bytes.extend_from_slice(&0u32.to_le_bytes());
+        let options = Options::godot4();
+        let events: Vec<_> = Cursor::new(&bytes, options).collect();
+        match gdvariant::validate(&bytes, options) {
+            Ok(()) => {
+                assert_eq!(events.len(), 2 * depth + 1);
+                assert!(events.iter().all(Result::is_ok));
+            }
+            Err(error) => assert!(matches!(events.last(), Some(Err(e)) if *e == error)),
+        }
+    }
+}

@@ -1,0 +1,100 @@
+//! Whole-value traversals read each byte a bounded number of times, whatever the nesting:
+//! work counted (feature `work-counter`) on generated worst cases at two sizes.
+#![cfg(feature = "work-counter")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
+
+mod common;
+
+use common::work::{assert_linear, units, validate_units};
+use gdvariant::{Cursor, EncodeOptions, Options, Writer};
+
+/// `depth` arrays of one element around an array of `width` ints, then the same again as a
+/// dictionary value (the writer closes each container after its last child): the shape that makes per-level re-walks cost O(bytes x depth).
+pub fn deep_around_wide(depth: usize, width: usize) -> Vec<u8> {
+    let mut writer = Writer::new(Vec::new(), EncodeOptions::godot4());
+    writer.begin_array(2).unwrap();
+    for _ in 0..depth {
+        writer.begin_array(1).unwrap();
+    }
+    writer.begin_array(width).unwrap();
+    for i in 0..width {
+        writer.int(i as i64).unwrap();
+    }
+    for _ in 0..depth {
+        writer.begin_dictionary(1).unwrap();
+        writer.string("k").unwrap();
+    }
+    writer.begin_array(width).unwrap();
+    for i in 0..width {
+        writer.string(if i % 2 == 0 { "even" } else { "odd" }).unwrap();
+    }
+    writer.finish().unwrap()
+}
+
+/// Every event of a cursor over the value.
+fn stream(bytes: &[u8], options: Options) {
+    for event in Cursor::new(bytes, options) {
+        event.unwrap();
+    }
+}
+
+#[test]
+fn the_cursor_reads_each_byte_once_at_any_depth() {
+    let options = Options::godot4();
+    // Depth grows with the input too: both are read once.
+    assert_linear(
+        "cursor, depth and width",
+        2_000,
+        3,
+        |n| (deep_around_wide((n / 10).min(1000), n), options),
+        stream,
+    );
+    let bytes = deep_around_wide(1000, 50_000);
+    let streamed = units(|| stream(&bytes, options));
+    assert!(streamed <= 2 * validate_units(&bytes, options), "{streamed}");
+}
+
+#[test]
+fn json_reads_each_byte_once_at_any_depth() {
+    let options = Options::godot4();
+    assert_linear(
+        "json",
+        2_000,
+        3,
+        |n| (deep_around_wide((n / 10).min(1000), n), options),
+        |bytes, options| {
+            gdvariant::json::to_json(gdvariant::parse(bytes, options).unwrap()).unwrap();
+        },
+    );
+}
+
+/// The measure is not vacuous: visiting the same value by iterating each container found by
+/// the iterators (which walk every element to find its end) costs a factor of the depth more.
+#[test]
+fn iterating_nested_containers_level_by_level_costs_a_factor_of_the_depth() {
+    fn visit(value: gdvariant::VariantRef<'_>) {
+        match value {
+            gdvariant::VariantRef::Array(array) => array.iter().for_each(|v| visit(v.unwrap())),
+            gdvariant::VariantRef::Dictionary(dictionary) => {
+                dictionary.iter().for_each(|e| visit(e.unwrap().1));
+            }
+            _ => {}
+        }
+    }
+    let options = Options::godot4();
+    let bytes = deep_around_wide(200, 5_000);
+    let per_level = common::with_big_stack(move || {
+        let bytes = bytes;
+        (
+            units(|| visit(gdvariant::parse(&bytes, options).unwrap())),
+            validate_units(&bytes, options),
+        )
+    });
+    assert!(per_level.0 > 50 * per_level.1, "{per_level:?}");
+}
