@@ -181,6 +181,8 @@ pub use encoder::{EncodeError, EncodeOptions, Output, SliceOutput, Writer};
 pub use owned::{Array, Dictionary, NodePath, Object, Signal, Variant, decode};
 #[cfg(feature = "alloc")]
 pub use view::path::parse_path;
+#[cfg(feature = "alloc")]
+pub use view::tape::{Children, Part, Tape};
 pub use view::{
     array::{ArrayRef, Elements},
     container_type::{Admission, ContainerType},

@@ -264,3 +264,61 @@ fn the_deepest_accepted_value_streams_and_one_level_more_is_refused() {
         }
     }
 }
+
+/// The events a tape replays: each part with its children, from the tape alone.
+fn tape_events(tape: &gdvariant::Tape<'_>) -> Vec<Seen> {
+    fn visit(part: gdvariant::Part<'_, '_>, out: &mut Vec<Seen>) {
+        if part.name().is_some() {
+            out.push(Seen::Property { offset: part.offset() + 4 });
+            return;
+        }
+        let element = part.element();
+        let value = part.value();
+        if children(value) == usize::MAX {
+            out.push(Seen::Leaf { offset: element.offset(), len: element.len() });
+            return;
+        }
+        out.push(Seen::Open { offset: part.offset(), len: children(value) });
+        for child in part.children() {
+            visit(child, out);
+        }
+        out.push(Seen::Close { end: element.offset() + element.len() });
+    }
+    let mut out = Vec::new();
+    visit(tape.root(), &mut out);
+    out
+}
+
+#[test]
+fn a_tape_replays_the_cursor_on_both_corpora() {
+    with_big_stack(|| {
+        for version in [Version::Godot3, Version::Godot4] {
+            for path in corpus_files(version, u64::MAX) {
+                let bytes = std::fs::read(&path).unwrap();
+                for allow in [false, true] {
+                    let options = options_for(version, allow);
+                    let what = path.display().to_string();
+                    match gdvariant::Tape::new(&bytes, options) {
+                        Ok(tape) => {
+                            let mut events = cursor_events(&bytes, options);
+                            // A final PackedByteArray may lack its padding: ends are clamped.
+                            for seen in &mut events {
+                                if let Seen::Close { end } = seen {
+                                    *end = (*end).min(bytes.len());
+                                }
+                            }
+                            assert_eq!(tape_events(&tape), events, "{what}");
+                            assert_eq!(
+                                tape.root().element().len(),
+                                tape.root().element().raw_bytes().len()
+                            );
+                        }
+                        Err(error) => {
+                            assert_eq!(gdvariant::parse_prefix(&bytes, options).unwrap_err(), error)
+                        }
+                    }
+                }
+            }
+        }
+    });
+}

@@ -98,3 +98,25 @@ fn iterating_nested_containers_level_by_level_costs_a_factor_of_the_depth() {
     });
     assert!(per_level.0 > 50 * per_level.1, "{per_level:?}");
 }
+
+#[test]
+fn a_tape_is_built_and_visited_in_one_pass() {
+    let options = Options::godot4();
+    assert_linear(
+        "tape",
+        2_000,
+        3,
+        |n| (deep_around_wide((n / 10).min(1000), n), options),
+        |bytes, options| {
+            let tape = gdvariant::Tape::new(bytes, options).unwrap();
+            let mut pending = vec![tape.root()];
+            let mut seen = 0usize;
+            while let Some(part) = pending.pop() {
+                seen += 1;
+                let _ = part.value();
+                pending.extend(part.children());
+            }
+            assert_eq!(seen, tape.len());
+        },
+    );
+}

@@ -7,7 +7,8 @@
 //! packed arrays are views of the input ([`string`], [`node_path`], [`packed`], [`math`]).
 //! [`walk`] is the one iterative walk over a whole value: it is what [`validate`] and
 //! [`parse_prefix`] run and how a container finds where an element ends. [`cursor`] reads a
-//! whole value once as a stream of events, for consumers that visit every part of it. Lookups by key, index or
+//! whole value once as a stream of events, for consumers that visit every part of it;
+//! [`tape`] records where every part sits in one such pass, for consumers that look ahead. Lookups by key, index or
 //! path ([`key`], [`path`], [`from_variant`]) are built on the iterators.
 //!
 //! # What is validated where
@@ -40,6 +41,8 @@ pub mod packed;
 pub(crate) mod path;
 pub(crate) mod signal;
 pub(crate) mod string;
+#[cfg(feature = "alloc")]
+pub(crate) mod tape;
 pub(crate) mod value;
 pub(crate) mod walk;
 
