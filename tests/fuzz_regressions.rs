@@ -1,7 +1,7 @@
 //! Replays every kept fuzz finding (`fuzz/regressions/<target>/*`) through its target's check,
 //! on stable and without libFuzzer: the checks are the fuzz crate's own (`fuzz/src/`, included
 //! here), so a regression fails here exactly as it failed under the fuzzer.
-#![cfg(feature = "arbitrary")]
+#![cfg(all(feature = "arbitrary", feature = "work-counter"))]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -22,13 +22,14 @@ use std::path::{Path, PathBuf};
 type Check = fn(&[u8]);
 
 /// Every fuzz target, by the name of its folder under `fuzz/regressions/`.
-const TARGETS: [(&str, Check); 6] = [
+const TARGETS: [(&str, Check); 7] = [
     ("lazy_walk", fuzz_checks::lazy_walk::check),
     ("differential", fuzz_checks::differential::check),
     ("owned_roundtrip", fuzz_checks::owned_roundtrip::check),
     ("reencode", fuzz_checks::reencode::check),
     ("framing", fuzz_checks::framing::check),
     ("packed_alignment", fuzz_checks::packed_alignment::check),
+    ("work_bound", fuzz_checks::work_bound::check),
 ];
 
 /// Every kept finding passes its target's check (on a large stack, as libFuzzer's main thread

@@ -1,0 +1,79 @@
+//! `work_bound`: no public path does more than a bounded amount of work per input byte.
+//!
+//! Every path that reads untrusted bytes is run on the input under both versions, objects
+//! refused and allowed, and its units of work (`gdvariant::work::measure`: bounds-checked reads,
+//! key comparison and hashing steps, sort comparisons, resynchronisation steps) must stay within
+//! [`UNITS_PER_BYTE`] per input byte, plus a constant. A path that re-walks nested containers,
+//! compares keys super-linearly or rescans for every candidate offset goes past the bound on
+//! some input of a few kilobytes, and libFuzzer's search finds it: the check is the work, not a
+//! clock, so a finding reproduces on every machine.
+
+use gdvariant::{Options, Version};
+
+use super::options;
+
+/// Units of work allowed per input byte, for every path. Reading a byte costs at most one unit
+/// (a read of 4 bytes costs one); the rest is headroom for sorting (O(n log n) comparisons) and
+/// hashing, far below the factor of the depth (up to 1024) that a re-walk costs.
+pub const UNITS_PER_BYTE: u64 = 48;
+
+/// Units allowed for any input, however short.
+pub const UNITS_BASE: u64 = 4096;
+
+/// Panics when `units` exceeds the bound for `data`.
+fn within(data: &[u8], what: &str, options: Options, units: u64) {
+    let bound = UNITS_PER_BYTE * data.len() as u64 + UNITS_BASE;
+    assert!(
+        units <= bound,
+        "{what} ({options:?}) did {units} units of work on {} bytes (bound {bound})",
+        data.len()
+    );
+}
+
+/// Runs `op` and checks its work.
+fn bounded<R>(data: &[u8], what: &str, options: Options, op: impl FnOnce() -> R) -> R {
+    let (result, units) = gdvariant::work::measure(op);
+    within(data, what, options, units);
+    result
+}
+
+/// The target.
+pub fn check(data: &[u8]) {
+    for options in options::all() {
+        bounded(data, "validate", options, || gdvariant::validate(data, options).is_ok());
+        bounded(data, "cursor", options, || gdvariant::Cursor::new(data, options).count());
+        bounded(data, "tape", options, || {
+            gdvariant::Tape::new(data, options).map_or(0, |t| t.len())
+        });
+        let Ok(value) = gdvariant::parse(data, options) else { continue };
+        bounded(data, "json", options, || gdvariant::json::to_json(value).is_ok());
+        for version in [Version::Godot3, Version::Godot4] {
+            bounded(data, "text", options, || gdvariant::text::to_text_as(value, version).is_ok());
+        }
+        bounded(data, "lookup", options, || {
+            let keys = [gdvariant::Key::from("type"), gdvariant::Key::from(0)];
+            value.lookup(&keys).is_ok()
+        });
+        let decoded = bounded(data, "decode", options, || gdvariant::decode(data, options));
+        if let Ok(decoded) = decoded {
+            let version = options.version();
+            let encode_options = gdvariant::EncodeOptions::new(version);
+            bounded(data, "encode", options, || {
+                gdvariant::encode(&decoded, encode_options).is_ok()
+            });
+            bounded(data, "clone and compare", options, || decoded.clone() == decoded);
+        }
+    }
+    for version in [Version::Godot3, Version::Godot4] {
+        let options = Options::new(version);
+        for prefix in [
+            gdvariant::framing::LengthPrefix::store_var(false),
+            gdvariant::framing::LengthPrefix::store_var(true),
+        ] {
+            bounded(data, "scan", options, || {
+                gdvariant::framing::scan(data, prefix, options).count()
+            });
+        }
+    }
+    bounded(data, "detect", Options::godot4(), || gdvariant::detect(data));
+}
