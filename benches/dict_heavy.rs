@@ -1,4 +1,5 @@
-//! Dict-heavy game state (an Array of 10,000 Dictionaries): lazy lookups, full lazy walk,
+//! Dict-heavy game state (an Array of 10,000 Dictionaries): lazy lookups, full lazy walk (through
+//! the iterators and with one cursor pass),
 //! `validate`, owned decode and encode, on the corpus's real-engine case and on the generated
 //! game state, for both Godot versions.
 // criterion's macros define undocumented public functions; a benchmark stops on bad input.
@@ -38,6 +39,9 @@ fn dict_heavy(c: &mut Criterion) {
         });
         group
             .bench_function("lazy_walk", |b| b.iter(|| ops::lazy_walk(black_box(&bytes), options)));
+        group.bench_function("cursor_walk", |b| {
+            b.iter(|| ops::cursor_walk(black_box(&bytes), options))
+        });
         group.bench_function("decode", |b| b.iter(|| ops::decode(black_box(&bytes), options)));
         group.bench_function("encode", |b| {
             b.iter(|| ops::encode(black_box(&owned), encode_options))

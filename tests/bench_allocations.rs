@@ -44,10 +44,17 @@ fn dict_heavy_lazy_workloads_allocate_nothing() {
         // ids 0..10000 plus 5,000 `true`s.
         assert_eq!(tally.ints, (0..10_000).sum::<i64>() + 5_000);
 
+        let streamed =
+            without_allocation("cursor_walk", || ops::cursor_walk(&corpus, options)).unwrap();
+        assert_eq!(streamed, tally);
+
         let generated = inputs::game_state_bytes(version);
         without_allocation("validate", || gdvariant::validate(&generated, options)).unwrap();
         let tally =
             without_allocation("lazy_walk", || ops::lazy_walk(&generated, options)).unwrap();
+        let streamed =
+            without_allocation("cursor_walk", || ops::cursor_walk(&generated, options)).unwrap();
+        assert_eq!(streamed, tally);
         assert!(tally.text_bytes > 100_000, "{tally:?}");
         let id = without_allocation("lookup", || ops::lookup(&generated, options, 5_001));
         assert_eq!(id, Ok(Some(5_001 * 7_919)));

@@ -106,7 +106,10 @@ impl<'a> ArrayRef<'a> {
         self.elements().map(|element| element.map(|e| e.value()))
     }
 
-    /// Element `index`, `Ok(None)` past the end. O(bytes before the element).
+    /// Element `index`, `Ok(None)` past the end. O(bytes before the element): finding element
+    /// `i` walks elements `0..i`. To visit every element, iterate ([`iter`](Self::iter),
+    /// [`elements`](Self::elements)): O(bytes of the array) for all of them, where `get(i)` for
+    /// each `i` is quadratic.
     ///
     /// # Errors
     /// A malformed element at or before `index`.
