@@ -71,16 +71,24 @@
 //!
 //! Printing is O(n) for values without dictionaries, plus the re-walk of nested containers
 //! (each container's elements are found by walking them, once per level above). Dictionaries
-//! are sorted: with `alloc`, O(k log k) key comparisons and O(k) memory for k entries (O(k²) key
-//! equality checks up to 256 entries to merge repeated keys); without `alloc`, O(k²) comparisons
-//! and no memory. Nesting is handled with an explicit stack, never recursion: a heap `Vec` with
-//! `alloc`, otherwise a fixed array of 1025 entries on the stack (about 100 KiB). Key comparisons
-//! follow nested arrays 16 levels deep at most.
+//! are sorted. With `alloc`, each key is read once into the form Godot's `<` compares and the
+//! form its key equality compares (walking the key's containers down to 16 levels, once per
+//! level); repeated keys are found by sorting the equality forms, and the entries are sorted with
+//! O(k log k) comparisons of the order forms, each at most the shorter key: O((K + k) log k) work
+//! and O(k + K) memory for k entries whose keys take K bytes. Without `alloc`, keys are selected
+//! one at a time with no memory: O(k²) comparisons and equality checks, each up to 16 times the
+//! bytes of the two keys. Nesting is handled with an explicit stack, never recursion: a heap `Vec`
+//! with `alloc`, otherwise a fixed array of 1025 entries on the stack (about 100 KiB). Key
+//! comparisons follow nested arrays 16 levels deep at most.
 
 mod float;
+#[cfg(feature = "alloc")]
+mod key_classes;
 mod order;
 #[cfg(feature = "alloc")]
 mod sort;
+#[cfg(feature = "alloc")]
+mod sort_form;
 
 use core::fmt::{self, Write};
 

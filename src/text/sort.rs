@@ -1,19 +1,47 @@
 //! A dictionary's entries in print order, in memory (feature `alloc`): repeated keys merged
 //! (first position, last value) and the keys sorted with Godot's order.
+//!
+//! Up to [`MERGE_BEFORE_SORT`] entries, repeated keys are merged first, then sorted; past that,
+//! all entries are sorted and a repeat is merged into an equal key kept in the same run of
+//! tied keys. Up to [`INSERTION_SORT_MAX`] keys are sorted by Godot's insertion sort, more by a
+//! stable merge sort. Godot's `<` is not a strict weak order (NaN, types without `<`, and in
+//! Godot 4 strings compared by text but with other types by type id), so the result depends on
+//! the exact algorithm: these are the ones the text has always been printed with.
+//!
+//! Costs, for k entries whose keys take K bytes: reading every key's sort form and equality
+//! class, O(K) tokens ([`SortForms`], [`classes`]) after walking each key's containers down
+//! the comparison cut-off; O(k log k) comparisons, each at most the shorter key's tokens, and a
+//! merge sort outputs one of the two keys it compares, so sorting is O((K + k) log k); merging
+//! is O(k) with the classes in a table. Memory is O(k + K).
+
+use alloc::vec::Vec;
+use core::cmp::Ordering;
 
 use super::KeyOrder;
-use super::order;
-use crate::VariantRef;
+use super::key_classes::classes;
+use super::sort_form::SortForms;
 use crate::view::dictionary::DictionaryRef;
 use crate::view::element::Element;
 use crate::wire::error::Error;
 use crate::wire::options::Version;
+use crate::wire::work;
 
-/// Entries up to which repeated keys are merged before sorting (O(k²) equality checks).
+/// Entries up to which repeated keys are merged before sorting.
 const MERGE_BEFORE_SORT: usize = 256;
 
 /// Godot sorts up to this many keys by insertion (stable), more with introsort.
 const INSERTION_SORT_MAX: usize = 16;
+
+/// An entry being put in order.
+#[derive(Clone, Copy)]
+struct Item<'a> {
+    key: Element<'a>,
+    value: Element<'a>,
+    /// The key's index in wire order (its sort form).
+    index: usize,
+    /// The key's equality class.
+    class: u32,
+}
 
 /// The entries of `dictionary` in print order: repeated keys merged (first position, last
 /// value), sorted with Godot's key order.
@@ -21,74 +49,70 @@ pub(super) fn sorted<'a>(
     dictionary: DictionaryRef<'a>,
     version: Version,
 ) -> Result<KeyOrder<'a>, Error> {
-    use alloc::vec::Vec;
     let mut entries: Vec<(Element<'a>, Element<'a>)> = Vec::new();
     for entry in dictionary.entries() {
         entries.push(entry?);
     }
-    let merged_first = entries.len() <= MERGE_BEFORE_SORT;
+    let keys: Vec<_> = entries.iter().map(|(key, _)| key.value()).collect();
+    let classes = classes(&keys, version)?;
+    let forms = SortForms::new(&keys, version)?;
+    let mut items: Vec<Item<'a>> = entries
+        .into_iter()
+        .zip(classes)
+        .enumerate()
+        .map(|(index, ((key, value), class))| Item { key, value, index, class })
+        .collect();
+    let merged_first = items.len() <= MERGE_BEFORE_SORT;
     if merged_first {
-        entries = merge_repeats(entries, version, |_, _| Ok(true))?;
+        items = merge_repeats(items, |_, _| true);
     }
-    let mut failure = None;
-    let mut less =
-        |a: &(Element<'a>, Element<'a>), b: &(Element<'a>, Element<'a>)| match order::key_less(
-            &a.0.value(),
-            &b.0.value(),
-            version,
-        ) {
-            Ok(less) => less,
-            Err(error) => {
-                failure.get_or_insert(error);
-                false
-            }
-        };
-    if entries.len() <= INSERTION_SORT_MAX {
-        insertion_sort(&mut entries, &mut less);
+    let mut less = |a: &Item<'a>, b: &Item<'a>| forms.cmp(a.index, b.index) == Ordering::Less;
+    if items.len() <= INSERTION_SORT_MAX {
+        insertion_sort(&mut items, &mut less);
     } else {
-        merge_sort(&mut entries, &mut less);
-    }
-    if let Some(error) = failure {
-        return Err(error);
+        merge_sort(&mut items, &mut less);
     }
     if !merged_first {
-        // Repeats of one key are neighbours of equal rank after a stable sort.
-        entries = merge_repeats(entries, version, |a, b| {
-            Ok(!order::key_less(a, b, version)? && !order::key_less(b, a, version)?)
-        })?;
+        // Repeats of one key are tied; a stable sort leaves them in runs of tied keys.
+        items = merge_repeats(items, |a, b| forms.cmp(a.index, b.index).is_eq());
     }
+    let entries = items.into_iter().map(|item| (item.key, item.value)).collect();
     Ok(KeyOrder::Sorted { entries, next: 0 })
 }
 
-/// Merges entries with equal keys into the first one, which takes the last one's value. Only
-/// entries kept since the last one for which `same_run` was false are compared.
+/// Merges entries with equal keys into the first one, which takes the last one's value. A run
+/// of entries ends where `same_run(last kept entry, entry)` is false; only entries kept in the
+/// current run are merged into.
 fn merge_repeats<'a>(
-    entries: alloc::vec::Vec<(Element<'a>, Element<'a>)>,
-    version: Version,
-    same_run: impl Fn(&VariantRef<'a>, &VariantRef<'a>) -> Result<bool, Error>,
-) -> Result<alloc::vec::Vec<(Element<'a>, Element<'a>)>, Error> {
-    let mut kept: alloc::vec::Vec<(Element<'a>, Element<'a>)> = alloc::vec::Vec::new();
-    let mut run_start = 0usize;
-    for (key, value) in entries {
-        let key_value = key.value();
-        if let Some((last_key, _)) = kept.last() {
-            if !same_run(&last_key.value(), &key_value)? {
-                run_start = kept.len();
+    items: Vec<Item<'a>>,
+    same_run: impl Fn(&Item<'a>, &Item<'a>) -> bool,
+) -> Vec<Item<'a>> {
+    work::add(items.len());
+    // For each class (numbered from 1 to k at most): the run it was last kept in and where.
+    let mut kept_at: Vec<Option<(usize, usize)>> = alloc::vec![None; items.len().saturating_add(1)];
+    let mut kept: Vec<Item<'a>> = Vec::with_capacity(items.len());
+    let mut run = 0usize;
+    for item in items {
+        if let Some(last) = kept.last() {
+            if !same_run(last, &item) {
+                run = run.saturating_add(1);
             }
         }
-        let mut merged = false;
-        for (kept_key, kept_value) in kept.iter_mut().skip(run_start) {
-            if order::key_eq(&kept_key.value(), &key_value, version, 0)? {
-                *kept_value = value;
-                merged = true;
-                break;
+        let slot = kept_at.get_mut(item.class as usize);
+        match slot {
+            Some(Some((in_run, at))) if *in_run == run => {
+                if let Some(first) = kept.get_mut(*at) {
+                    first.value = item.value;
+                }
             }
-        }
-        if !merged {
-            kept.push((key, value));
+            Some(slot) => {
+                *slot = Some((run, kept.len()));
+                kept.push(item);
+            }
+            None => kept.push(item),
         }
     }
-    Ok(kept)
+    kept
 }
 
 /// Godot's insertion sort: an element less than the first goes to the front, otherwise it moves
@@ -115,8 +139,9 @@ fn insertion_sort<T: Copy>(items: &mut [T], less: &mut impl FnMut(&T, &T) -> boo
     }
 }
 
-/// A stable bottom-up merge sort that never panics, whatever `less` answers.
-fn merge_sort<T: Copy>(items: &mut alloc::vec::Vec<T>, less: &mut impl FnMut(&T, &T) -> bool) {
+/// A stable bottom-up merge sort that never panics, whatever `less` answers. Each comparison
+/// outputs one of the two elements it compares.
+pub(super) fn merge_sort<T: Copy>(items: &mut Vec<T>, less: &mut impl FnMut(&T, &T) -> bool) {
     let n = items.len();
     let mut from = items.clone();
     let mut to = items.clone();
@@ -152,8 +177,7 @@ mod tests {
 
     #[test]
     fn merge_sort_is_stable() {
-        let mut items: alloc::vec::Vec<(u8, usize)> =
-            (0..100).map(|i| (((i * 7) % 5) as u8, i)).collect();
+        let mut items: Vec<(u8, usize)> = (0..100).map(|i| (((i * 7) % 5) as u8, i)).collect();
         merge_sort(&mut items, &mut |a, b| a.0 < b.0);
         assert!(items.windows(2).all(|w| w[0].0 < w[1].0 || (w[0].0 == w[1].0 && w[0].1 < w[1].1)));
     }
