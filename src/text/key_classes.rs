@@ -8,25 +8,23 @@
 //! as their length and then their values in wire order (dictionaries in Godot 4 only, key then
 //! value). Two keys are equal exactly when their forms are; a key that holds something never
 //! equal to anything (an object other than null, a Godot 3 dictionary, a container
-//! [`COMPARE_DEPTH`] levels down) gets a class of its own. The forms are sorted with a stable
-//! merge sort and equal neighbours share a class.
+//! [`COMPARE_DEPTH`] levels down) gets class 0, equal to nothing. The forms are sorted with a
+//! stable merge sort and equal neighbours share a class.
 //!
-//! Building the forms walks each key's containers down to the cut-off (O([`COMPARE_DEPTH`] ×
-//! bytes of the keys)); packed arrays other than strings are compared where they lie, not copied.
-//! Comparing two forms costs at most the shorter one, so sorting costs O(bytes of the keys ×
-//! log k).
+//! The forms are built in one pass over the dictionary ([`visit_keys`]): O(bytes); packed arrays
+//! other than strings are compared where they lie, not copied. Comparing two forms costs at
+//! most the shorter one, so sorting costs O((bytes of the keys + k) × log k).
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
+use super::key_events::{KeyVisitor, Visit, visit_keys};
 use super::order::{
     COMPARE_DEPTH, PackedRealsIter, Reals16, color_components, id_of, int_components,
     real_components, type_id,
 };
 use super::sort::merge_sort;
-use crate::view::array::Elements;
-use crate::view::dictionary::Entries;
-use crate::view::element::Element;
+use crate::view::dictionary::DictionaryRef;
 use crate::wire::error::Result;
 use crate::wire::options::Version;
 use crate::wire::types::VariantType;
@@ -44,40 +42,120 @@ enum Piece<'a> {
     Packed(VariantRef<'a>),
 }
 
-/// A container whose values are being read.
-enum Open<'a> {
-    Array(Elements<'a>),
-    /// A dictionary, and the value of the entry whose key was just read.
-    Dictionary(Entries<'a>, Option<Element<'a>>),
+/// The canonical forms of a dictionary's keys.
+struct Forms<'a> {
+    pieces: Vec<Piece<'a>>,
+    /// Where each key's pieces start (they end where the next key's start), and whether the key
+    /// can equal another one.
+    keys: Vec<(usize, bool)>,
+    version: Version,
 }
 
-/// The class of each key, by key index: equal numbers for keys Godot holds as one key.
-pub(super) fn classes(keys: &[VariantRef<'_>], version: Version) -> Result<Vec<u32>> {
-    let mut pieces: Vec<Piece<'_>> = Vec::new();
-    // Each key's pieces (`pieces[start..end]`), `None` for a key equal to no other.
-    let mut spans: Vec<Option<(usize, usize)>> = Vec::with_capacity(keys.len());
-    let mut open: Vec<Open<'_>> = Vec::new();
-    for key in keys {
-        let start = pieces.len();
-        let comparable = canonical_form(*key, version, &mut pieces, &mut open)?;
-        if !comparable {
-            pieces.truncate(start);
-            open.clear();
-        }
-        spans.push(comparable.then_some((start, pieces.len())));
+impl<'a> Forms<'a> {
+    /// The pieces of key `index`; `None` for a key equal to no other.
+    fn form(&self, index: usize) -> Option<&[Piece<'a>]> {
+        let &(start, comparable) = self.keys.get(index)?;
+        let end = self.keys.get(index.saturating_add(1)).map_or(self.pieces.len(), |k| k.0);
+        comparable.then(|| self.pieces.get(start..end).unwrap_or(&[]))
     }
-    work::add(pieces.len());
-    let form = |index: &usize| -> &[Piece<'_>] {
-        match spans.get(*index) {
-            Some(Some((start, end))) => pieces.get(*start..*end).unwrap_or(&[]),
-            _ => &[],
+}
+
+impl<'a> KeyVisitor<'a> for Forms<'a> {
+    fn key(&mut self) {
+        self.keys.push((self.pieces.len(), true));
+    }
+
+    fn value(&mut self, value: VariantRef<'a>, depth: usize, _: bool) -> Result<Visit> {
+        use VariantRef as V;
+        let pieces = &mut self.pieces;
+        let deep = depth >= usize::from(COMPARE_DEPTH);
+        let godot4 = self.version == Version::Godot4;
+        let ty = match value {
+            // One type for both strings in Godot 4.
+            V::StringName(_) if godot4 => id_of(VariantType::String, self.version),
+            _ => type_id(&value, self.version),
+        };
+        pieces.push(Piece::Word(u64::from(ty)));
+        if let Some(reals) = real_components(&value) {
+            pieces.extend(reals.as_slice().iter().map(|c| Piece::Word(canonical(*c))));
+            return Ok(Visit::Pass);
         }
-    };
-    let mut order: Vec<usize> =
-        (0..keys.len()).filter(|i| spans.get(*i).is_some_and(Option::is_some)).collect();
+        if let Some((ints, len)) = int_components(&value) {
+            pieces.extend(ints.iter().take(len).map(|c| Piece::Word(u64::from(*c as u32))));
+            return Ok(Visit::Pass);
+        }
+        match value {
+            V::Nil | V::Callable | V::Object(ObjectRef::Null) => {}
+            V::Bool(b) => pieces.push(Piece::Word(u64::from(b))),
+            V::Int(i) => pieces.push(Piece::Word(i as u64)),
+            V::Float(f) => pieces.push(Piece::Word(canonical(f))),
+            V::String(s) | V::StringName(s) => pieces.push(Piece::Text(s.text_bytes())),
+            V::Rid(id) => {
+                pieces.push(Piece::Word(u64::from(id.is_some())));
+                pieces.push(Piece::Word(id.unwrap_or(0)));
+            }
+            V::Signal(signal) => {
+                pieces.push(Piece::Word(signal.object_id()));
+                pieces.push(Piece::Text(signal.name().text_bytes()));
+            }
+            V::NodePath(path) => {
+                pieces.push(Piece::Word(u64::from(path.is_absolute())));
+                pieces.push(Piece::Word(path.name_count() as u64));
+                pieces.push(Piece::Word(path.subname_count() as u64));
+                for part in path.names().chain(path.subnames()) {
+                    pieces.push(Piece::Text(part?.text_bytes()));
+                }
+            }
+            V::PackedStringArray(strings) => {
+                pieces.push(Piece::Word(strings.len() as u64));
+                for s in strings.iter() {
+                    pieces.push(Piece::Text(s?.text_bytes()));
+                }
+            }
+            V::PackedByteArray(_)
+            | V::PackedInt32Array(_)
+            | V::PackedInt64Array(_)
+            | V::PackedFloat32Array(_)
+            | V::PackedFloat64Array(_)
+            | V::PackedColorArray(_)
+            | V::PackedVector2Array(_)
+            | V::PackedVector3Array(_)
+            | V::PackedVector4Array(_) => pieces.push(Piece::Packed(value)),
+            V::Array(array) if !deep => {
+                pieces.push(Piece::Word(array.len() as u64));
+                return Ok(Visit::Enter);
+            }
+            V::Dictionary(dictionary) if godot4 && !deep => {
+                pieces.push(Piece::Word(dictionary.len() as u64));
+                return Ok(Visit::Enter);
+            }
+            // Objects, Godot 3 dictionaries, containers past the cut-off: equal to nothing.
+            _ => {
+                if let Some((start, comparable)) = self.keys.last_mut() {
+                    *comparable = false;
+                    pieces.truncate(*start);
+                }
+                return Ok(Visit::PassKey);
+            }
+        }
+        Ok(Visit::Pass)
+    }
+
+    fn close(&mut self) {}
+}
+
+/// The class of each key of `dictionary`, by key index: equal numbers from 1 up for keys Godot
+/// holds as one key, 0 for keys equal to no key.
+pub(super) fn classes(dictionary: DictionaryRef<'_>, version: Version) -> Result<Vec<u32>> {
+    let mut forms = Forms { pieces: Vec::new(), keys: Vec::new(), version };
+    visit_keys(dictionary, &mut forms)?;
+    work::add(forms.pieces.len());
+    let count = forms.keys.len();
+    let form = |index: &usize| forms.form(*index).unwrap_or(&[]);
+    let mut order: Vec<usize> = (0..count).filter(|i| forms.form(*i).is_some()).collect();
     merge_sort(&mut order, &mut |a, b| form_cmp(form(a), form(b)) == Ordering::Less);
 
-    let mut classes: Vec<u32> = alloc::vec![0; keys.len()];
+    let mut classes: Vec<u32> = alloc::vec![0; count];
     let mut next = 0u32;
     let mut previous: Option<usize> = None;
     for index in order {
@@ -90,114 +168,7 @@ pub(super) fn classes(keys: &[VariantRef<'_>], version: Version) -> Result<Vec<u
         }
         previous = Some(index);
     }
-    // Keys equal to no other: a class each.
-    for (class, span) in classes.iter_mut().zip(&spans) {
-        if span.is_none() {
-            next = next.saturating_add(1);
-            *class = next;
-        }
-    }
     Ok(classes)
-}
-
-/// Appends the canonical form of `key` to `pieces` (with `open` empty on entry); `false` when
-/// the key is equal to no key at all (the pieces are then incomplete).
-fn canonical_form<'a>(
-    key: VariantRef<'a>,
-    version: Version,
-    pieces: &mut Vec<Piece<'a>>,
-    open: &mut Vec<Open<'a>>,
-) -> Result<bool> {
-    use VariantRef as V;
-    let mut next = Some(key);
-    loop {
-        if let Some(value) = next.take() {
-            // The value's depth below the key: the containers open around it.
-            let deep = open.len() >= usize::from(COMPARE_DEPTH);
-            let godot4 = version == Version::Godot4;
-            let ty = match value {
-                // One type for both strings in Godot 4.
-                V::StringName(_) if godot4 => id_of(VariantType::String, version),
-                _ => type_id(&value, version),
-            };
-            pieces.push(Piece::Word(u64::from(ty)));
-            if let Some(reals) = real_components(&value) {
-                reals_pieces(reals.as_slice(), pieces);
-            } else if let Some((ints, len)) = int_components(&value) {
-                for c in ints.iter().take(len) {
-                    pieces.push(Piece::Word(u64::from(*c as u32)));
-                }
-            } else {
-                match value {
-                    V::Nil | V::Callable | V::Object(ObjectRef::Null) => {}
-                    V::Bool(b) => pieces.push(Piece::Word(u64::from(b))),
-                    V::Int(i) => pieces.push(Piece::Word(i as u64)),
-                    V::Float(f) => pieces.push(Piece::Word(canonical(f))),
-                    V::String(s) | V::StringName(s) => pieces.push(Piece::Text(s.text_bytes())),
-                    V::Rid(id) => {
-                        pieces.push(Piece::Word(u64::from(id.is_some())));
-                        pieces.push(Piece::Word(id.unwrap_or(0)));
-                    }
-                    V::Signal(signal) => {
-                        pieces.push(Piece::Word(signal.object_id()));
-                        pieces.push(Piece::Text(signal.name().text_bytes()));
-                    }
-                    V::NodePath(path) => {
-                        pieces.push(Piece::Word(u64::from(path.is_absolute())));
-                        pieces.push(Piece::Word(path.name_count() as u64));
-                        pieces.push(Piece::Word(path.subname_count() as u64));
-                        for part in path.names().chain(path.subnames()) {
-                            pieces.push(Piece::Text(part?.text_bytes()));
-                        }
-                    }
-                    V::PackedStringArray(strings) => {
-                        pieces.push(Piece::Word(strings.len() as u64));
-                        for s in strings.iter() {
-                            pieces.push(Piece::Text(s?.text_bytes()));
-                        }
-                    }
-                    V::PackedByteArray(_)
-                    | V::PackedInt32Array(_)
-                    | V::PackedInt64Array(_)
-                    | V::PackedFloat32Array(_)
-                    | V::PackedFloat64Array(_)
-                    | V::PackedColorArray(_)
-                    | V::PackedVector2Array(_)
-                    | V::PackedVector3Array(_)
-                    | V::PackedVector4Array(_) => pieces.push(Piece::Packed(value)),
-                    V::Array(array) if !deep => {
-                        pieces.push(Piece::Word(array.len() as u64));
-                        open.push(Open::Array(array.elements()));
-                    }
-                    V::Dictionary(dictionary) if godot4 && !deep => {
-                        pieces.push(Piece::Word(dictionary.len() as u64));
-                        open.push(Open::Dictionary(dictionary.entries(), None));
-                    }
-                    // Objects, Godot 3 dictionaries, containers past the cut-off.
-                    _ => return Ok(false),
-                }
-            }
-        }
-        let Some(top) = open.last_mut() else { return Ok(true) };
-        next = match top {
-            Open::Array(elements) => elements.next().transpose()?.map(|e| e.value()),
-            Open::Dictionary(entries, pending) => match pending.take() {
-                Some(value) => Some(value.value()),
-                None => entries.next().transpose()?.map(|(key, value)| {
-                    *pending = Some(value);
-                    key.value()
-                }),
-            },
-        };
-        if next.is_none() {
-            open.pop();
-        }
-    }
-}
-
-/// Real components, canonical.
-fn reals_pieces(reals: &[f64], pieces: &mut Vec<Piece<'_>>) {
-    pieces.extend(reals.iter().map(|c| Piece::Word(canonical(*c))));
 }
 
 /// The bits of a float, with every NaN one value and `-0.0` as `0.0`: equal exactly when the

@@ -72,10 +72,10 @@
 //! Printing is O(n) for values without dictionaries, plus the re-walk of nested containers
 //! (each container's elements are found by walking them, once per level above). Dictionaries
 //! are sorted. With `alloc`, each key is read once into the form Godot's `<` compares and the
-//! form its key equality compares (walking the key's containers down to 16 levels, once per
-//! level); repeated keys are found by sorting the equality forms, and the entries are sorted with
-//! O(k log k) comparisons of the order forms, each at most the shorter key: O((K + k) log k) work
-//! and O(k + K) memory for k entries whose keys take K bytes. Without `alloc`, keys are selected
+//! form its key equality compares (one pass over the dictionary for each); repeated keys are
+//! found by sorting the equality forms, and the entries are sorted with O(k log k) comparisons
+//! of the order forms, each at most the shorter key: O((K + k) log k) work and O(k + K) memory
+//! for k entries whose keys take K bytes. Without `alloc`, keys are selected
 //! one at a time with no memory: O(k²) comparisons and equality checks, each up to 16 times the
 //! bytes of the two keys. Nesting is handled with an explicit stack, never recursion: a heap `Vec`
 //! with `alloc`, otherwise a fixed array of 1025 entries on the stack (about 100 KiB). Key
@@ -84,6 +84,8 @@
 mod float;
 #[cfg(feature = "alloc")]
 mod key_classes;
+#[cfg(feature = "alloc")]
+mod key_events;
 mod order;
 #[cfg(feature = "alloc")]
 mod sort;

@@ -8,11 +8,11 @@
 //! Godot 4 strings compared by text but with other types by type id), so the result depends on
 //! the exact algorithm: these are the ones the text has always been printed with.
 //!
-//! Costs, for k entries whose keys take K bytes: reading every key's sort form and equality
-//! class, O(K) tokens ([`SortForms`], [`classes`]) after walking each key's containers down
-//! the comparison cut-off; O(k log k) comparisons, each at most the shorter key's tokens, and a
-//! merge sort outputs one of the two keys it compares, so sorting is O((K + k) log k); merging
-//! is O(k) with the classes in a table. Memory is O(k + K).
+//! Costs, for a dictionary of n bytes with k entries whose keys take K bytes: reading the
+//! entries, then every key's sort form ([`SortForms`]) and equality class ([`classes`]), one
+//! pass over the dictionary each, O(n); O(k log k) comparisons of forms, each at most the
+//! shorter key's tokens, and a merge sort outputs one of the two keys it compares, so sorting is
+//! O((K + k) log k); merging is O(k) with the classes in a table. Memory is O(k + K).
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;
@@ -39,7 +39,7 @@ struct Item<'a> {
     value: Element<'a>,
     /// The key's index in wire order (its sort form).
     index: usize,
-    /// The key's equality class.
+    /// The key's equality class (0: equal to no key).
     class: u32,
 }
 
@@ -53,14 +53,15 @@ pub(super) fn sorted<'a>(
     for entry in dictionary.entries() {
         entries.push(entry?);
     }
-    let keys: Vec<_> = entries.iter().map(|(key, _)| key.value()).collect();
-    let classes = classes(&keys, version)?;
-    let forms = SortForms::new(&keys, version)?;
+    let classes = classes(dictionary, version)?;
+    let forms = SortForms::new(dictionary, version)?;
     let mut items: Vec<Item<'a>> = entries
         .into_iter()
-        .zip(classes)
         .enumerate()
-        .map(|(index, ((key, value), class))| Item { key, value, index, class })
+        .map(|(index, (key, value))| {
+            let class = classes.get(index).copied().unwrap_or(0);
+            Item { key, value, index, class }
+        })
         .collect();
     let merged_first = items.len() <= MERGE_BEFORE_SORT;
     if merged_first {
@@ -98,7 +99,8 @@ fn merge_repeats<'a>(
                 run = run.saturating_add(1);
             }
         }
-        let slot = kept_at.get_mut(item.class as usize);
+        // Class 0: equal to no key.
+        let slot = kept_at.get_mut(item.class as usize).filter(|_| item.class != 0);
         match slot {
             Some(Some((in_run, at))) if *in_run == run => {
                 if let Some(first) = kept.get_mut(*at) {

@@ -11,17 +11,17 @@
 //! Godot 4 compares two `String` or `StringName` keys by their text alone (at the top level
 //! only, as its `StringLikeVariantOrder` does).
 //!
-//! Building a form walks the key's arrays down to the cut-off (O([`COMPARE_DEPTH`] × bytes of
-//! the key), the elements of each level being found by walking them) and takes a token per
-//! value it reaches. Comparing two forms is O(tokens up to the first one that decides), at most
-//! the shorter form plus the bytes of the compared strings.
+//! The forms are built in one pass over the dictionary ([`visit_keys`]): O(bytes), a token per
+//! value down to the cut-off. Comparing two forms is O(tokens up to the first one that
+//! decides), at most the shorter form plus the bytes of the compared strings.
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
+use super::key_events::{KeyVisitor, Visit, visit_keys};
 use super::order::{COMPARE_DEPTH, int_components, lexicographic_less, real_components, type_id};
 use crate::VariantRef;
-use crate::view::array::Elements;
+use crate::view::dictionary::DictionaryRef;
 use crate::wire::error::Result;
 use crate::wire::options::Version;
 use crate::wire::work;
@@ -29,9 +29,33 @@ use crate::wire::work;
 /// The sort forms of a dictionary's keys, by key index.
 pub(super) struct SortForms<'a> {
     tokens: Vec<Token<'a>>,
-    /// Each key's tokens: `tokens[start..end]`.
-    spans: Vec<(usize, usize)>,
+    /// Where each key's tokens start; they end where the next key's start.
+    starts: Vec<usize>,
     version: Version,
+}
+
+impl<'a> KeyVisitor<'a> for SortForms<'a> {
+    fn key(&mut self) {
+        self.starts.push(self.tokens.len());
+    }
+
+    fn value(&mut self, value: VariantRef<'a>, depth: usize, _: bool) -> Result<Visit> {
+        let ty = type_id(&value, self.version);
+        Ok(match value {
+            VariantRef::Array(_) if depth < usize::from(COMPARE_DEPTH) => {
+                self.tokens.push(Token::Value(ty, Part::Open));
+                Visit::Enter
+            }
+            _ => {
+                self.tokens.push(Token::Value(ty, part(&value)));
+                Visit::Pass
+            }
+        })
+    }
+
+    fn close(&mut self) {
+        self.tokens.push(Token::End);
+    }
 }
 
 /// One value of a key, or the end of an array.
@@ -63,46 +87,19 @@ enum Part<'a> {
 }
 
 impl<'a> SortForms<'a> {
-    /// The forms of `keys`, read as `version` orders them.
-    pub(super) fn new(keys: &[VariantRef<'a>], version: Version) -> Result<Self> {
-        let mut forms = SortForms { tokens: Vec::new(), spans: Vec::new(), version };
-        // The arrays open around the value being read: at most COMPARE_DEPTH.
-        let mut open: Vec<Elements<'a>> = Vec::new();
-        for key in keys {
-            let start = forms.tokens.len();
-            let mut next = Some(*key);
-            loop {
-                if let Some(value) = next.take() {
-                    let ty = type_id(&value, version);
-                    match value {
-                        VariantRef::Array(array) if open.len() < usize::from(COMPARE_DEPTH) => {
-                            forms.tokens.push(Token::Value(ty, Part::Open));
-                            open.push(array.elements());
-                        }
-                        _ => forms.tokens.push(Token::Value(ty, part(&value))),
-                    }
-                }
-                let Some(elements) = open.last_mut() else { break };
-                match elements.next().transpose()? {
-                    Some(element) => next = Some(element.value()),
-                    None => {
-                        open.pop();
-                        forms.tokens.push(Token::End);
-                    }
-                }
-            }
-            forms.spans.push((start, forms.tokens.len()));
-        }
+    /// The forms of the keys of `dictionary`, read as `version` orders them.
+    pub(super) fn new(dictionary: DictionaryRef<'a>, version: Version) -> Result<Self> {
+        let mut forms = SortForms { tokens: Vec::new(), starts: Vec::new(), version };
+        visit_keys(dictionary, &mut forms)?;
         work::add(forms.tokens.len());
         Ok(forms)
     }
 
     /// The tokens of key `index`.
     fn form(&self, index: usize) -> &[Token<'a>] {
-        match self.spans.get(index) {
-            Some(&(start, end)) => self.tokens.get(start..end).unwrap_or(&[]),
-            None => &[],
-        }
+        let start = self.starts.get(index).copied().unwrap_or(self.tokens.len());
+        let end = self.starts.get(index.saturating_add(1)).copied().unwrap_or(self.tokens.len());
+        self.tokens.get(start..end).unwrap_or(&[])
     }
 
     /// Godot's order of keys `a` and `b`: `Less` when `a < b`, `Greater` when `b < a`, `Equal`
