@@ -71,14 +71,26 @@
 //!
 //! Printing is O(n) for values without dictionaries, plus the re-walk of nested containers
 //! (each container's elements are found by walking them, once per level above). Dictionaries
-//! are sorted: with `alloc`, O(k log k) key comparisons and O(k) memory for k entries (O(k²) key
-//! equality checks up to 256 entries to merge repeated keys); without `alloc`, O(k²) comparisons
-//! and no memory. Nesting is handled with an explicit stack, never recursion: a heap `Vec` with
-//! `alloc`, otherwise a fixed array of 1025 entries on the stack (about 100 KiB). Key comparisons
-//! follow nested arrays 16 levels deep at most.
+//! are sorted. With `alloc`, each key is read once into the form Godot's `<` compares and the
+//! form its key equality compares (one pass over the dictionary for each); repeated keys are
+//! found by sorting the equality forms, and the entries are sorted with O(k log k) comparisons
+//! of the order forms, each at most the shorter key: O((K + k) log k) work and O(k + K) memory
+//! for k entries whose keys take K bytes. Without `alloc`, keys are selected
+//! one at a time with no memory: O(k²) comparisons and equality checks, each up to 16 times the
+//! bytes of the two keys. Nesting is handled with an explicit stack, never recursion: a heap `Vec`
+//! with `alloc`, otherwise a fixed array of 1025 entries on the stack (about 100 KiB). Key
+//! comparisons follow nested arrays 16 levels deep at most.
 
 mod float;
+#[cfg(feature = "alloc")]
+mod key_classes;
+#[cfg(feature = "alloc")]
+mod key_events;
 mod order;
+#[cfg(feature = "alloc")]
+mod sort;
+#[cfg(feature = "alloc")]
+mod sort_form;
 
 use core::fmt::{self, Write};
 
@@ -89,6 +101,8 @@ use crate::view::object::Properties;
 use crate::{ContainerType, Error, GdStr, ObjectRef, VariantRef, Version};
 
 use order::{PackedRealsIter, Reals16};
+#[cfg(feature = "alloc")]
+use sort::sorted;
 
 /// Godot 4's writer prints a container more than this many levels down as empty (`MAX_RECURSION`).
 const MAX_RECURSION: u16 = 100;
@@ -821,146 +835,6 @@ fn select_next<'a>(
     }
 }
 
-/// Entries up to which repeated keys are merged before sorting (O(k²) equality checks).
-#[cfg(feature = "alloc")]
-const MERGE_BEFORE_SORT: usize = 256;
-
-/// Godot sorts up to this many keys by insertion (stable), more with introsort.
-#[cfg(feature = "alloc")]
-const INSERTION_SORT_MAX: usize = 16;
-
-/// The entries of `dictionary` in print order: repeated keys merged (first position, last
-/// value), sorted with Godot's key order.
-#[cfg(feature = "alloc")]
-fn sorted<'a>(dictionary: DictionaryRef<'a>, version: Version) -> Result<KeyOrder<'a>, Error> {
-    use alloc::vec::Vec;
-    let mut entries: Vec<(Element<'a>, Element<'a>)> = Vec::new();
-    for entry in dictionary.entries() {
-        entries.push(entry?);
-    }
-    let merged_first = entries.len() <= MERGE_BEFORE_SORT;
-    if merged_first {
-        entries = merge_repeats(entries, version, |_, _| Ok(true))?;
-    }
-    let mut failure = None;
-    let mut less =
-        |a: &(Element<'a>, Element<'a>), b: &(Element<'a>, Element<'a>)| match order::key_less(
-            &a.0.value(),
-            &b.0.value(),
-            version,
-        ) {
-            Ok(less) => less,
-            Err(error) => {
-                failure.get_or_insert(error);
-                false
-            }
-        };
-    if entries.len() <= INSERTION_SORT_MAX {
-        insertion_sort(&mut entries, &mut less);
-    } else {
-        merge_sort(&mut entries, &mut less);
-    }
-    if let Some(error) = failure {
-        return Err(error);
-    }
-    if !merged_first {
-        // Repeats of one key are neighbours of equal rank after a stable sort.
-        entries = merge_repeats(entries, version, |a, b| {
-            Ok(!order::key_less(a, b, version)? && !order::key_less(b, a, version)?)
-        })?;
-    }
-    Ok(KeyOrder::Sorted { entries, next: 0 })
-}
-
-/// Merges entries with equal keys into the first one, which takes the last one's value. Only
-/// entries kept since the last one for which `same_run` was false are compared.
-#[cfg(feature = "alloc")]
-fn merge_repeats<'a>(
-    entries: alloc::vec::Vec<(Element<'a>, Element<'a>)>,
-    version: Version,
-    same_run: impl Fn(&VariantRef<'a>, &VariantRef<'a>) -> Result<bool, Error>,
-) -> Result<alloc::vec::Vec<(Element<'a>, Element<'a>)>, Error> {
-    let mut kept: alloc::vec::Vec<(Element<'a>, Element<'a>)> = alloc::vec::Vec::new();
-    let mut run_start = 0usize;
-    for (key, value) in entries {
-        let key_value = key.value();
-        if let Some((last_key, _)) = kept.last() {
-            if !same_run(&last_key.value(), &key_value)? {
-                run_start = kept.len();
-            }
-        }
-        let mut merged = false;
-        for (kept_key, kept_value) in kept.iter_mut().skip(run_start) {
-            if order::key_eq(&kept_key.value(), &key_value, version, 0)? {
-                *kept_value = value;
-                merged = true;
-                break;
-            }
-        }
-        if !merged {
-            kept.push((key, value));
-        }
-    }
-    Ok(kept)
-}
-
-/// Godot's insertion sort: an element less than the first goes to the front, otherwise it moves
-/// back past every element it is less than.
-#[cfg(feature = "alloc")]
-fn insertion_sort<T: Copy>(items: &mut [T], less: &mut impl FnMut(&T, &T) -> bool) {
-    for i in 1..items.len() {
-        let Some(&value) = items.get(i) else { break };
-        let to = match items.first() {
-            Some(first) if less(&value, first) => 0,
-            _ => {
-                let mut j = i;
-                while let Some(previous) = j.checked_sub(1).and_then(|p| items.get(p)) {
-                    if !less(&value, previous) {
-                        break;
-                    }
-                    j = j.saturating_sub(1);
-                }
-                j
-            }
-        };
-        if let Some(range) = items.get_mut(to..=i) {
-            range.rotate_right(1);
-        }
-    }
-}
-
-/// A stable bottom-up merge sort that never panics, whatever `less` answers.
-#[cfg(feature = "alloc")]
-fn merge_sort<T: Copy>(items: &mut alloc::vec::Vec<T>, less: &mut impl FnMut(&T, &T) -> bool) {
-    let n = items.len();
-    let mut from = items.clone();
-    let mut to = items.clone();
-    let mut width = 1usize;
-    while width < n {
-        let mut start = 0usize;
-        while start < n {
-            let mid = start.saturating_add(width).min(n);
-            let end = start.saturating_add(width.saturating_mul(2)).min(n);
-            let (mut i, mut j) = (start, mid);
-            for slot in to.get_mut(start..end).unwrap_or(&mut []) {
-                let take_right = match (from.get(i), from.get(j)) {
-                    (Some(left), Some(right)) if i < mid && j < end => less(right, left),
-                    _ => i >= mid,
-                };
-                let source = if take_right { &mut j } else { &mut i };
-                if let Some(item) = from.get(*source) {
-                    *slot = *item;
-                }
-                *source = source.saturating_add(1);
-            }
-            start = end;
-        }
-        core::mem::swap(&mut from, &mut to);
-        width = width.saturating_mul(2);
-    }
-    *items = from;
-}
-
 #[cfg(all(test, feature = "std"))]
 mod tests {
     use super::*;
@@ -990,13 +864,5 @@ mod tests {
                 assert_eq!(sorted, selected, "{dir}/{name}");
             }
         }
-    }
-
-    #[test]
-    fn merge_sort_is_stable() {
-        let mut items: alloc::vec::Vec<(u8, usize)> =
-            (0..100).map(|i| (((i * 7) % 5) as u8, i)).collect();
-        merge_sort(&mut items, &mut |a, b| a.0 < b.0);
-        assert!(items.windows(2).all(|w| w[0].0 < w[1].0 || (w[0].0 == w[1].0 && w[0].1 < w[1].1)));
     }
 }

@@ -13,12 +13,19 @@
 //! dictionary keys are one key when their entries are pairwise equal in wire order.
 //!
 //! Comparisons follow nested arrays [`COMPARE_DEPTH`] levels deep at most (deeper ones compare as
-//! neither less nor equal), so they cannot exhaust the stack.
+//! neither less nor equal), so they cannot exhaust the stack. Godot has no such cut-off for `<`,
+//! and Godot 4's equality follows containers 100 levels deep (deeper ones are equal), so keys
+//! that differ, or are equal, only more than 16 levels down may be ordered or merged differently.
+//!
+//! With `alloc`, sorting reads each key once into a sort form ([`SortForms`](super::sort_form))
+//! and an equality class ([`classes`](super::key_classes)); the functions here order and compare
+//! keys without memory, for the build without `alloc`, at O(16 × bytes of the two keys) each.
 
 use core::cmp::Ordering;
 
 use crate::view::math::{Color, Vector2, Vector3, Vector4};
 use crate::wire::error::Result;
+use crate::wire::types::VariantType;
 use crate::{ObjectRef, VariantRef, Version};
 
 /// How deep comparisons follow nested arrays.
@@ -87,7 +94,7 @@ pub(super) fn color_components(color: Color<f32>) -> Reals16 {
 }
 
 /// Integer vector components, in wire order.
-fn int_components(value: &VariantRef<'_>) -> Option<([i32; 4], usize)> {
+pub(super) fn int_components(value: &VariantRef<'_>) -> Option<([i32; 4], usize)> {
     let mut out = [0i32; 4];
     let mut len = 0usize;
     let mut push = |c: i32| {
@@ -109,7 +116,7 @@ fn int_components(value: &VariantRef<'_>) -> Option<([i32; 4], usize)> {
 /// Godot's vector `<`: the first component that differs decides; the last one is compared with
 /// `<` whatever it is.
 #[cfg(feature = "alloc")]
-fn lexicographic_less<T: PartialOrd + Copy>(a: &[T], b: &[T]) -> bool {
+pub(super) fn lexicographic_less<T: PartialOrd + Copy>(a: &[T], b: &[T]) -> bool {
     let last = a.len().min(b.len()).saturating_sub(1);
     for (i, (x, y)) in a.iter().zip(b).enumerate() {
         if i == last || x != y {
@@ -124,77 +131,18 @@ fn is_string(value: &VariantRef<'_>) -> bool {
 }
 
 /// The value's wire id in `version` (its Godot 4 id when `version` lacks the type).
-fn type_id(value: &VariantRef<'_>, version: Version) -> u8 {
-    let ty = value.variant_type();
-    ty.id(version).or_else(|| ty.id(Version::Godot4)).unwrap_or(u8::MAX)
+pub(super) fn type_id(value: &VariantRef<'_>, version: Version) -> u8 {
+    id_of(value.variant_type(), version)
 }
 
-/// Godot's ordering of dictionary keys in the text writer: `true` when `a` sorts before `b`.
-#[cfg(feature = "alloc")]
-pub(super) fn key_less(a: &VariantRef<'_>, b: &VariantRef<'_>, version: Version) -> Result<bool> {
-    if version == Version::Godot4 && is_string(a) && is_string(b) {
-        return Ok(text(a) < text(b));
-    }
-    variant_less(a, b, version, 0)
+/// The wire id of `ty` in `version` (its Godot 4 id when `version` lacks the type).
+pub(super) fn id_of(ty: VariantType, version: Version) -> u8 {
+    ty.id(version).or_else(|| ty.id(Version::Godot4)).unwrap_or(u8::MAX)
 }
 
 /// The text bytes of a string value (empty for other values).
 fn text<'a>(value: &VariantRef<'a>) -> &'a [u8] {
     value.as_gd_str().map_or(&[], |s| s.text_bytes())
-}
-
-/// `Variant::operator<`: type id first, then the type's own `<`.
-#[cfg(feature = "alloc")]
-fn variant_less(
-    a: &VariantRef<'_>,
-    b: &VariantRef<'_>,
-    version: Version,
-    depth: u8,
-) -> Result<bool> {
-    use VariantRef as V;
-    let (ta, tb) = (type_id(a, version), type_id(b, version));
-    if ta != tb {
-        return Ok(ta < tb);
-    }
-    Ok(match (a, b) {
-        (V::Bool(x), V::Bool(y)) => !*x && *y,
-        (V::Int(x), V::Int(y)) => x < y,
-        (V::Float(x), V::Float(y)) => x < y,
-        (V::String(_) | V::StringName(_), _) => text(a) < text(b),
-        (V::Rid(x), V::Rid(y)) => x < y,
-        (V::Vector2(_) | V::Vector3(_) | V::Vector4(_), _) => {
-            match (real_components(a), real_components(b)) {
-                (Some(x), Some(y)) => lexicographic_less(x.as_slice(), y.as_slice()),
-                _ => false,
-            }
-        }
-        (V::Vector2i(_) | V::Vector3i(_) | V::Vector4i(_), _) => {
-            match (int_components(a), int_components(b)) {
-                (Some((x, n)), Some((y, m))) => {
-                    lexicographic_less(x.get(..n).unwrap_or(&[]), y.get(..m).unwrap_or(&[]))
-                }
-                _ => false,
-            }
-        }
-        (V::Array(x), V::Array(y)) if depth < COMPARE_DEPTH => {
-            let mut left = x.iter();
-            let mut right = y.iter();
-            loop {
-                match (left.next().transpose()?, right.next().transpose()?) {
-                    (Some(p), Some(q)) => {
-                        if variant_less(&p, &q, version, depth.saturating_add(1))? {
-                            return Ok(true);
-                        }
-                        if variant_less(&q, &p, version, depth.saturating_add(1))? {
-                            return Ok(false);
-                        }
-                    }
-                    _ => return Ok(x.len() < y.len()),
-                }
-            }
-        }
-        _ => false,
-    })
 }
 
 /// A consistent total order close to Godot's, for ordering without memory: type id first (a
