@@ -169,6 +169,7 @@ pub mod json;
 pub mod owned;
 #[cfg(feature = "serde")]
 pub mod serde;
+#[cfg(feature = "alloc")]
 pub mod text;
 mod view;
 mod wire;

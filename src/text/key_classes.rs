@@ -1,5 +1,5 @@
 //! Which keys of a dictionary are one key in Godot: every key gets a class number, the same for
-//! keys [`key_eq`](super::order::key_eq) holds equal, found with O(k log k) comparisons instead
+//! keys Godot's key equality holds equal, found with O(k log k) comparisons instead
 //! of comparing every pair.
 //!
 //! Each key is read once into a canonical form: its type (`String` and `StringName` as one type
@@ -24,7 +24,7 @@ use super::order::{
     real_components, type_id,
 };
 use super::sort::merge_sort;
-use crate::view::dictionary::DictionaryRef;
+use crate::view::element::Element;
 use crate::wire::error::Result;
 use crate::wire::options::Version;
 use crate::wire::types::VariantType;
@@ -146,9 +146,9 @@ impl<'a> KeyVisitor<'a> for Forms<'a> {
 
 /// The class of each key of `dictionary`, by key index: equal numbers from 1 up for keys Godot
 /// holds as one key, 0 for keys equal to no key.
-pub(super) fn classes(dictionary: DictionaryRef<'_>, version: Version) -> Result<Vec<u32>> {
+pub(super) fn classes(keys: &[Element<'_>], version: Version) -> Result<Vec<u32>> {
     let mut forms = Forms { pieces: Vec::new(), keys: Vec::new(), version };
-    visit_keys(dictionary, &mut forms)?;
+    visit_keys(keys, &mut forms)?;
     work::add(forms.pieces.len());
     let count = forms.keys.len();
     let form = |index: &usize| forms.form(*index).unwrap_or(&[]);

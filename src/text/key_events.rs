@@ -1,13 +1,13 @@
 //! Reading a dictionary's keys in one forward pass, for the forms the sort builds of them.
 //!
-//! A [`Cursor`] over the dictionary gives every key's values in order (each byte read once);
+//! A [`Cursor`](crate::Cursor) over each key gives its values in order (each byte read once);
 //! a [`KeyVisitor`] sees each value with its depth below the key and says whether to go into
-//! a container, pass over it, or pass over the rest of the key. Dictionary values are passed
-//! over. O(bytes of the dictionary), one cursor (8 KiB) per pass, no recursion.
+//! a container, pass over it, or pass over the rest of the key. The dictionary's values are not
+//! read at all. O(bytes of the keys), one cursor (8 KiB) at a time, no recursion.
 
 use crate::VariantRef;
 use crate::view::cursor::Event;
-use crate::view::dictionary::DictionaryRef;
+use crate::view::element::Element;
 use crate::wire::error::Result;
 
 /// What to do after a value.
@@ -35,30 +35,30 @@ pub(super) trait KeyVisitor<'a> {
     fn close(&mut self);
 }
 
-/// Shows every key of `dictionary` to `visitor`, in wire order.
+/// Shows every key in `keys` to `visitor`, in order: one [`Cursor`](crate::Cursor) pass over
+/// each key's own bytes, so the work is O(bytes of the keys); the dictionary's values are never
+/// read.
 pub(super) fn visit_keys<'a>(
-    dictionary: DictionaryRef<'a>,
+    keys: &[Element<'a>],
     visitor: &mut impl KeyVisitor<'a>,
 ) -> Result<()> {
-    let mut cursor = dictionary.cursor();
-    // The dictionary itself: its entries are at depth 1.
-    if !matches!(cursor.next().transpose()?, Some(Event::Open { .. })) {
-        return Ok(());
-    }
-    for _ in 0..dictionary.len() {
+    for key in keys {
         visitor.key();
-        loop {
-            let depth = cursor.depth().saturating_sub(1);
-            let (visit, container) = match cursor.next().transpose()? {
-                Some(Event::Leaf(leaf)) => (visitor.value(leaf.value(), depth, false)?, false),
-                Some(Event::Open { value, .. }) => (visitor.value(value, depth, true)?, true),
-                Some(Event::Close { .. }) => {
+        let mut cursor = key.cursor();
+        while let Some(event) = cursor.next().transpose()? {
+            // Depth of the value below the key: 0 for the key itself.
+            let (visit, container) = match event {
+                Event::Leaf(leaf) => (visitor.value(leaf.value(), cursor.depth(), false)?, false),
+                Event::Open { value, .. } => {
+                    let depth = cursor.depth().saturating_sub(1);
+                    (visitor.value(value, depth, true)?, true)
+                }
+                Event::Close { .. } => {
                     visitor.close();
                     (Visit::Enter, false)
                 }
                 // Full objects are never entered.
-                Some(Event::Property(_)) => (Visit::Enter, false),
-                None => return Ok(()),
+                Event::Property(_) => (Visit::Enter, false),
             };
             match visit {
                 Visit::Enter => {}
@@ -66,19 +66,8 @@ pub(super) fn visit_keys<'a>(
                     cursor.skip_container()?;
                 }
                 Visit::Pass => {}
-                Visit::PassKey => {
-                    while cursor.depth() > 1 {
-                        cursor.skip_container()?;
-                    }
-                }
+                Visit::PassKey => break,
             }
-            if cursor.depth() <= 1 {
-                break;
-            }
-        }
-        // The entry's value.
-        if let Some(Event::Open { .. }) = cursor.next().transpose()? {
-            cursor.skip_container()?;
         }
     }
     Ok(())

@@ -82,26 +82,20 @@
 //! comparisons follow nested arrays 16 levels deep at most.
 
 mod float;
-#[cfg(feature = "alloc")]
 mod key_classes;
-#[cfg(feature = "alloc")]
 mod key_events;
 mod order;
-#[cfg(feature = "alloc")]
 mod sort;
-#[cfg(feature = "alloc")]
 mod sort_form;
 
 use core::fmt::{self, Write};
 
-use crate::view::array::Elements;
-use crate::view::dictionary::DictionaryRef;
-use crate::view::element::Element;
-use crate::view::object::Properties;
+use alloc::vec::Vec;
+
+use crate::view::tape::{Children, Part, Tape};
 use crate::{ContainerType, Error, GdStr, ObjectRef, VariantRef, Version};
 
 use order::{PackedRealsIter, Reals16};
-#[cfg(feature = "alloc")]
 use sort::sorted;
 
 /// Godot 4's writer prints a container more than this many levels down as empty (`MAX_RECURSION`).
@@ -166,14 +160,13 @@ pub fn write_text_as<W: Write + ?Sized>(
     version: Version,
     out: &mut W,
 ) -> Result<(), TextError> {
-    TextWriter { out, version, sort_in_memory: cfg!(feature = "alloc") }.run(value)
+    TextWriter { out, version }.run(value)
 }
 
 /// Godot 4's text of `value` (`var_to_str`), as a `String`.
 ///
 /// # Errors
 /// The first malformed part reached, with its byte offset.
-#[cfg(feature = "alloc")]
 pub fn to_text(value: VariantRef<'_>) -> Result<alloc::string::String, Error> {
     to_text_as(value, Version::Godot4)
 }
@@ -182,7 +175,6 @@ pub fn to_text(value: VariantRef<'_>) -> Result<alloc::string::String, Error> {
 ///
 /// # Errors
 /// The first malformed part reached, with its byte offset.
-#[cfg(feature = "alloc")]
 pub fn to_text_as(value: VariantRef<'_>, version: Version) -> Result<alloc::string::String, Error> {
     let mut text = alloc::string::String::new();
     match write_text_as(value, version, &mut text) {
@@ -193,110 +185,35 @@ pub fn to_text_as(value: VariantRef<'_>, version: Version) -> Result<alloc::stri
     }
 }
 
-/// A container being printed.
-enum Frame<'a> {
+/// A container being printed; its children come from the value's [`Tape`], each part visited
+/// once.
+enum Frame<'t, 'a> {
     Array {
-        items: Elements<'a>,
+        items: Children<'t, 'a>,
         first: bool,
         close: &'static str,
         count: u16,
     },
     Dictionary {
-        order: KeyOrder<'a>,
-        pending: Option<Element<'a>>,
+        /// The entries in print order.
+        entries: alloc::vec::IntoIter<(Part<'t, 'a>, Part<'t, 'a>)>,
+        pending: Option<Part<'t, 'a>>,
         first: bool,
         close: &'static str,
         count: u16,
     },
     Object {
-        properties: Properties<'a>,
+        /// Names and values, alternating.
+        properties: Children<'t, 'a>,
         first: bool,
         count: u16,
     },
-}
-
-/// The order in which a dictionary's entries are printed.
-enum KeyOrder<'a> {
-    /// Found one at a time, without memory: the least key after the last one printed.
-    Select { dictionary: DictionaryRef<'a>, last: Option<u32> },
-    /// Sorted up front.
-    #[cfg(feature = "alloc")]
-    Sorted { entries: alloc::vec::Vec<(Element<'a>, Element<'a>)>, next: usize },
-}
-
-/// The explicit stack of open containers.
-#[cfg(feature = "alloc")]
-struct Stack<'a> {
-    frames: alloc::vec::Vec<Frame<'a>>,
-}
-
-#[cfg(feature = "alloc")]
-impl<'a> Stack<'a> {
-    fn new() -> Self {
-        Stack { frames: alloc::vec::Vec::new() }
-    }
-
-    fn push(&mut self, frame: Frame<'a>) {
-        self.frames.push(frame);
-    }
-
-    fn last_mut(&mut self) -> Option<&mut Frame<'a>> {
-        self.frames.last_mut()
-    }
-
-    fn pop(&mut self) {
-        self.frames.pop();
-    }
-}
-
-/// Room for every container the depth limit allows (the top level and 1024 below it).
-#[cfg(not(feature = "alloc"))]
-const STACK_LEN: usize = crate::MAX_DEPTH as usize + 1;
-
-/// The explicit stack of open containers, in a fixed array.
-#[cfg(not(feature = "alloc"))]
-struct Stack<'a> {
-    frames: [Option<Frame<'a>>; STACK_LEN],
-    len: usize,
-}
-
-#[cfg(not(feature = "alloc"))]
-impl<'a> Stack<'a> {
-    fn new() -> Self {
-        Stack { frames: [const { None }; STACK_LEN], len: 0 }
-    }
-
-    fn push(&mut self, frame: Frame<'a>) {
-        // The depth limit keeps `len` below STACK_LEN; a frame past it would be dropped.
-        if let Some(slot) = self.frames.get_mut(self.len) {
-            *slot = Some(frame);
-            self.len = self.len.saturating_add(1);
-        }
-    }
-
-    fn last_mut(&mut self) -> Option<&mut Frame<'a>> {
-        let index = self.len.checked_sub(1)?;
-        self.frames.get_mut(index)?.as_mut()
-    }
-
-    fn pop(&mut self) {
-        if let Some(index) = self.len.checked_sub(1) {
-            if let Some(slot) = self.frames.get_mut(index) {
-                *slot = None;
-            }
-            self.len = index;
-        }
-    }
 }
 
 /// One printing run.
 struct TextWriter<'w, W: ?Sized> {
     out: &'w mut W,
     version: Version,
-    /// Sort dictionaries in memory (Godot's exact algorithm for up to 16 keys) rather than
-    /// selecting keys one at a time.
-    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
-    sort_in_memory: bool,
 }
 
 /// How a string is escaped.
@@ -310,18 +227,26 @@ enum Escape {
 
 impl<'w, W: Write + ?Sized> TextWriter<'w, W> {
     fn run(&mut self, value: VariantRef<'_>) -> Result<(), TextError> {
-        let mut stack = Stack::new();
-        if let Some(frame) = self.value(value, 0)? {
+        let Some(tape) = Tape::of_container(value) else {
+            self.value(value, None, 0)?;
+            return Ok(());
+        };
+        let tape = tape?;
+        let mut stack: Vec<Frame<'_, '_>> = Vec::new();
+        let root = tape.root();
+        if let Some(frame) = self.value(root.value(), Some(root), 0)? {
             stack.push(frame);
         }
         while let Some(frame) = stack.last_mut() {
             match self.step(frame)? {
-                Some((value, count)) => {
-                    if let Some(frame) = self.value(value, count)? {
+                Some((part, count)) => {
+                    if let Some(frame) = self.value(part.value(), Some(part), count)? {
                         stack.push(frame);
                     }
                 }
-                None => stack.pop(),
+                None => {
+                    stack.pop();
+                }
             }
         }
         Ok(())
@@ -333,35 +258,35 @@ impl<'w, W: Write + ?Sized> TextWriter<'w, W> {
 
     /// Writes what comes before the next child of `frame` and returns that child with its
     /// recursion count, or closes the container and returns `None`.
-    fn step<'a>(
+    fn step<'t, 'a>(
         &mut self,
-        frame: &mut Frame<'a>,
-    ) -> Result<Option<(VariantRef<'a>, u16)>, TextError> {
+        frame: &mut Frame<'t, 'a>,
+    ) -> Result<Option<(Part<'t, 'a>, u16)>, TextError> {
         match frame {
-            Frame::Array { items, first, close, count } => match items.next().transpose()? {
-                Some(element) => {
+            Frame::Array { items, first, close, count } => match items.next() {
+                Some(part) => {
                     if !core::mem::replace(first, false) {
                         self.out.write_str(", ")?;
                     }
-                    Ok(Some((element.value(), *count)))
+                    Ok(Some((part, *count)))
                 }
                 None => {
                     self.out.write_str(close)?;
                     Ok(None)
                 }
             },
-            Frame::Dictionary { order, pending, first, close, count } => {
+            Frame::Dictionary { entries, pending, first, close, count } => {
                 if let Some(value) = pending.take() {
                     self.out.write_str(": ")?;
-                    return Ok(Some((value.value(), *count)));
+                    return Ok(Some((value, *count)));
                 }
-                match next_entry(order, self.version)? {
+                match entries.next() {
                     Some((key, value)) => {
                         if !core::mem::replace(first, false) {
                             self.out.write_str(",\n")?;
                         }
                         *pending = Some(value);
-                        Ok(Some((key.value(), *count)))
+                        Ok(Some((key, *count)))
                     }
                     None => {
                         self.out.write_str(close)?;
@@ -369,31 +294,32 @@ impl<'w, W: Write + ?Sized> TextWriter<'w, W> {
                     }
                 }
             }
-            Frame::Object { properties, first, count } => match properties.next().transpose()? {
-                Some((name, value)) => {
-                    if !core::mem::replace(first, false) {
-                        self.out.write_char(',')?;
-                    }
-                    self.out.write_char('"')?;
-                    self.raw_text(name)?;
-                    self.out.write_str("\":")?;
-                    Ok(Some((value.value(), *count)))
-                }
-                None => {
+            Frame::Object { properties, first, count } => {
+                let (Some(name), Some(value)) = (properties.next(), properties.next()) else {
                     self.out.write_str(")\n")?;
-                    Ok(None)
+                    return Ok(None);
+                };
+                if !core::mem::replace(first, false) {
+                    self.out.write_char(',')?;
                 }
-            },
+                self.out.write_char('"')?;
+                if let Some(name) = name.name() {
+                    self.raw_text(name)?;
+                }
+                self.out.write_str("\":")?;
+                Ok(Some((value, *count)))
+            }
         }
     }
 
     /// Writes `value` whole, or the opening of a container and returns its frame. `count` is
     /// Godot 4's recursion count of the value (the containers above it).
-    fn value<'a>(
+    fn value<'t, 'a>(
         &mut self,
         value: VariantRef<'a>,
+        part: Option<Part<'t, 'a>>,
         count: u16,
-    ) -> Result<Option<Frame<'a>>, TextError> {
+    ) -> Result<Option<Frame<'t, 'a>>, TextError> {
         use VariantRef as V;
         let (open, close) = if self.godot3() { ("( ", " )") } else { ("(", ")") };
         let name = value.variant_type().name(self.version);
@@ -459,7 +385,9 @@ impl<'w, W: Write + ?Sized> TextWriter<'w, W> {
                 (Version::Godot4, None | Some(0)) => self.out.write_str("RID()")?,
                 (Version::Godot4, Some(id)) => write!(self.out, "RID({})", id as i64)?,
             },
-            V::Object(_) | V::Dictionary(_) | V::Array(_) => return self.container(value, count),
+            V::Object(_) | V::Dictionary(_) | V::Array(_) => {
+                return self.container(value, part, count);
+            }
             V::Callable => self.out.write_str("Callable()")?,
             V::Signal(_) => self.out.write_str("Signal()")?,
             V::PackedByteArray(bytes) => {
@@ -538,11 +466,14 @@ impl<'w, W: Write + ?Sized> TextWriter<'w, W> {
 
     /// An array, a dictionary or an object: writes its opening (or all of it when it is empty,
     /// null, or past Godot 4's nesting cut-off) and returns its frame.
-    fn container<'a>(
+    /// `part` is the container's place on the tape (every array, dictionary and full object
+    /// has one).
+    fn container<'t, 'a>(
         &mut self,
         value: VariantRef<'a>,
+        part: Option<Part<'t, 'a>>,
         count: u16,
-    ) -> Result<Option<Frame<'a>>, TextError> {
+    ) -> Result<Option<Frame<'t, 'a>>, TextError> {
         let cut = self.version == Version::Godot4 && count > MAX_RECURSION;
         let child = count.saturating_add(1);
         match value {
@@ -564,7 +495,8 @@ impl<'w, W: Write + ?Sized> TextWriter<'w, W> {
                     return Ok(None);
                 }
                 self.out.write_str(if self.godot3() { "[ " } else { "[" })?;
-                Ok(Some(Frame::Array { items: array.elements(), first: true, close, count: child }))
+                let Some(part) = part else { return Ok(None) };
+                Ok(Some(Frame::Array { items: part.children(), first: true, close, count: child }))
             }
             VariantRef::Dictionary(dictionary) => {
                 let (keys, values) = (dictionary.key_type()?, dictionary.value_type()?);
@@ -587,9 +519,9 @@ impl<'w, W: Write + ?Sized> TextWriter<'w, W> {
                     return Ok(None);
                 }
                 self.out.write_str("{\n")?;
-                let order = self.key_order(dictionary)?;
+                let Some(part) = part else { return Ok(None) };
                 Ok(Some(Frame::Dictionary {
-                    order,
+                    entries: self.print_order(part)?.into_iter(),
                     pending: None,
                     first: true,
                     close: if typed { "\n})" } else { "\n}" },
@@ -616,11 +548,8 @@ impl<'w, W: Write + ?Sized> TextWriter<'w, W> {
                 self.out.write_str("Object(")?;
                 self.raw_text(object.class_name())?;
                 self.out.write_char(',')?;
-                Ok(Some(Frame::Object {
-                    properties: object.properties(),
-                    first: true,
-                    count: child,
-                }))
+                let Some(part) = part else { return Ok(None) };
+                Ok(Some(Frame::Object { properties: part.children(), first: true, count: child }))
             }
             _ => {
                 self.out.write_str("null")?;
@@ -629,13 +558,20 @@ impl<'w, W: Write + ?Sized> TextWriter<'w, W> {
         }
     }
 
-    /// How the entries of a non-empty dictionary are put in order.
-    fn key_order<'a>(&self, dictionary: DictionaryRef<'a>) -> Result<KeyOrder<'a>, Error> {
-        #[cfg(feature = "alloc")]
-        if self.sort_in_memory {
-            return sorted(dictionary, self.version);
+    /// The entries of the dictionary at `part` in print order: repeated keys merged (first
+    /// position, last value), sorted as Godot sorts them.
+    fn print_order<'t, 'a>(
+        &self,
+        part: Part<'t, 'a>,
+    ) -> Result<Vec<(Part<'t, 'a>, Part<'t, 'a>)>, Error> {
+        let mut children = part.children();
+        let mut keys = Vec::new();
+        let mut entries = Vec::new();
+        while let (Some(key), Some(value)) = (children.next(), children.next()) {
+            keys.push(key.element());
+            entries.push((key, value));
         }
-        Ok(KeyOrder::Select { dictionary, last: None })
+        sorted(&keys, entries, self.version)
     }
 
     /// The element, key or value type of a typed container.
@@ -751,118 +687,4 @@ fn write_ints<W: Write + ?Sized>(
     });
     result?;
     out.write_str(close)
-}
-
-/// The next entry of a dictionary in print order.
-fn next_entry<'a>(
-    order: &mut KeyOrder<'a>,
-    version: Version,
-) -> Result<Option<(Element<'a>, Element<'a>)>, Error> {
-    match order {
-        KeyOrder::Select { dictionary, last } => {
-            let found = select_next(*dictionary, *last, version)?;
-            Ok(found.map(|(index, key, value)| {
-                *last = Some(index);
-                (key, value)
-            }))
-        }
-        #[cfg(feature = "alloc")]
-        KeyOrder::Sorted { entries, next } => {
-            let entry = entries.get(*next).copied();
-            *next = next.saturating_add(1);
-            Ok(entry)
-        }
-    }
-}
-
-/// The least key after the entry at wire index `last` (by the total order, then by wire index),
-/// skipping repeats of a key already printed; its value is that of the key's last repeat.
-fn select_next<'a>(
-    dictionary: DictionaryRef<'a>,
-    last: Option<u32>,
-    version: Version,
-) -> Result<Option<(u32, Element<'a>, Element<'a>)>, Error> {
-    use core::cmp::Ordering;
-    let mut after = match last {
-        Some(index) => dictionary
-            .entries()
-            .nth(index as usize)
-            .transpose()?
-            .map(|(key, _)| (index, key.value())),
-        None => None,
-    };
-    loop {
-        let mut best: Option<(u32, Element<'a>)> = None;
-        for (index, entry) in (0u32..).zip(dictionary.entries()) {
-            let (key, _) = entry?;
-            let value = key.value();
-            if let Some((after_index, after_key)) = &after {
-                let o = order::total_cmp(&value, after_key, version, 0)?;
-                if o == Ordering::Less || (o == Ordering::Equal && index <= *after_index) {
-                    continue;
-                }
-            }
-            let better = match &best {
-                None => true,
-                Some((_, current)) => {
-                    order::total_cmp(&value, &current.value(), version, 0)? == Ordering::Less
-                }
-            };
-            if better {
-                best = Some((index, key));
-            }
-        }
-        let Some((best_index, best_key)) = best else {
-            return Ok(None);
-        };
-        let best_value = best_key.value();
-        let mut repeat = false;
-        let mut value = None;
-        for (index, entry) in (0u32..).zip(dictionary.entries()) {
-            let (key, v) = entry?;
-            if index == best_index || order::key_eq(&key.value(), &best_value, version, 0)? {
-                if index < best_index {
-                    repeat = true;
-                    break;
-                }
-                value = Some(v);
-            }
-        }
-        match value {
-            Some(value) if !repeat => return Ok(Some((best_index, best_key, value))),
-            _ => after = Some((best_index, best_value)),
-        }
-    }
-}
-
-#[cfg(all(test, feature = "std"))]
-mod tests {
-    use super::*;
-    use crate::Options;
-
-    /// The memory-free key order gives the same text as sorting in memory when keys are ordered
-    /// consistently (here: every corpus dictionary).
-    #[test]
-    fn selecting_keys_matches_sorting() {
-        for (dir, version) in [("godot3", Version::Godot3), ("godot4", Version::Godot4)] {
-            for name in [
-                "dict_simple",
-                "dict_order",
-                "dict_mixed_keys",
-                "dict_nested",
-                "dict_nested_depth100",
-            ] {
-                let path = alloc::format!("{}/corpus/{dir}/{name}.bin", env!("CARGO_MANIFEST_DIR"));
-                let bytes = std::fs::read(path).unwrap();
-                let value = crate::parse(&bytes, Options::new(version)).unwrap();
-                let mut sorted = alloc::string::String::new();
-                TextWriter { out: &mut sorted, version, sort_in_memory: true }.run(value).unwrap();
-                let mut selected = alloc::string::String::new();
-                TextWriter { out: &mut selected, version, sort_in_memory: false }
-                    .run(value)
-                    .unwrap();
-                assert_eq!(sorted, selected, "{dir}/{name}");
-            }
-        }
-    }
 }

@@ -17,10 +17,8 @@
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
-use super::KeyOrder;
 use super::key_classes::classes;
 use super::sort_form::SortForms;
-use crate::view::dictionary::DictionaryRef;
 use crate::view::element::Element;
 use crate::wire::error::Error;
 use crate::wire::options::Version;
@@ -34,28 +32,27 @@ const INSERTION_SORT_MAX: usize = 16;
 
 /// An entry being put in order.
 #[derive(Clone, Copy)]
-struct Item<'a> {
-    key: Element<'a>,
-    value: Element<'a>,
+struct Item<K, V> {
+    key: K,
+    value: V,
     /// The key's index in wire order (its sort form).
     index: usize,
     /// The key's equality class (0: equal to no key).
     class: u32,
 }
 
-/// The entries of `dictionary` in print order: repeated keys merged (first position, last
-/// value), sorted with Godot's key order.
-pub(super) fn sorted<'a>(
-    dictionary: DictionaryRef<'a>,
+/// The entries of a dictionary (in wire order) in print order: repeated keys merged (first
+/// position, last value), sorted with Godot's key order.
+/// `keys` are the entries' keys, read for their sort and equality forms; `entries` are what is
+/// returned for each entry, `(key, value)`.
+pub(super) fn sorted<'a, K: Copy, V: Copy>(
+    keys: &[Element<'a>],
+    entries: Vec<(K, V)>,
     version: Version,
-) -> Result<KeyOrder<'a>, Error> {
-    let mut entries: Vec<(Element<'a>, Element<'a>)> = Vec::new();
-    for entry in dictionary.entries() {
-        entries.push(entry?);
-    }
-    let classes = classes(dictionary, version)?;
-    let forms = SortForms::new(dictionary, version)?;
-    let mut items: Vec<Item<'a>> = entries
+) -> Result<Vec<(K, V)>, Error> {
+    let classes = classes(keys, version)?;
+    let forms = SortForms::new(keys, version)?;
+    let mut items: Vec<Item<K, V>> = entries
         .into_iter()
         .enumerate()
         .map(|(index, (key, value))| {
@@ -67,7 +64,7 @@ pub(super) fn sorted<'a>(
     if merged_first {
         items = merge_repeats(items, |_, _| true);
     }
-    let mut less = |a: &Item<'a>, b: &Item<'a>| forms.cmp(a.index, b.index) == Ordering::Less;
+    let mut less = |a: &Item<K, V>, b: &Item<K, V>| forms.cmp(a.index, b.index) == Ordering::Less;
     if items.len() <= INSERTION_SORT_MAX {
         insertion_sort(&mut items, &mut less);
     } else {
@@ -77,21 +74,20 @@ pub(super) fn sorted<'a>(
         // Repeats of one key are tied; a stable sort leaves them in runs of tied keys.
         items = merge_repeats(items, |a, b| forms.cmp(a.index, b.index).is_eq());
     }
-    let entries = items.into_iter().map(|item| (item.key, item.value)).collect();
-    Ok(KeyOrder::Sorted { entries, next: 0 })
+    Ok(items.into_iter().map(|item| (item.key, item.value)).collect())
 }
 
 /// Merges entries with equal keys into the first one, which takes the last one's value. A run
 /// of entries ends where `same_run(last kept entry, entry)` is false; only entries kept in the
 /// current run are merged into.
-fn merge_repeats<'a>(
-    items: Vec<Item<'a>>,
-    same_run: impl Fn(&Item<'a>, &Item<'a>) -> bool,
-) -> Vec<Item<'a>> {
+fn merge_repeats<K: Copy, V: Copy>(
+    items: Vec<Item<K, V>>,
+    same_run: impl Fn(&Item<K, V>, &Item<K, V>) -> bool,
+) -> Vec<Item<K, V>> {
     work::add(items.len());
     // For each class (numbered from 1 to k at most): the run it was last kept in and where.
     let mut kept_at: Vec<Option<(usize, usize)>> = alloc::vec![None; items.len().saturating_add(1)];
-    let mut kept: Vec<Item<'a>> = Vec::with_capacity(items.len());
+    let mut kept: Vec<Item<K, V>> = Vec::with_capacity(items.len());
     let mut run = 0usize;
     for item in items {
         if let Some(last) = kept.last() {

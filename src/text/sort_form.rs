@@ -21,7 +21,7 @@ use core::cmp::Ordering;
 use super::key_events::{KeyVisitor, Visit, visit_keys};
 use super::order::{COMPARE_DEPTH, int_components, lexicographic_less, real_components, type_id};
 use crate::VariantRef;
-use crate::view::dictionary::DictionaryRef;
+use crate::view::element::Element;
 use crate::wire::error::Result;
 use crate::wire::options::Version;
 use crate::wire::work;
@@ -88,9 +88,9 @@ enum Part<'a> {
 
 impl<'a> SortForms<'a> {
     /// The forms of the keys of `dictionary`, read as `version` orders them.
-    pub(super) fn new(dictionary: DictionaryRef<'a>, version: Version) -> Result<Self> {
+    pub(super) fn new(keys: &[Element<'a>], version: Version) -> Result<Self> {
         let mut forms = SortForms { tokens: Vec::new(), starts: Vec::new(), version };
-        visit_keys(dictionary, &mut forms)?;
+        visit_keys(keys, &mut forms)?;
         work::add(forms.tokens.len());
         Ok(forms)
     }

@@ -38,6 +38,7 @@ impl<'a> ArrayRef<'a> {
     }
 
     /// The buffer and settings the array was read with, and the position of its header.
+    #[cfg(feature = "alloc")]
     pub(crate) fn origin(&self) -> (Scope<'a>, usize) {
         (self.scope, self.header)
     }

@@ -15,6 +15,7 @@
 use core::iter::FusedIterator;
 
 use super::element::Element;
+#[cfg(feature = "alloc")]
 use super::object::ObjectRef;
 use super::string::{GdStr, read_string};
 use super::value::{Extent, VariantRef, parse_head};
@@ -128,6 +129,7 @@ impl<'a> Cursor<'a> {
 
     /// A cursor over a container value (an array, a dictionary or a full object), starting at
     /// its head; `None` for any other value (which holds nothing to stream).
+    #[cfg(feature = "alloc")]
     pub(crate) fn of_container(value: VariantRef<'a>) -> Option<Self> {
         let (scope, header) = match value {
             VariantRef::Array(array) => array.origin(),
@@ -153,6 +155,12 @@ impl<'a> Cursor<'a> {
             state: State::Start,
             stack: [0; DEEP],
         }
+    }
+
+    /// The buffer and options the cursor reads with.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn source(&self) -> (&'a [u8], Options) {
+        (self.buf, self.options)
     }
 
     /// How many containers are open around the next event: 0 before the value and after it,

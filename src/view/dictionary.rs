@@ -43,6 +43,7 @@ impl<'a> DictionaryRef<'a> {
     }
 
     /// The buffer and settings the dictionary was read with, and the position of its header.
+    #[cfg(feature = "alloc")]
     pub(crate) fn origin(&self) -> (Scope<'a>, usize) {
         (self.scope, self.header)
     }

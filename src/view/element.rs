@@ -45,6 +45,7 @@ impl<'a> Element<'a> {
     }
 
     /// The buffer and settings the element was read with, its position and depth.
+    #[cfg(feature = "alloc")]
     pub(crate) fn origin(&self) -> (&'a [u8], usize, Options, u16) {
         (self.buf, self.offset, self.options, self.depth)
     }

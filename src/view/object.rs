@@ -49,6 +49,7 @@ impl<'a> FullObject<'a> {
     }
 
     /// The buffer and settings the object was read with, and the position of its header.
+    #[cfg(feature = "alloc")]
     pub(crate) fn origin(&self) -> (Scope<'a>, usize) {
         (self.scope, self.class_pos.saturating_sub(4))
     }

@@ -65,6 +65,14 @@ impl<'a> Tape<'a> {
         Tape::build(buf, options, element.cursor())
     }
 
+    /// A tape of a container value (an array, a dictionary or a full object), `None` for any
+    /// other value.
+    pub(crate) fn of_container(value: VariantRef<'a>) -> Option<Result<Self>> {
+        let cursor = Cursor::of_container(value)?;
+        let (buf, options) = cursor.source();
+        Some(Tape::build(buf, options, cursor))
+    }
+
     fn build(buf: &'a [u8], options: Options, cursor: Cursor<'a>) -> Result<Self> {
         let mut nodes: Vec<Node> = Vec::new();
         // Indices of the open containers' nodes.
