@@ -10,6 +10,7 @@
     clippy::arithmetic_side_effects
 )]
 
+pub mod hostile;
 pub mod inputs;
 pub mod ops;
 
