@@ -11,6 +11,7 @@ use ::serde::de::{
     VariantAccess, Visitor,
 };
 
+use super::raw::{self, RAW};
 use super::repr::{
     ARRAY, ARRAY_FIELDS, DICTIONARY, DICTIONARY_FIELDS, FULL_FIELDS, OBJECT, OBJECT_NAMES, VARIANT,
     VARIANT_NAMES, type_of,
@@ -25,8 +26,36 @@ const RESERVE_MAX: usize = 4096;
 impl<'de> Deserialize<'de> for Variant {
     /// Reads the representation [`Variant`]'s `Serialize` writes. Values nested deeper than
     /// [`MAX_DEPTH`] (Godot's 1024) are refused.
+    ///
+    /// From Godot bytes ([`from_bytes`](crate::serde::from_bytes), a field read by the
+    /// [`VariantDeserializer`](crate::serde::VariantDeserializer)), it reads the value as
+    /// [`decode`](crate::decode) does instead: O(n), iterative, without recursion.
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // The struct-mapping deserializer answers this name with the value's bytes; any other
+        // sees a newtype struct around the lossless form.
+        deserializer.deserialize_newtype_struct(RAW, TopVisitor)
+    }
+}
+
+/// [`Variant`]'s own `Deserialize`: the lossless form, or the bytes of a Godot value.
+struct TopVisitor;
+
+impl<'de> Visitor<'de> for TopVisitor {
+    type Value = Variant;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a Godot Variant")
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Variant, D::Error> {
         VariantSeed { depth: 0 }.deserialize(deserializer)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Variant, A::Error> {
+        raw::read(map)
     }
 }
 

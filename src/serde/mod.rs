@@ -131,9 +131,12 @@ mod de_owned;
 mod de_ref;
 mod dedup;
 mod error;
+mod key_ids;
+mod raw;
 mod repr;
 mod ser_owned;
 mod ser_ref;
+mod source;
 
 pub use de_ref::{VariantDeserializer, from_bytes, from_variant_ref};
 pub use error::{DeError, PathSegment};

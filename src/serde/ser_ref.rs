@@ -1,16 +1,25 @@
 //! `Serialize` for [`VariantRef`] and [`Element`]: the owned representation, read straight from
 //! the buffer.
+//!
+//! A container is first read onto a tape ([`Source`]), one pass; the serializer then visits the
+//! tape, each part once and its children in O(1) each, so the whole value costs O(n) plus the
+//! repeated-key checks of [`dedup`](super::dedup), whatever the nesting. Each level of nesting
+//! recurses through the serializer (serde's API is recursive); the frames of this file on that
+//! path hold a reference and an index.
 
 use ::serde::ser::{Error as _, Serialize, SerializeSeq, SerializeStruct, Serializer};
 
-use super::dedup::{self, Plan};
+use crate::VariantType;
+
 use super::repr::{Bytes, NODE_PATH, OBJECT, OBJECT_NAMES, Pair, SIGNAL, Seq, VARIANT, tag};
 use super::ser_owned::{serialize_array, serialize_dictionary, serialize_full_object};
+use super::source::Source;
 use crate::view::packed::{PackedElement, PackedStringsIter};
+use crate::view::tape::Part;
 use crate::wire::exact_float::widen_exact;
 use crate::{
-    ArrayRef, ContainerType, DictionaryRef, Element, ElementType, FullObject, GdStr, NodePathRef,
-    NodePathStrings, ObjectRef, Packed, PackedReals, SignalRef, VariantRef,
+    ContainerType, Element, ElementType, GdStr, NodePathRef, NodePathStrings, ObjectRef, Packed,
+    PackedReals, SignalRef, VariantRef,
 };
 
 /// A malformed element met while serializing, as the serializer's error (its message carries
@@ -40,22 +49,14 @@ impl Serialize for VariantRef<'_> {
     /// [module docs](crate::serde). A malformed element met on the way is the serializer's
     /// error, carrying its byte offset.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        // Containers first, in a small frame: deep values recurse through here.
-        let (index, name) = tag(self.variant_type());
-        match *self {
-            VariantRef::Array(array) => {
-                serializer.serialize_newtype_variant(VARIANT, index, name, &ArraySer(array))
+        match Source::of_container(*self) {
+            Some(source) => {
+                Node { source: &source, index: source.root().index() }.serialize(serializer)
             }
-            VariantRef::Dictionary(dictionary) => serializer.serialize_newtype_variant(
-                VARIANT,
-                index,
-                name,
-                &DictionarySer(dictionary),
-            ),
-            VariantRef::Object(object) => {
-                serializer.serialize_newtype_variant(VARIANT, index, name, &ObjectSer(object))
+            None => {
+                let (index, name) = tag(self.variant_type());
+                leaf(self, index, name, serializer)
             }
-            _ => leaf(self, index, name, serializer),
         }
     }
 }
@@ -67,12 +68,62 @@ impl Serialize for Element<'_> {
     }
 }
 
+/// A value on a tape: what every level of a container recurses through, so it is kept small.
+#[derive(Clone, Copy)]
+struct Node<'s, 'a> {
+    source: &'s Source<'a>,
+    index: u32,
+}
+
+impl<'s, 'a> Node<'s, 'a> {
+    fn part(&self) -> Part<'s, 'a> {
+        self.source.part(self.index)
+    }
+
+    fn at(&self, part: Part<'_, 'a>) -> Self {
+        Node { source: self.source, index: part.index() }
+    }
+}
+
+impl Serialize for Node<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let part = self.part();
+        let ty = part.element().variant_type();
+        let (index, name) = tag(ty);
+        match ty {
+            VariantType::Array => {
+                serializer.serialize_newtype_variant(VARIANT, index, name, &ArrayNode(*self))
+            }
+            VariantType::Dictionary => {
+                serializer.serialize_newtype_variant(VARIANT, index, name, &DictionaryNode(*self))
+            }
+            _ => leaf_or_object(*self, index, name, serializer),
+        }
+    }
+}
+
+/// A value of a tape that is not an array or a dictionary.
+#[inline(never)]
+fn leaf_or_object<S: Serializer>(
+    node: Node<'_, '_>,
+    index: u32,
+    name: &'static str,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match node.part().value() {
+        VariantRef::Object(ObjectRef::Full(_)) => {
+            serializer.serialize_newtype_variant(VARIANT, index, name, &FullNode(node))
+        }
+        value => leaf(&value, index, name, serializer),
+    }
+}
+
 /// The elements of a packed array, decoded from its little-endian bytes.
 fn items<'a, T: PackedElement>(packed: &Packed<'a, T>) -> impl Iterator<Item = T> + Clone + 'a {
     packed.as_le_slice().iter().map(|&le| T::from_le(le))
 }
 
-/// Every variant but the containers.
+/// Every variant but arrays, dictionaries and full objects (which are written from a tape).
 #[inline(never)]
 fn leaf<S: Serializer>(
     value: &VariantRef<'_>,
@@ -132,9 +183,10 @@ fn leaf<S: Serializer>(
         V::PackedVector3Array(p) => packed_reals!(p),
         V::PackedVector4Array(p) => packed_reals!(p),
         V::PackedColorArray(p) => newtype!(&Seq(p.len(), items(&p))),
-        V::Array(array) => newtype!(&ArraySer(array)),
-        V::Dictionary(dictionary) => newtype!(&DictionarySer(dictionary)),
-        V::Object(object) => newtype!(&ObjectSer(object)),
+        V::Object(object @ (ObjectRef::Null | ObjectRef::Id(_))) => newtype!(&ObjectSer(object)),
+        V::Array(_) | V::Dictionary(_) | V::Object(ObjectRef::Full(_)) => {
+            Err(S::Error::custom("a container is written from its tape"))
+        }
     }
 }
 
@@ -194,89 +246,108 @@ fn element_type<'a, E: ::serde::ser::Error>(
     })
 }
 
-struct ArraySer<'a>(ArrayRef<'a>);
+struct ArrayNode<'s, 'a>(Node<'s, 'a>);
 
-impl Serialize for ArraySer<'_> {
+impl Serialize for ArrayNode<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let declared = element_type::<S::Error>(self.0.element_type())?;
-        serialize_array(serializer, ElementsSer(self.0), declared)
+        let VariantRef::Array(array) = self.0.part().value() else {
+            return Err(S::Error::custom("not an array"));
+        };
+        let declared = element_type::<S::Error>(array.element_type())?;
+        serialize_array(serializer, ElementsNode(self.0), declared)
     }
 }
 
-struct ElementsSer<'a>(ArrayRef<'a>);
+struct ElementsNode<'s, 'a>(Node<'s, 'a>);
 
-impl Serialize for ElementsSer<'_> {
+impl Serialize for ElementsNode<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
-        for element in self.0.elements() {
-            seq.serialize_element(&element.map_err(fail)?)?;
+        let node = self.0;
+        let part = node.part();
+        let len = part.value().as_array().map_or(0, |array| array.len());
+        let mut seq = serializer.serialize_seq(Some(len))?;
+        for child in node.source.children(part) {
+            seq.serialize_element(&node.at(child.map_err(fail)?))?;
         }
         seq.end()
     }
 }
 
-struct DictionarySer<'a>(DictionaryRef<'a>);
+struct DictionaryNode<'s, 'a>(Node<'s, 'a>);
 
-impl Serialize for DictionarySer<'_> {
+impl Serialize for DictionaryNode<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let key_type = element_type::<S::Error>(self.0.key_type())?;
-        let value_type = element_type::<S::Error>(self.0.value_type())?;
-        serialize_dictionary(serializer, EntriesSer(self.0), key_type, value_type)
+        let VariantRef::Dictionary(dictionary) = self.0.part().value() else {
+            return Err(S::Error::custom("not a dictionary"));
+        };
+        let key_type = element_type::<S::Error>(dictionary.key_type())?;
+        let value_type = element_type::<S::Error>(dictionary.value_type())?;
+        serialize_dictionary(serializer, EntriesNode(self.0), key_type, value_type)
     }
 }
 
 /// A dictionary's entries as Godot decodes them: a repeated key keeps its first position and
 /// key, and takes its last value.
-struct EntriesSer<'a>(DictionaryRef<'a>);
+struct EntriesNode<'s, 'a>(Node<'s, 'a>);
 
-impl Serialize for EntriesSer<'_> {
+impl Serialize for EntriesNode<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match dedup::plan(self.0).map_err(fail)? {
-            Plan::Unique => {
-                let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
-                for entry in self.0.entries() {
-                    let (key, value) = entry.map_err(fail)?;
-                    seq.serialize_element(&Pair(&key, &value))?;
-                }
-                seq.end()
-            }
-            Plan::Merged(entries) => {
-                let mut seq = serializer.serialize_seq(Some(entries.len()))?;
-                for (key, value) in &entries {
-                    seq.serialize_element(&Pair(key, value))?;
-                }
-                seq.end()
-            }
+        let node = self.0;
+        let part = node.part();
+        let entries = node.source.entries(part).map_err(fail)?;
+        let wire_len = part.value().as_dictionary().map_or(0, |d| d.len());
+        let mut seq = serializer.serialize_seq(Some(entries.kept_len().unwrap_or(wire_len)))?;
+        for entry in entries {
+            let (key, value) = entry.map_err(fail)?;
+            seq.serialize_element(&Pair(&node.at(key), &node.at(value)))?;
         }
+        seq.end()
     }
 }
 
+/// A null object or an object id.
 struct ObjectSer<'a>(ObjectRef<'a>);
 
 impl Serialize for ObjectSer<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let [null, id, full] = OBJECT_NAMES;
+        let [null, id, _] = OBJECT_NAMES;
         match self.0 {
-            ObjectRef::Null => serializer.serialize_unit_variant(OBJECT, 0, null),
             ObjectRef::Id(object_id) => {
                 serializer.serialize_newtype_variant(OBJECT, 1, id, &object_id)
             }
-            ObjectRef::Full(object) => {
-                let class = object.class_name().to_str().map_err(S::Error::custom)?;
-                serialize_full_object(serializer, full, class, PropertiesSer(object))
-            }
+            _ => serializer.serialize_unit_variant(OBJECT, 0, null),
         }
     }
 }
 
-struct PropertiesSer<'a>(FullObject<'a>);
+/// A full object on a tape: its class and every property as on the wire.
+struct FullNode<'s, 'a>(Node<'s, 'a>);
 
-impl Serialize for PropertiesSer<'_> {
+impl Serialize for FullNode<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
-        for property in self.0.properties() {
+        let VariantRef::Object(ObjectRef::Full(object)) = self.0.part().value() else {
+            return Err(S::Error::custom("not a full object"));
+        };
+        let [_, _, full] = OBJECT_NAMES;
+        let class = object.class_name().to_str().map_err(S::Error::custom)?;
+        serialize_full_object(serializer, full, class, PropertiesNode(self.0))
+    }
+}
+
+struct PropertiesNode<'s, 'a>(Node<'s, 'a>);
+
+impl Serialize for PropertiesNode<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let node = self.0;
+        let part = node.part();
+        let len = match part.value() {
+            VariantRef::Object(ObjectRef::Full(object)) => object.len(),
+            _ => 0,
+        };
+        let mut seq = serializer.serialize_seq(Some(len))?;
+        for property in node.source.all_properties(part) {
             let (name, value) = property.map_err(fail)?;
-            seq.serialize_element(&Pair(text::<S::Error>(&name)?, &value))?;
+            seq.serialize_element(&Pair(text::<S::Error>(&name)?, &node.at(value)))?;
         }
         seq.end()
     }

@@ -66,13 +66,38 @@ impl<'a> Tape<'a> {
     }
 
     fn build(buf: &'a [u8], options: Options, cursor: Cursor<'a>) -> Result<Self> {
+        match Tape::partial(buf, options, cursor) {
+            (tape, None) => Ok(tape),
+            (_, Some(error)) => Err(error),
+        }
+    }
+
+    /// The parts the cursor reads before its first error, and that error. The containers open
+    /// when it stops hold every part read after them and are not
+    /// [complete](Part::is_complete); the part that failed is not on the tape.
+    pub(crate) fn partial(
+        buf: &'a [u8],
+        options: Options,
+        cursor: Cursor<'a>,
+    ) -> (Self, Option<crate::Error>) {
         let mut nodes: Vec<Node> = Vec::new();
         // Indices of the open containers' nodes.
         let mut open: Vec<u32> = Vec::new();
         for event in cursor {
             let index = u32::try_from(nodes.len()).unwrap_or(u32::MAX);
             let next = index.saturating_add(1);
-            match event? {
+            let event = match event {
+                Ok(event) => event,
+                Err(error) => {
+                    for &open_index in &open {
+                        if let Some(node) = nodes.get_mut(open_index as usize) {
+                            node.next = index;
+                        }
+                    }
+                    return (Tape { buf, options, nodes }, Some(error));
+                }
+            };
+            match event {
                 Event::Leaf(element) => {
                     let end = element.offset().saturating_add(element.len());
                     let (_, offset, _, depth) = element.origin();
@@ -98,7 +123,7 @@ impl<'a> Tape<'a> {
                 }
             }
         }
-        Ok(Tape { buf, options, nodes })
+        (Tape { buf, options, nodes }, None)
     }
 
     /// The value the tape holds.
@@ -171,6 +196,23 @@ impl<'t, 'a> Part<'t, 'a> {
             return None;
         }
         read_string(self.tape.buf, node.offset, self.tape.options.version()).ok().map(|(s, _)| s)
+    }
+
+    /// The part's position on the tape.
+    pub(crate) fn index(&self) -> u32 {
+        self.index
+    }
+
+    /// The part at `index` on the same tape.
+    pub(crate) fn at(&self, index: u32) -> Self {
+        Part { tape: self.tape, index }
+    }
+
+    /// Whether the part was read to its end: always, except for the containers a
+    /// [partial](Tape::partial) tape stopped inside.
+    pub(crate) fn is_complete(&self) -> bool {
+        let node = self.node();
+        node.end > node.offset
     }
 
     /// Absolute offset of the part's first byte (a property name's length field).
