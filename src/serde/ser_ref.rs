@@ -7,13 +7,18 @@
 //! recurses through the serializer (serde's API is recursive); the frames of this file on that
 //! path hold a reference and an index.
 
-use ::serde::ser::{Error as _, Serialize, SerializeSeq, SerializeStruct, Serializer};
+use ::serde::ser::{
+    Error as _, Serialize, SerializeSeq, SerializeStruct, SerializeTuple, Serializer,
+};
 
 use crate::VariantType;
 
-use super::repr::{Bytes, NODE_PATH, OBJECT, OBJECT_NAMES, Pair, SIGNAL, Seq, VARIANT, tag};
-use super::ser_owned::{serialize_array, serialize_dictionary, serialize_full_object};
-use super::source::Source;
+use super::repr::{
+    ARRAY, ARRAY_FIELDS, Bytes, DICTIONARY, DICTIONARY_FIELDS, NODE_PATH, OBJECT, OBJECT_NAMES,
+    Pair, SIGNAL, Seq, VARIANT, tag,
+};
+use super::ser_owned::serialize_full_object;
+use super::source::{Siblings, Source};
 use crate::view::packed::{PackedElement, PackedStringsIter};
 use crate::view::tape::Part;
 use crate::wire::exact_float::widen_exact;
@@ -23,7 +28,10 @@ use crate::{
 };
 
 /// A malformed element met while serializing, as the serializer's error (its message carries
-/// the byte offset).
+/// the byte offset). Never inlined: formatting the message takes stack that the recursive path
+/// should not hold.
+#[cold]
+#[inline(never)]
 fn fail<E: ::serde::ser::Error>(error: crate::Error) -> E {
     E::custom(error)
 }
@@ -87,19 +95,37 @@ impl<'s, 'a> Node<'s, 'a> {
 
 impl Serialize for Node<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let part = self.part();
-        let ty = part.element().variant_type();
+        let ty = self.part().element().variant_type();
         let (index, name) = tag(ty);
+        // Each kind in a function of its own, so that each level's frame is that kind's.
         match ty {
-            VariantType::Array => {
-                serializer.serialize_newtype_variant(VARIANT, index, name, &ArrayNode(*self))
-            }
-            VariantType::Dictionary => {
-                serializer.serialize_newtype_variant(VARIANT, index, name, &DictionaryNode(*self))
-            }
+            VariantType::Array => array_node(*self, index, name, serializer),
+            VariantType::Dictionary => dictionary_node(*self, index, name, serializer),
             _ => leaf_or_object(*self, index, name, serializer),
         }
     }
+}
+
+/// An array of a tape.
+#[inline(never)]
+fn array_node<S: Serializer>(
+    node: Node<'_, '_>,
+    index: u32,
+    name: &'static str,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_newtype_variant(VARIANT, index, name, &ArrayNode(node))
+}
+
+/// A dictionary of a tape.
+#[inline(never)]
+fn dictionary_node<S: Serializer>(
+    node: Node<'_, '_>,
+    index: u32,
+    name: &'static str,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_newtype_variant(VARIANT, index, name, &DictionaryNode(node))
 }
 
 /// A value of a tape that is not an array or a dictionary.
@@ -249,25 +275,76 @@ fn element_type<'a, E: ::serde::ser::Error>(
 struct ArrayNode<'s, 'a>(Node<'s, 'a>);
 
 impl Serialize for ArrayNode<'_, '_> {
+    #[inline(always)]
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let VariantRef::Array(array) = self.0.part().value() else {
-            return Err(S::Error::custom("not an array"));
-        };
-        let declared = element_type::<S::Error>(array.element_type())?;
-        serialize_array(serializer, ElementsNode(self.0), declared)
+        // The calls of `serialize_array`, with nothing but the node living across the
+        // elements (the declared type is read again after them).
+        let node = self.0;
+        let typed = declared::<S::Error>(node, Declared::Elements)?;
+        let [elements_field, type_field] = ARRAY_FIELDS;
+        let mut array = serializer.serialize_struct(ARRAY, if typed { 2 } else { 1 })?;
+        array.serialize_field(elements_field, &ElementsNode(node))?;
+        if typed {
+            array.serialize_field(type_field, &DeclaredSer(node, Declared::Elements))?;
+        } else {
+            array.skip_field(type_field)?;
+        }
+        array.end()
+    }
+}
+
+/// Which declared type of a container.
+#[derive(Clone, Copy)]
+enum Declared {
+    Elements,
+    Keys,
+    Values,
+}
+
+/// A container's declared type, read from its head.
+fn declared_type<'a>(node: Node<'_, 'a>, which: Declared) -> crate::Result<ContainerType<'a>> {
+    match (node.part().value(), which) {
+        (VariantRef::Array(array), _) => array.element_type(),
+        (VariantRef::Dictionary(dictionary), Declared::Keys) => dictionary.key_type(),
+        (VariantRef::Dictionary(dictionary), _) => dictionary.value_type(),
+        _ => Ok(ContainerType::Untyped),
+    }
+}
+
+/// Whether a container declares a type (for a dictionary, either type): checked in full (names
+/// are text), written later by [`DeclaredSer`]. Outside the recursive path, so that what lives
+/// across the children is a flag.
+#[inline(never)]
+fn declared<E: ::serde::ser::Error>(node: Node<'_, '_>, which: Declared) -> Result<bool, E> {
+    let typed = |which| -> Result<bool, E> {
+        Ok(element_type::<E>(declared_type(node, which))? != ElementType::Untyped)
+    };
+    match which {
+        Declared::Elements => typed(Declared::Elements),
+        _ => Ok(typed(Declared::Keys)? | typed(Declared::Values)?),
+    }
+}
+
+/// A container's declared type, in the owned form.
+struct DeclaredSer<'s, 'a>(Node<'s, 'a>, Declared);
+
+impl Serialize for DeclaredSer<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        element_type::<S::Error>(declared_type(self.0, self.1))?.serialize(serializer)
     }
 }
 
 struct ElementsNode<'s, 'a>(Node<'s, 'a>);
 
 impl Serialize for ElementsNode<'_, '_> {
+    #[inline(always)]
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let node = self.0;
         let part = node.part();
-        let len = part.value().as_array().map_or(0, |array| array.len());
-        let mut seq = serializer.serialize_seq(Some(len))?;
-        for child in node.source.children(part) {
-            seq.serialize_element(&node.at(child.map_err(fail)?))?;
+        let mut seq = serializer.serialize_seq(Some(wire_len(part)))?;
+        let mut children = Siblings::of(part);
+        while let Some(index) = next_child(node.source, &mut children).map_err(fail)? {
+            seq.serialize_element(&Node { source: node.source, index })?;
         }
         seq.end()
     }
@@ -276,13 +353,23 @@ impl Serialize for ElementsNode<'_, '_> {
 struct DictionaryNode<'s, 'a>(Node<'s, 'a>);
 
 impl Serialize for DictionaryNode<'_, '_> {
+    #[inline(always)]
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let VariantRef::Dictionary(dictionary) = self.0.part().value() else {
-            return Err(S::Error::custom("not a dictionary"));
-        };
-        let key_type = element_type::<S::Error>(dictionary.key_type())?;
-        let value_type = element_type::<S::Error>(dictionary.value_type())?;
-        serialize_dictionary(serializer, EntriesNode(self.0), key_type, value_type)
+        // The calls of `serialize_dictionary`, with nothing but the node living across the
+        // entries.
+        let node = self.0;
+        let typed = declared::<S::Error>(node, Declared::Keys)?;
+        let [entries_field, key_field, value_field] = DICTIONARY_FIELDS;
+        let mut dictionary = serializer.serialize_struct(DICTIONARY, if typed { 3 } else { 1 })?;
+        dictionary.serialize_field(entries_field, &EntriesNode(node))?;
+        if typed {
+            dictionary.serialize_field(key_field, &DeclaredSer(node, Declared::Keys))?;
+            dictionary.serialize_field(value_field, &DeclaredSer(node, Declared::Values))?;
+        } else {
+            dictionary.skip_field(key_field)?;
+            dictionary.skip_field(value_field)?;
+        }
+        dictionary.end()
     }
 }
 
@@ -291,17 +378,66 @@ impl Serialize for DictionaryNode<'_, '_> {
 struct EntriesNode<'s, 'a>(Node<'s, 'a>);
 
 impl Serialize for EntriesNode<'_, '_> {
+    #[inline(always)]
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let node = self.0;
-        let part = node.part();
-        let entries = node.source.entries(part).map_err(fail)?;
-        let wire_len = part.value().as_dictionary().map_or(0, |d| d.len());
-        let mut seq = serializer.serialize_seq(Some(entries.kept_len().unwrap_or(wire_len)))?;
-        for entry in entries {
-            let (key, value) = entry.map_err(fail)?;
-            seq.serialize_element(&Pair(&node.at(key), &node.at(value)))?;
+        let (mut entries, len) = entries(node).map_err(fail)?;
+        let mut seq = serializer.serialize_seq(Some(len))?;
+        while let Some((key, value)) = next_entry(node.source, &mut entries).map_err(fail)? {
+            seq.serialize_element(&EntryNode { source: node.source, key, value })?;
         }
         seq.end()
+    }
+}
+
+/// The number of elements, entries or properties of a container, as its head declares.
+#[inline(never)]
+fn wire_len(part: Part<'_, '_>) -> usize {
+    match part.value() {
+        VariantRef::Array(array) => array.len(),
+        VariantRef::Dictionary(dictionary) => dictionary.len(),
+        VariantRef::Object(ObjectRef::Full(object)) => object.len(),
+        _ => 0,
+    }
+}
+
+/// A dictionary's entries as Godot decodes them, and how many there are. Outside the recursive
+/// path (the plan's work and temporaries stay out of each level's frame).
+#[inline(never)]
+fn entries(node: Node<'_, '_>) -> crate::Result<(Siblings, usize)> {
+    let part = node.part();
+    let entries = node.source.entry_siblings(part)?;
+    let len = entries.kept_len().unwrap_or_else(|| wire_len(part));
+    Ok((entries, len))
+}
+
+/// The index of the next child. Outside the recursive path.
+#[inline(never)]
+fn next_child(source: &Source<'_>, children: &mut Siblings) -> crate::Result<Option<u32>> {
+    children.next(source).transpose().map(|child| child.map(|part| part.index()))
+}
+
+/// The indices of the next entry's key and value. Outside the recursive path.
+#[inline(never)]
+fn next_entry(source: &Source<'_>, entries: &mut Siblings) -> crate::Result<Option<(u32, u32)>> {
+    let entry = entries.next_pair(source).transpose()?;
+    Ok(entry.map(|(key, value)| (key.index(), value.index())))
+}
+
+/// A dictionary entry on a tape, written as a `[key, value]` pair.
+struct EntryNode<'s, 'a> {
+    source: &'s Source<'a>,
+    key: u32,
+    value: u32,
+}
+
+impl Serialize for EntryNode<'_, '_> {
+    #[inline(always)]
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut tuple = serializer.serialize_tuple(2)?;
+        tuple.serialize_element(&Node { source: self.source, index: self.key })?;
+        tuple.serialize_element(&Node { source: self.source, index: self.value })?;
+        tuple.end()
     }
 }
 
@@ -340,11 +476,7 @@ impl Serialize for PropertiesNode<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let node = self.0;
         let part = node.part();
-        let len = match part.value() {
-            VariantRef::Object(ObjectRef::Full(object)) => object.len(),
-            _ => 0,
-        };
-        let mut seq = serializer.serialize_seq(Some(len))?;
+        let mut seq = serializer.serialize_seq(Some(wire_len(part)))?;
         for property in node.source.all_properties(part) {
             let (name, value) = property.map_err(fail)?;
             seq.serialize_element(&Pair(text::<S::Error>(&name)?, &node.at(value)))?;

@@ -7,13 +7,14 @@
 //! iterators would have met it: when the element holding it is reached, or when a dictionary or
 //! object of two or more entries, whose keys are all looked at first, holds it.
 
+use alloc::vec::Vec;
 use core::cell::RefCell;
 
 use super::dedup;
 use super::key_ids::KeyIds;
 use crate::owned::key_semantics::KeyRules;
 use crate::view::cursor::Cursor;
-use crate::view::tape::{Children, Part, Tape};
+use crate::view::tape::{Part, Tape};
 use crate::wire::error::{Error, ErrorKind};
 use crate::{Element, GdStr, ObjectRef, VariantRef};
 
@@ -23,6 +24,8 @@ pub(crate) struct Source<'a> {
     tape: Tape<'a>,
     error: Option<Error>,
     ids: RefCell<Option<KeyIds>>,
+    /// The pairs kept by every merge so far (part indices), each merge's together.
+    kept: RefCell<Vec<(u32, u32)>>,
 }
 
 impl<'a> Source<'a> {
@@ -48,7 +51,7 @@ impl<'a> Source<'a> {
     }
 
     fn from_tape(tape: Tape<'a>, error: Option<Error>) -> Self {
-        Source { tape, error, ids: RefCell::new(None) }
+        Source { tape, error, ids: RefCell::new(None), kept: RefCell::new(Vec::new()) }
     }
 
     /// The value.
@@ -67,14 +70,27 @@ impl<'a> Source<'a> {
         self.error.unwrap_or_else(|| Error::new(end, ErrorKind::Truncated { needed: 1 }))
     }
 
-    /// The parts directly inside `part`, each an error from where the tape stopped on.
+    /// The parts directly inside `part`, and an error where the tape stopped inside it.
     pub(crate) fn children<'s>(&'s self, part: Part<'s, 'a>) -> Kids<'s, 'a> {
-        Kids {
-            children: part.children(),
-            complete: part.is_complete(),
-            failed: false,
-            error: self.error(),
-        }
+        Kids { source: self, siblings: Siblings::of(part) }
+    }
+
+    /// A dictionary's entries as Godot decodes them, as a position (see [`Source::entries`]).
+    ///
+    /// # Errors
+    /// As [`Source::entries`].
+    pub(crate) fn entry_siblings(&self, dictionary: Part<'_, 'a>) -> crate::Result<Siblings> {
+        self.entries(dictionary).map(|entries| entries.siblings)
+    }
+
+    /// Pairs kept by a merge, as [`Entries`] over them.
+    fn kept<'s>(&'s self, pairs: Vec<(u32, u32)>) -> Entries<'s, 'a> {
+        let mut kept = self.kept.borrow_mut();
+        let next = u32::try_from(kept.len()).unwrap_or(u32::MAX);
+        kept.extend(pairs);
+        let end = u32::try_from(kept.len()).unwrap_or(u32::MAX);
+        let siblings = Siblings { next, end, complete: true, failed: false, kept: true };
+        Entries { source: self, siblings }
     }
 
     /// The number of a key (see [`KeyIds`]), numbering what inside it has none yet.
@@ -97,8 +113,8 @@ impl<'a> Source<'a> {
         dictionary: Part<'s, 'a>,
     ) -> crate::Result<Entries<'s, 'a>> {
         Ok(match dedup::entries(self, dictionary)? {
-            Some(kept) => Entries::Kept(self, kept.into_iter()),
-            None => Entries::Stream(self.children(dictionary)),
+            Some(kept) => self.kept(kept),
+            None => Entries { source: self, siblings: Siblings::of(dictionary) },
         })
     }
 
@@ -111,8 +127,8 @@ impl<'a> Source<'a> {
         object: Part<'s, 'a>,
     ) -> crate::Result<Properties<'s, 'a>> {
         Ok(match dedup::properties(self, object)? {
-            Some(kept) => Properties(Entries::Kept(self, kept.into_iter())),
-            None => Properties(Entries::Stream(self.children(object))),
+            Some(kept) => Properties(self.kept(kept)),
+            None => Properties(Entries { source: self, siblings: Siblings::of(object) }),
         })
     }
 }
@@ -120,52 +136,118 @@ impl<'a> Source<'a> {
 impl<'a> Source<'a> {
     /// A full object's properties as on the wire, repeated names included.
     pub(crate) fn all_properties<'s>(&'s self, object: Part<'s, 'a>) -> Properties<'s, 'a> {
-        Properties(Entries::Stream(self.children(object)))
+        Properties(Entries { source: self, siblings: Siblings::of(object) })
     }
 }
 
-/// The parts directly inside a part: an error, once, where the tape stopped inside it.
-pub(crate) struct Kids<'s, 'a> {
-    children: Children<'s, 'a>,
+impl Siblings {
+    /// The parts directly inside `part`.
+    pub(crate) fn of(part: Part<'_, '_>) -> Self {
+        let next = part.index().saturating_add(1);
+        Siblings {
+            next,
+            end: part.after(),
+            complete: part.is_complete(),
+            failed: false,
+            kept: false,
+        }
+    }
+}
+
+/// Where an iteration over the parts directly inside a part stands: two indices and two flags,
+/// without the [`Source`] (deep values keep one per level, next to a reference to the source).
+#[derive(Clone, Copy)]
+pub(crate) struct Siblings {
+    /// The index of the next part (of the next kept pair, for merged pairs).
+    next: u32,
+    /// The index after the last one.
+    end: u32,
     complete: bool,
     /// The error was given: nothing follows.
     failed: bool,
-    error: Error,
+    /// `next` and `end` index the source's kept pairs.
+    kept: bool,
+}
+
+impl Siblings {
+    /// The next part, or an error, once, where the tape stopped inside the parent.
+    pub(crate) fn next<'s, 'a>(
+        &mut self,
+        source: &'s Source<'a>,
+    ) -> Option<crate::Result<Part<'s, 'a>>> {
+        if self.failed {
+            return None;
+        }
+        if self.next < self.end {
+            let part = source.part(self.next);
+            if self.complete || part.is_complete() {
+                self.next = part.after();
+                return Some(Ok(part));
+            }
+        } else if self.complete {
+            return None;
+        }
+        self.failed = true;
+        Some(Err(source.error()))
+    }
+
+    /// The next pair (key and value, name and value).
+    pub(crate) fn next_pair<'s, 'a>(
+        &mut self,
+        source: &'s Source<'a>,
+    ) -> Option<crate::Result<(Part<'s, 'a>, Part<'s, 'a>)>> {
+        if self.kept {
+            if self.next >= self.end {
+                return None;
+            }
+            let pair = source.kept.borrow().get(self.next as usize).copied();
+            self.next = self.next.saturating_add(1);
+            let (key, value) = pair?;
+            return Some(Ok((source.part(key), source.part(value))));
+        }
+        let first = match self.next(source)? {
+            Ok(first) => first,
+            Err(error) => return Some(Err(error)),
+        };
+        match self.next(source) {
+            Some(Ok(second)) => Some(Ok((first, second))),
+            Some(Err(error)) => Some(Err(error)),
+            // A complete container has pairs.
+            None => None,
+        }
+    }
+
+    /// The number of pairs left when merged; `None` when streamed.
+    pub(crate) fn kept_len(&self) -> Option<usize> {
+        self.kept.then(|| self.end.saturating_sub(self.next) as usize)
+    }
+}
+
+/// The parts directly inside a part, as an iterator.
+pub(crate) struct Kids<'s, 'a> {
+    source: &'s Source<'a>,
+    siblings: Siblings,
 }
 
 impl<'s, 'a> Iterator for Kids<'s, 'a> {
     type Item = crate::Result<Part<'s, 'a>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.failed {
-            return None;
-        }
-        match self.children.next() {
-            Some(part) if self.complete || part.is_complete() => Some(Ok(part)),
-            None if self.complete => None,
-            _ => {
-                self.failed = true;
-                Some(Err(self.error))
-            }
-        }
+        self.siblings.next(self.source)
     }
 }
 
-/// Pairs of parts: a dictionary's entries, a full object's name and value.
-pub(crate) enum Entries<'s, 'a> {
-    /// As on the wire.
-    Stream(Kids<'s, 'a>),
-    /// The pairs kept after merging repeated keys (part indices).
-    Kept(&'s Source<'a>, alloc::vec::IntoIter<(u32, u32)>),
+/// Pairs of parts, as an iterator: a dictionary's entries, a full object's names and values;
+/// as on the wire, or the pairs kept after merging repeated keys (held by the [`Source`]).
+pub(crate) struct Entries<'s, 'a> {
+    source: &'s Source<'a>,
+    siblings: Siblings,
 }
 
-impl<'s, 'a> Entries<'s, 'a> {
+impl Entries<'_, '_> {
     /// The number of pairs left when merged; `None` when streamed.
     pub(crate) fn kept_len(&self) -> Option<usize> {
-        match self {
-            Entries::Stream(_) => None,
-            Entries::Kept(_, kept) => Some(kept.len()),
-        }
+        self.siblings.kept_len()
     }
 }
 
@@ -173,23 +255,7 @@ impl<'s, 'a> Iterator for Entries<'s, 'a> {
     type Item = crate::Result<(Part<'s, 'a>, Part<'s, 'a>)>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        match self {
-            Entries::Stream(kids) => {
-                let first = match kids.next()? {
-                    Ok(first) => first,
-                    Err(error) => return Some(Err(error)),
-                };
-                match kids.next() {
-                    Some(Ok(second)) => Some(Ok((first, second))),
-                    Some(Err(error)) => Some(Err(error)),
-                    // A complete container has pairs.
-                    None => None,
-                }
-            }
-            Entries::Kept(source, kept) => {
-                kept.next().map(|(key, value)| Ok((source.part(key), source.part(value))))
-            }
-        }
+        self.siblings.next_pair(self.source)
     }
 }
 
@@ -209,10 +275,8 @@ impl<'s, 'a> Iterator for Properties<'s, 'a> {
     fn next(&mut self) -> Option<Self::Item> {
         let pair = self.0.next()?;
         Some(pair.and_then(|(name, value)| {
-            let text = name
-                .name()
-                .ok_or_else(|| Error::new(name.offset(), ErrorKind::Truncated { needed: 4 }))?;
-            Ok((text, value))
+            let missing = Error::new(name.offset(), ErrorKind::Truncated { needed: 4 });
+            Ok((name.name().ok_or(missing)?, value))
         }))
     }
 }

@@ -208,6 +208,12 @@ impl<'t, 'a> Part<'t, 'a> {
         Part { tape: self.tape, index }
     }
 
+    /// The index of the part after this one and everything inside it: its next sibling, or
+    /// the end of its container's parts.
+    pub(crate) fn after(&self) -> u32 {
+        self.node().next.max(self.index.saturating_add(1))
+    }
+
     /// Whether the part was read to its end: always, except for the containers a
     /// [partial](Tape::partial) tape stopped inside.
     pub(crate) fn is_complete(&self) -> bool {
