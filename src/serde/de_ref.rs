@@ -131,84 +131,136 @@ impl<'de> VariantDeserializer<'de> {
     }
 
     /// The value, where it sits.
-    fn reader(self) -> Value<'de, 'de> {
-        let at = self.element.map_or(At::Loose, At::Element);
-        Value { value: self.value, offset: self.offset, at }
+    fn reader(self) -> Value<Self> {
+        Value(self)
     }
 }
 
-/// Where a [`Value`] sits.
-#[derive(Clone, Copy)]
-enum At<'s, 'de> {
-    /// On a tape.
-    Tape(&'s Source<'de>, u32),
-    /// An element not read onto a tape yet.
-    Element(Element<'de>),
-    /// A value handed over without its element.
-    Loose,
+/// Where a value read by [`Value`] sits, and what it is.
+trait Place<'de>: Copy {
+    /// The value.
+    fn value(&self) -> VariantRef<'de>;
+    /// The absolute offset of its header, when known.
+    fn offset(&self) -> Option<usize>;
+    /// Runs `f` on this container on a tape: its own, or one read now.
+    fn taped<R>(
+        self,
+        f: impl FnOnce(&Source<'de>, TapePart<'_, 'de>) -> Result<R, DeError>,
+    ) -> Result<R, DeError>;
+    /// The buffer, offset, options and depth of the value, when known.
+    fn origin(&self) -> Option<(&'de [u8], usize, Options, u16)>;
 }
 
-/// The deserializer every value is read with: [`VariantDeserializer`]'s, and that of each part
-/// of a tape. Containers are read onto a tape the first time one is met, and their children
-/// visited from it.
+/// A part of a tape: what every level below the first is read as, so it is small.
 #[derive(Clone, Copy)]
-struct Value<'s, 'de> {
-    value: VariantRef<'de>,
-    offset: Option<usize>,
-    at: At<'s, 'de>,
+struct OnTape<'s, 'de> {
+    source: &'s Source<'de>,
+    index: u32,
 }
 
-impl<'s, 'de> Value<'s, 'de> {
-    /// A part of a tape.
-    fn on(source: &'s Source<'de>, part: TapePart<'s, 'de>) -> Self {
-        Value {
-            value: part.value(),
-            offset: Some(part.offset()),
-            at: At::Tape(source, part.index()),
-        }
+impl<'s, 'de> OnTape<'s, 'de> {
+    fn part(&self) -> TapePart<'s, 'de> {
+        self.source.part(self.index)
+    }
+}
+
+impl<'de> Place<'de> for OnTape<'_, 'de> {
+    fn value(&self) -> VariantRef<'de> {
+        self.part().value()
     }
 
-    /// Runs `f` on this container on a tape: this one, or one read now.
+    fn offset(&self) -> Option<usize> {
+        Some(self.part().offset())
+    }
+
     fn taped<R>(
         self,
         f: impl FnOnce(&Source<'de>, TapePart<'_, 'de>) -> Result<R, DeError>,
     ) -> Result<R, DeError> {
-        let source = match self.at {
-            At::Tape(source, index) => return f(source, source.part(index)),
-            At::Element(element) => Source::of_element(&element),
-            At::Loose => Source::of_container(self.value)
+        f(self.source, self.part())
+    }
+
+    fn origin(&self) -> Option<(&'de [u8], usize, Options, u16)> {
+        Some(self.part().element().origin())
+    }
+}
+
+impl<'de> Place<'de> for VariantDeserializer<'de> {
+    fn value(&self) -> VariantRef<'de> {
+        self.value
+    }
+
+    fn offset(&self) -> Option<usize> {
+        self.offset
+    }
+
+    fn taped<R>(
+        self,
+        f: impl FnOnce(&Source<'de>, TapePart<'_, 'de>) -> Result<R, DeError>,
+    ) -> Result<R, DeError> {
+        let source = match self.element {
+            Some(element) => Source::of_element(&element),
+            None => Source::of_container(self.value)
                 .ok_or_else(|| DeError::custom("a container without its bytes"))?,
         };
         f(&source, source.root())
     }
 
+    fn origin(&self) -> Option<(&'de [u8], usize, Options, u16)> {
+        if let Some(element) = self.element {
+            return Some(element.origin());
+        }
+        let (scope, header) = match self.value {
+            VariantRef::Array(array) => array.origin(),
+            VariantRef::Dictionary(dictionary) => dictionary.origin(),
+            VariantRef::Object(ObjectRef::Full(object)) => object.origin(),
+            _ => return None,
+        };
+        Some((scope.buf, header, scope.options, scope.depth))
+    }
+}
+
+/// The deserializer every value is read with: [`VariantDeserializer`]'s first, then that of
+/// each part of a tape. A container is read onto a tape the first time one is met, and its
+/// children visited from it.
+#[derive(Clone, Copy)]
+struct Value<P>(P);
+
+/// A part of a tape, to be read.
+fn on<'s, 'de>(source: &'s Source<'de>, part: TapePart<'s, 'de>) -> Value<OnTape<'s, 'de>> {
+    Value(OnTape { source, index: part.index() })
+}
+
+impl<'de, P: Place<'de>> Value<P> {
+    fn value(&self) -> VariantRef<'de> {
+        self.0.value()
+    }
+
+    fn offset(&self) -> Option<usize> {
+        self.0.offset()
+    }
+
+    fn taped<R>(
+        self,
+        f: impl FnOnce(&Source<'de>, TapePart<'_, 'de>) -> Result<R, DeError>,
+    ) -> Result<R, DeError> {
+        self.0.taped(f)
+    }
+
     /// Answers a request for the raw bytes of a [`Variant`](crate::Variant).
     #[inline(never)]
     fn raw<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        let origin = match self.at {
-            At::Tape(source, index) => Some(source.part(index).element().origin()),
-            At::Element(element) => Some(element.origin()),
-            At::Loose => {
-                let container = match self.value {
-                    VariantRef::Array(array) => Some(array.origin()),
-                    VariantRef::Dictionary(dictionary) => Some(dictionary.origin()),
-                    VariantRef::Object(ObjectRef::Full(object)) => Some(object.origin()),
-                    _ => None,
-                };
-                container.map(|(scope, header)| (scope.buf, header, scope.options, scope.depth))
-            }
-        };
-        let (bytes, options, depth) = match origin {
+        let (bytes, options, depth) = match self.0.origin() {
             Some((buf, offset, options, depth)) => {
                 (RawBytes::Borrowed(buf.get(offset..).unwrap_or(&[])), options, depth)
             }
-            None => match raw::made(&self.value) {
+            None => match raw::made(&self.value()) {
                 Some(bytes) => (bytes, Options::godot4(), 0),
                 None => {
                     return Err(DeError::custom(format_args!(
                         "a {} handed over without its element cannot be read as a Variant: \
                          convert it with Variant::try_from",
-                        self.value.variant_type().name(Version::Godot4)
+                        self.value().variant_type().name(Version::Godot4)
                     )));
                 }
             },
@@ -218,13 +270,13 @@ impl<'s, 'de> Value<'s, 'de> {
 
     /// The offset of the first element of a packed array (after the header and the count).
     fn packed_data(&self) -> Option<usize> {
-        self.offset.and_then(|offset| offset.checked_add(8))
+        self.offset().and_then(|offset| offset.checked_add(8))
     }
 
     /// `deserialize_any`, without the offset. Containers first, in a small frame: deep values
     /// recurse through here.
     fn any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        match self.value {
+        match self.value() {
             VariantRef::Array(array) => self.taped(|source, part| {
                 let elements = source.children(part);
                 visitor.visit_seq(ElementsAccess { source, elements, index: 0, len: array.len() })
@@ -244,7 +296,7 @@ impl<'s, 'de> Value<'s, 'de> {
     fn leaf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         use VariantRef as R;
         let data = self.packed_data();
-        match self.value {
+        match self.value() {
             R::Nil | R::Callable | R::Object(ObjectRef::Null) => visitor.visit_unit(),
             R::Bool(b) => visitor.visit_bool(b),
             R::Int(i) => visitor.visit_i64(i),
@@ -280,7 +332,7 @@ impl<'s, 'de> Value<'s, 'de> {
             R::PackedColorArray(p) => visitor.visit_seq(PackedAccess::new(Items::Colors(p), data)),
             other => match part_of(&other)? {
                 Some(part) => {
-                    PartDeserializer { part, offset: self.offset }.deserialize_any(visitor)
+                    PartDeserializer { part, offset: self.offset() }.deserialize_any(visitor)
                 }
                 // Containers are read by `any`.
                 None => self.any(visitor),
@@ -290,13 +342,13 @@ impl<'s, 'de> Value<'s, 'de> {
 
     /// `deserialize_seq`, without the offset: byte arrays and math values read as sequences too.
     fn seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        match self.value {
+        match self.value() {
             VariantRef::PackedByteArray(bytes) => {
                 visitor.visit_seq(PackedAccess::new(Items::Bytes(bytes), self.packed_data()))
             }
             other => match part_of(&other)? {
                 Some(part) => {
-                    PartDeserializer { part, offset: self.offset }.deserialize_seq(visitor)
+                    PartDeserializer { part, offset: self.offset() }.deserialize_seq(visitor)
                 }
                 None => self.any(visitor),
             },
@@ -306,7 +358,7 @@ impl<'s, 'de> Value<'s, 'de> {
     /// `deserialize_enum`, without the offset: a string names a unit variant, an int is a
     /// variant index, a one-entry dictionary maps a variant to its content.
     fn enumeration<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        match self.value {
+        match self.value() {
             VariantRef::String(s) | VariantRef::StringName(s) => {
                 visitor.visit_enum(BorrowedStrDeserializer::<DeError>::new(s.to_str()?))
             }
@@ -316,10 +368,8 @@ impl<'s, 'de> Value<'s, 'de> {
             },
             VariantRef::Dictionary(dictionary) => {
                 self.taped(|source, part| match single_entry(source, part)? {
-                    Some((key, value)) => visitor.visit_enum(EnumEntry {
-                        key: Value::on(source, key),
-                        value: Value::on(source, value),
-                    }),
+                    Some((key, value)) => visitor
+                        .visit_enum(EnumEntry { key: on(source, key), value: on(source, value) }),
                     None => Err(DeError::invalid_length(
                         dictionary.len(),
                         &"a dictionary with one entry, naming the variant",
@@ -334,12 +384,12 @@ impl<'s, 'de> Value<'s, 'de> {
 /// Runs `f` and gives its error the offset of `de`'s value if it has none yet.
 macro_rules! located {
     ($de:ident, $body:expr) => {{
-        let offset = $de.offset;
+        let offset = $de.offset();
         ($body).map_err(|error: DeError| error.or_offset(offset))
     }};
 }
 
-impl<'de> Deserializer<'de> for Value<'_, 'de> {
+impl<'de, P: Place<'de>> Deserializer<'de> for Value<P> {
     type Error = DeError;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
@@ -349,14 +399,14 @@ impl<'de> Deserializer<'de> for Value<'_, 'de> {
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         located!(
             self,
-            if self.value.is_nil() { visitor.visit_none() } else { visitor.visit_some(self) }
+            if self.value().is_nil() { visitor.visit_none() } else { visitor.visit_some(self) }
         )
     }
 
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         located!(
             self,
-            match self.value {
+            match self.value() {
                 value if value.is_nil() => visitor.visit_unit(),
                 other => Err(DeError::invalid_type(unexpected(&other), &visitor)),
             }
@@ -415,7 +465,7 @@ impl<'de> Deserializer<'de> for Value<'_, 'de> {
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         located!(
             self,
-            match self.value {
+            match self.value() {
                 // An int names the field or variant with that index, as serde reads integer
                 // identifiers.
                 VariantRef::Int(i) => match u64::try_from(i) {
@@ -563,7 +613,7 @@ impl<'de> SeqAccess<'de> for ElementsAccess<'_, 'de> {
         self.index = index.saturating_add(1);
         let within = |error: DeError| error.within(PathSegment::Index(index));
         let element = element.map_err(|e| within(e.into()))?;
-        seed.deserialize(Value::on(self.source, element)).map(Some).map_err(within)
+        seed.deserialize(on(self.source, element)).map(Some).map_err(within)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -600,7 +650,7 @@ impl<'de> MapAccess<'de> for EntriesAccess<'_, 'de> {
         self.left = self.left.saturating_sub(1);
         self.pending = Some((key, value));
         let element = key.element();
-        seed.deserialize(Value::on(self.source, key))
+        seed.deserialize(on(self.source, key))
             .map(Some)
             .map_err(|e| e.within(key_segment(&element)))
     }
@@ -609,8 +659,7 @@ impl<'de> MapAccess<'de> for EntriesAccess<'_, 'de> {
         let Some((key, value)) = self.pending.take() else {
             return Err(DeError::custom("a dictionary value was asked for before its key"));
         };
-        seed.deserialize(Value::on(self.source, value))
-            .map_err(|e| e.within(key_segment(&key.element())))
+        seed.deserialize(on(self.source, value)).map_err(|e| e.within(key_segment(&key.element())))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -663,7 +712,7 @@ impl<'de> MapAccess<'de> for PropertiesAccess<'_, 'de> {
         let Some((name, value)) = self.pending.take() else {
             return Err(DeError::custom("a property value was asked for before its name"));
         };
-        seed.deserialize(Value::on(self.source, value)).map_err(|e| e.within(name_segment(&name)))
+        seed.deserialize(on(self.source, value)).map_err(|e| e.within(name_segment(&name)))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -815,8 +864,8 @@ fn single_entry<'s, 'de>(
 
 /// A one-entry dictionary read as an enum: the key names the variant.
 struct EnumEntry<'s, 'de> {
-    key: Value<'s, 'de>,
-    value: Value<'s, 'de>,
+    key: Value<OnTape<'s, 'de>>,
+    value: Value<OnTape<'s, 'de>>,
 }
 
 impl<'s, 'de> EnumAccess<'de> for EnumEntry<'s, 'de> {
@@ -834,17 +883,14 @@ impl<'s, 'de> EnumAccess<'de> for EnumEntry<'s, 'de> {
 }
 
 /// How a dictionary key read as an enum variant appears in a path.
-fn value_segment(key: &Value<'_, '_>) -> PathSegment {
-    match key.at {
-        At::Tape(source, index) => key_segment(&source.part(index).element()),
-        _ => PathSegment::Key(String::new()),
-    }
+fn value_segment(key: &Value<OnTape<'_, '_>>) -> PathSegment {
+    key_segment(&key.0.part().element())
 }
 
 /// The content of a variant given as a one-entry dictionary.
 struct EnumContent<'s, 'de> {
-    key: Value<'s, 'de>,
-    value: Value<'s, 'de>,
+    key: Value<OnTape<'s, 'de>>,
+    value: Value<OnTape<'s, 'de>>,
 }
 
 impl<'de> EnumContent<'_, 'de> {
@@ -857,12 +903,12 @@ impl<'de> VariantAccess<'de> for EnumContent<'_, 'de> {
     type Error = DeError;
 
     fn unit_variant(self) -> Result<(), DeError> {
-        let value = self.value.value;
+        let value = self.value.value();
         if value.is_nil() {
             return Ok(());
         }
         let error = DeError::invalid_type(unexpected(&value), &"a unit variant (null)");
-        Err(self.within(error.or_offset(self.value.offset)))
+        Err(self.within(error.or_offset(self.value.offset())))
     }
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, DeError> {
