@@ -184,8 +184,11 @@ fn into_variant(bytes: &[u8], options: Options) {
     std::mem::forget(value);
 }
 
+/// Makes a worst case of about `n` units: its bytes and options.
+type Make = fn(usize) -> (Vec<u8>, Options);
+
 /// Worst cases, each a value Godot accepts, by name.
-fn worst_cases() -> [(&'static str, fn(usize) -> (Vec<u8>, Options)); 3] {
+fn worst_cases() -> [(&'static str, Make); 3] {
     [
         ("deep around wide", |n| (deep_around_wide((n / 10).min(1000), n), Options::godot4())),
         ("repeated container keys", |n| {

@@ -47,6 +47,11 @@ pub fn from_variant_ref<'de, T: Deserialize<'de>>(value: VariantRef<'de>) -> Res
 /// the value they hold, borrowing strings and byte arrays from `bytes`. Bytes after the value
 /// are ignored, as in Godot.
 ///
+/// Cost: `validate`'s pass, then O(n log n) whatever the nesting (see [`from_variant_ref`]);
+/// memory: a tape of 24 bytes per part once a container is met. A [`Variant`](crate::Variant)
+/// (the whole value or a field) is decoded instead, in one iterative pass. Stack: what `T`'s
+/// recursion takes, one level of it per level of the value it reads (none for a `Variant`).
+///
 /// ```
 /// use gdvariant::{EncodeOptions, Options, Writer};
 /// use gdvariant::math::Vector2;

@@ -198,6 +198,28 @@ impl<'t, 'a> Part<'t, 'a> {
         read_string(self.tape.buf, node.offset, self.tape.options.version()).ok().map(|(s, _)| s)
     }
 
+    /// Absolute offset of the part's first byte (a property name's length field).
+    pub fn offset(&self) -> usize {
+        self.node().offset
+    }
+
+    /// The parts directly inside this one, in wire order (a dictionary's alternate key and
+    /// value; a full object's alternate name and value); empty for anything else. O(1) each.
+    pub fn children(&self) -> Children<'t, 'a> {
+        let node = self.node();
+        let first = self.index.saturating_add(1);
+        let has_children = !node.name && node.next > first;
+        Children {
+            tape: self.tape,
+            index: first,
+            end: if has_children { node.next } else { first },
+        }
+    }
+}
+
+/// Positions on the tape, for whole-value consumers above the view (not every build uses them).
+#[allow(dead_code)]
+impl<'t, 'a> Part<'t, 'a> {
     /// The part's position on the tape.
     pub(crate) fn index(&self) -> u32 {
         self.index
@@ -219,24 +241,6 @@ impl<'t, 'a> Part<'t, 'a> {
     pub(crate) fn is_complete(&self) -> bool {
         let node = self.node();
         node.end > node.offset
-    }
-
-    /// Absolute offset of the part's first byte (a property name's length field).
-    pub fn offset(&self) -> usize {
-        self.node().offset
-    }
-
-    /// The parts directly inside this one, in wire order (a dictionary's alternate key and
-    /// value; a full object's alternate name and value); empty for anything else. O(1) each.
-    pub fn children(&self) -> Children<'t, 'a> {
-        let node = self.node();
-        let first = self.index.saturating_add(1);
-        let has_children = !node.name && node.next > first;
-        Children {
-            tape: self.tape,
-            index: first,
-            end: if has_children { node.next } else { first },
-        }
     }
 }
 
