@@ -17,7 +17,7 @@ use super::element::Element;
 use super::object::ObjectRef;
 use super::string::{GdStr, read_string};
 use super::value::{VariantRef, parse_head};
-use crate::wire::error::Result;
+use crate::wire::error::{Error, Result};
 use crate::wire::options::Options;
 use crate::wire::read::padding;
 
@@ -79,7 +79,7 @@ impl<'a> Tape<'a> {
         buf: &'a [u8],
         options: Options,
         cursor: Cursor<'a>,
-    ) -> (Self, Option<crate::Error>) {
+    ) -> (Self, Option<Error>) {
         let mut nodes: Vec<Node> = Vec::new();
         // Indices of the open containers' nodes.
         let mut open: Vec<u32> = Vec::new();
