@@ -1,5 +1,10 @@
 //! `Deserialize` for the owned values, from the lossless representation. Containers carry
 //! their depth down, so no input nests deeper than Godot's limit.
+//!
+//! Each level of nesting recurses through the format's deserializer (serde's API is
+//! recursive), so the seeds on that path are kept small: a value is written into a slot its
+//! container made for it (a placeholder pushed onto the elements, a local key and value of a
+//! dictionary entry), not returned through every frame, and leaves are read out of line.
 
 use alloc::boxed::Box;
 use alloc::string::String;
@@ -11,6 +16,7 @@ use ::serde::de::{
     VariantAccess, Visitor,
 };
 
+use super::raw::{self, RAW};
 use super::repr::{
     ARRAY, ARRAY_FIELDS, DICTIONARY, DICTIONARY_FIELDS, FULL_FIELDS, OBJECT, OBJECT_NAMES, VARIANT,
     VARIANT_NAMES, type_of,
@@ -25,15 +31,47 @@ const RESERVE_MAX: usize = 4096;
 impl<'de> Deserialize<'de> for Variant {
     /// Reads the representation [`Variant`]'s `Serialize` writes. Values nested deeper than
     /// [`MAX_DEPTH`] (Godot's 1024) are refused.
+    ///
+    /// From Godot bytes ([`from_bytes`](crate::serde::from_bytes), a field read by the
+    /// [`VariantDeserializer`](crate::serde::VariantDeserializer)), it reads the value as
+    /// [`decode`](crate::decode) does instead: O(n), iterative, without recursion.
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        VariantSeed { depth: 0 }.deserialize(deserializer)
+        // The struct-mapping deserializer answers this name with the value's bytes; any other
+        // sees a newtype struct around the lossless form.
+        deserializer.deserialize_newtype_struct(RAW, TopVisitor)
+    }
+}
+
+/// [`Variant`]'s own `Deserialize`: the lossless form, or the bytes of a Godot value.
+struct TopVisitor;
+
+impl<'de> Visitor<'de> for TopVisitor {
+    type Value = Variant;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a Godot Variant")
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Variant, D::Error> {
+        let mut value = Variant::Nil;
+        Into { depth: 0, slot: &mut value }.deserialize(deserializer)?;
+        Ok(value)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Variant, A::Error> {
+        raw::read(map)
     }
 }
 
 impl<'de> Deserialize<'de> for Array {
     /// Reads `{"elements": [...], "element_type": ...}` (the type may be absent: untyped).
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        ArraySeed { depth: 0 }.deserialize(deserializer)
+        let mut array = Array::default();
+        ArrayInto { depth: 0, target: &mut array }.deserialize(deserializer)?;
+        Ok(array)
     }
 }
 
@@ -41,14 +79,21 @@ impl<'de> Deserialize<'de> for Dictionary {
     /// Reads `{"entries": [[key, value], ...], "key_type": ..., "value_type": ...}` (the types
     /// may be absent: untyped), inserting each entry with [`Dictionary::insert`].
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        DictionarySeed { depth: 0 }.deserialize(deserializer)
+        let mut dictionary = Dictionary::new();
+        DictionaryInto { depth: 0, target: &mut dictionary }.deserialize(deserializer)?;
+        Ok(dictionary)
     }
 }
 
 impl<'de> Deserialize<'de> for Object {
     /// Reads `"Null"`, `{"Id": n}` or `{"Full": {"class": ..., "properties": [...]}}`.
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        ObjectSeed { depth: 0 }.deserialize(deserializer)
+        let mut slot = Variant::Nil;
+        ObjectInto { depth: 0, slot: &mut slot }.deserialize(deserializer)?;
+        match slot {
+            Variant::Object(object) => Ok(object),
+            _ => Ok(Object::Null),
+        }
     }
 }
 
@@ -57,60 +102,69 @@ fn deeper(depth: u16) -> u16 {
     depth.saturating_add(1)
 }
 
-/// A value at nesting `depth`.
-#[derive(Clone, Copy)]
-struct VariantSeed {
+/// A value at nesting `depth`, written into `slot`.
+struct Into<'t> {
     depth: u16,
+    slot: &'t mut Variant,
 }
 
-impl<'de> DeserializeSeed<'de> for VariantSeed {
-    type Value = Variant;
+impl<'de> DeserializeSeed<'de> for Into<'_> {
+    type Value = ();
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Variant, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         if self.depth > MAX_DEPTH {
-            return Err(D::Error::custom(format_args!(
-                "a Variant nested deeper than {MAX_DEPTH} levels"
-            )));
+            return Err(too_deep());
         }
-        deserializer.deserialize_enum(VARIANT, &VARIANT_NAMES, VariantVisitor { depth: self.depth })
+        deserializer.deserialize_enum(VARIANT, &VARIANT_NAMES, self)
     }
 }
 
-struct VariantVisitor {
-    depth: u16,
+/// The error for a value nested past Godot's limit.
+#[cold]
+#[inline(never)]
+fn too_deep<E: Error>() -> E {
+    E::custom(format_args!("a Variant nested deeper than {MAX_DEPTH} levels"))
 }
 
-impl<'de> Visitor<'de> for VariantVisitor {
-    type Value = Variant;
+impl<'de> Visitor<'de> for Into<'_> {
+    type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a Godot Variant")
     }
 
-    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Variant, A::Error> {
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
         let (index, access) = data.variant_seed(TagSeed { names: &VARIANT_NAMES })?;
         let ty = type_of(index).ok_or_else(|| A::Error::custom("unknown Variant type"))?;
-        // Containers first, in a small frame: deep values recurse through here.
+        // Containers first, each filled where it will stay: deep values recurse through here.
         let depth = self.depth;
-        Ok(match ty {
-            VariantType::Array => Variant::Array(access.newtype_variant_seed(ArraySeed { depth })?),
+        match ty {
+            VariantType::Array => {
+                let target = make_array(self.slot);
+                access.newtype_variant_seed(ArrayInto { depth, target })
+            }
             VariantType::Dictionary => {
-                Variant::from(access.newtype_variant_seed(DictionarySeed { depth })?)
+                let target = make_dictionary(self.slot);
+                access.newtype_variant_seed(DictionaryInto { depth, target })
             }
             VariantType::Object => {
-                Variant::Object(access.newtype_variant_seed(ObjectSeed { depth })?)
+                access.newtype_variant_seed(ObjectInto { depth, slot: self.slot })
             }
-            other => leaf(other, access)?,
-        })
+            other => leaf(other, access, self.slot),
+        }
     }
 }
 
-/// Every variant but the containers.
+/// Every variant but the containers, into `slot`.
 #[inline(never)]
-fn leaf<'de, A: VariantAccess<'de>>(ty: VariantType, access: A) -> Result<Variant, A::Error> {
+fn leaf<'de, A: VariantAccess<'de>>(
+    ty: VariantType,
+    access: A,
+    slot: &mut Variant,
+) -> Result<(), A::Error> {
     use Variant as V;
     use VariantType as T;
-    Ok(match ty {
+    *slot = match ty {
         T::Nil => {
             access.unit_variant()?;
             V::Nil
@@ -156,7 +210,8 @@ fn leaf<'de, A: VariantAccess<'de>>(ty: VariantType, access: A) -> Result<Varian
         T::Array | T::Dictionary | T::Object => {
             return Err(A::Error::custom("containers are read by the caller"));
         }
-    })
+    };
+    Ok(())
 }
 
 /// A variant or field name (or index) among `names`, as its index.
@@ -246,107 +301,167 @@ impl<'de> Visitor<'de> for FieldVisitor {
     }
 }
 
-/// Values at nesting `depth`, as a sequence.
-struct VariantsSeed {
+/// Values at nesting `depth`, as a sequence, pushed onto `out`.
+struct ElementsInto<'t> {
     depth: u16,
+    out: &'t mut Vec<Variant>,
 }
 
-impl<'de> DeserializeSeed<'de> for VariantsSeed {
-    type Value = Vec<Variant>;
+impl<'de> DeserializeSeed<'de> for ElementsInto<'_> {
+    type Value = ();
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Vec<Variant>, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         deserializer.deserialize_seq(self)
     }
 }
 
-impl<'de> Visitor<'de> for VariantsSeed {
-    type Value = Vec<Variant>;
+impl<'de> Visitor<'de> for ElementsInto<'_> {
+    type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a sequence of Variants")
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Variant>, A::Error> {
-        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(RESERVE_MAX));
-        while let Some(value) = seq.next_element_seed(VariantSeed { depth: self.depth })? {
-            out.push(value);
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        reserve(self.out, seq.size_hint());
+        loop {
+            // Each element is read into its place at the end.
+            let slot = push_slot(self.out);
+            if seq.next_element_seed(Into { depth: self.depth, slot })?.is_none() {
+                self.out.pop();
+                return Ok(());
+            }
         }
-        Ok(out)
     }
 }
 
-/// An array at nesting `depth`.
-struct ArraySeed {
-    depth: u16,
+/// An empty array made in `slot`, to be read into. Out of line, as the next two.
+#[inline(never)]
+fn make_array(slot: &mut Variant) -> &mut Array {
+    *slot = Variant::Array(Array::default());
+    match slot {
+        Variant::Array(array) => array,
+        _ => Box::leak(Box::default()),
+    }
 }
 
-impl<'de> DeserializeSeed<'de> for ArraySeed {
-    type Value = Array;
+/// An empty dictionary made in `slot`, to be read into.
+#[inline(never)]
+fn make_dictionary(slot: &mut Variant) -> &mut Dictionary {
+    *slot = Variant::from(Dictionary::new());
+    match slot {
+        Variant::Dictionary(dictionary) => dictionary,
+        _ => Box::leak(Box::default()),
+    }
+}
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Array, D::Error> {
+/// A new last element of `out`, to be read into. Out of line: growing the vector takes stack
+/// that the recursive path should not hold.
+#[inline(never)]
+fn push_slot(out: &mut Vec<Variant>) -> &mut Variant {
+    out.push(Variant::Nil);
+    match out.last_mut() {
+        Some(slot) => slot,
+        None => unreachable_slot(),
+    }
+}
+
+/// Never reached: a slot was just made. A leaked `Nil`, so that no path panics.
+#[cold]
+fn unreachable_slot<'a>() -> &'a mut Variant {
+    Box::leak(Box::new(Variant::Nil))
+}
+
+/// Room for the elements a format announces, up to [`RESERVE_MAX`]. Out of line.
+#[inline(never)]
+fn reserve(out: &mut Vec<Variant>, hint: Option<usize>) {
+    out.reserve(hint.unwrap_or(0).min(RESERVE_MAX));
+}
+
+/// The declared type of a container, read out of line.
+#[inline(never)]
+fn read_type<'de, A: MapAccess<'de>>(map: &mut A) -> Result<ElementType<String>, A::Error> {
+    map.next_value::<ElementType<String>>()
+}
+
+/// An array at nesting `depth`, read into `target`.
+struct ArrayInto<'t> {
+    depth: u16,
+    target: &'t mut Array,
+}
+
+impl<'de> DeserializeSeed<'de> for ArrayInto<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         deserializer.deserialize_struct(ARRAY, &ARRAY_FIELDS, self)
     }
 }
 
-impl<'de> Visitor<'de> for ArraySeed {
-    type Value = Array;
+impl<'de> Visitor<'de> for ArrayInto<'_> {
+    type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an Array: elements and an optional element type")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Array, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let [elements_field, type_field] = ARRAY_FIELDS;
-        let mut elements = None;
-        let mut element_type = None;
+        let (mut elements, mut element_type) = (false, false);
         while let Some(field) = map.next_key_seed(FieldSeed { names: &ARRAY_FIELDS })? {
             if field == 0 {
-                if elements.is_some() {
+                if elements {
                     return Err(A::Error::duplicate_field(elements_field));
                 }
-                elements = Some(map.next_value_seed(VariantsSeed { depth: deeper(self.depth) })?);
+                elements = true;
+                let out = &mut self.target.elements;
+                map.next_value_seed(ElementsInto { depth: deeper(self.depth), out })?;
             } else {
-                if element_type.is_some() {
+                if element_type {
                     return Err(A::Error::duplicate_field(type_field));
                 }
-                element_type = Some(map.next_value::<ElementType<String>>()?);
+                element_type = true;
+                self.target.element_type = read_type(&mut map)?;
             }
         }
-        let elements = elements.ok_or_else(|| A::Error::missing_field(elements_field))?;
-        Ok(Array { element_type: element_type.unwrap_or_default(), elements })
+        if !elements {
+            return Err(A::Error::missing_field(elements_field));
+        }
+        Ok(())
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Array, A::Error> {
-        let elements = seq
-            .next_element_seed(VariantsSeed { depth: deeper(self.depth) })?
-            .ok_or_else(|| A::Error::invalid_length(0, &self))?;
-        let element_type = seq.next_element::<ElementType<String>>()?.unwrap_or_default();
-        Ok(Array { element_type, elements })
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let out = &mut self.target.elements;
+        seq.next_element_seed(ElementsInto { depth: deeper(self.depth), out })?.ok_or_else(
+            || A::Error::invalid_length(0, &"an Array: elements and an optional element type"),
+        )?;
+        self.target.element_type = seq.next_element::<ElementType<String>>()?.unwrap_or_default();
+        Ok(())
     }
 }
 
-/// A dictionary at nesting `depth`.
-struct DictionarySeed {
+/// A dictionary at nesting `depth`, read into `target`.
+struct DictionaryInto<'t> {
     depth: u16,
+    target: &'t mut Dictionary,
 }
 
-impl<'de> DeserializeSeed<'de> for DictionarySeed {
-    type Value = Dictionary;
+impl<'de> DeserializeSeed<'de> for DictionaryInto<'_> {
+    type Value = ();
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Dictionary, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         deserializer.deserialize_struct(DICTIONARY, &DICTIONARY_FIELDS, self)
     }
 }
 
-impl<'de> Visitor<'de> for DictionarySeed {
-    type Value = Dictionary;
+impl<'de> Visitor<'de> for DictionaryInto<'_> {
+    type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a Dictionary: entries and optional key and value types")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Dictionary, A::Error> {
-        let mut dictionary = Dictionary::new();
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let mut seen = [false; 3];
         while let Some(field) = map.next_key_seed(FieldSeed { names: &DICTIONARY_FIELDS })? {
             let index = field as usize;
@@ -357,13 +472,11 @@ impl<'de> Visitor<'de> for DictionarySeed {
             if let Some(slot) = seen.get_mut(index) {
                 *slot = true;
             }
+            let target = &mut *self.target;
             match field {
-                0 => map.next_value_seed(EntriesSeed {
-                    depth: deeper(self.depth),
-                    target: &mut dictionary,
-                })?,
-                1 => dictionary.key_type = map.next_value()?,
-                _ => dictionary.value_type = map.next_value()?,
+                0 => map.next_value_seed(EntriesInto { depth: deeper(self.depth), target })?,
+                1 => target.key_type = read_type(&mut map)?,
+                _ => target.value_type = read_type(&mut map)?,
             }
         }
         let [entries_seen, ..] = seen;
@@ -371,26 +484,32 @@ impl<'de> Visitor<'de> for DictionarySeed {
             let [entries_field, ..] = DICTIONARY_FIELDS;
             return Err(A::Error::missing_field(entries_field));
         }
-        Ok(dictionary)
+        Ok(())
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Dictionary, A::Error> {
-        let mut dictionary = Dictionary::new();
-        seq.next_element_seed(EntriesSeed { depth: deeper(self.depth), target: &mut dictionary })?
-            .ok_or_else(|| A::Error::invalid_length(0, &self))?;
-        dictionary.key_type = seq.next_element()?.unwrap_or_default();
-        dictionary.value_type = seq.next_element()?.unwrap_or_default();
-        Ok(dictionary)
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let target = &mut *self.target;
+        seq.next_element_seed(EntriesInto { depth: deeper(self.depth), target })?.ok_or_else(
+            || {
+                A::Error::invalid_length(
+                    0,
+                    &"a Dictionary: entries and optional key and value types",
+                )
+            },
+        )?;
+        self.target.key_type = seq.next_element()?.unwrap_or_default();
+        self.target.value_type = seq.next_element()?.unwrap_or_default();
+        Ok(())
     }
 }
 
 /// A dictionary's entries at nesting `depth`, inserted into `target` as they arrive.
-struct EntriesSeed<'t> {
+struct EntriesInto<'t> {
     depth: u16,
     target: &'t mut Dictionary,
 }
 
-impl<'de> DeserializeSeed<'de> for EntriesSeed<'_> {
+impl<'de> DeserializeSeed<'de> for EntriesInto<'_> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
@@ -398,7 +517,7 @@ impl<'de> DeserializeSeed<'de> for EntriesSeed<'_> {
     }
 }
 
-impl<'de> Visitor<'de> for EntriesSeed<'_> {
+impl<'de> Visitor<'de> for EntriesInto<'_> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -406,177 +525,235 @@ impl<'de> Visitor<'de> for EntriesSeed<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while let Some((key, value)) = seq.next_element_seed(PairSeed { depth: self.depth })? {
-            self.target.insert(key, value);
-        }
+        let depth = self.depth;
+        while seq.next_element_seed(PairInto { depth, target: &mut *self.target })?.is_some() {}
         Ok(())
     }
 }
 
-/// A [key, value] pair of values at nesting `depth`.
-struct PairSeed {
+/// A [key, value] pair of values at nesting `depth`, inserted into `target`.
+struct PairInto<'t> {
     depth: u16,
+    target: &'t mut Dictionary,
 }
 
-impl<'de> DeserializeSeed<'de> for PairSeed {
-    type Value = (Variant, Variant);
+impl<'de> DeserializeSeed<'de> for PairInto<'_> {
+    type Value = ();
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         deserializer.deserialize_tuple(2, self)
     }
 }
 
-impl<'de> Visitor<'de> for PairSeed {
-    type Value = (Variant, Variant);
+impl<'de> Visitor<'de> for PairInto<'_> {
+    type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a [key, value] pair")
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let seed = VariantSeed { depth: self.depth };
-        let key = seq.next_element_seed(seed)?.ok_or_else(|| A::Error::invalid_length(0, &self))?;
-        let value =
-            seq.next_element_seed(seed)?.ok_or_else(|| A::Error::invalid_length(1, &self))?;
-        Ok((key, value))
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let depth = self.depth;
+        let mut key = Variant::Nil;
+        if seq.next_element_seed(Into { depth, slot: &mut key })?.is_none() {
+            return Err(A::Error::invalid_length(0, &self));
+        }
+        // The value is read into its entry: nothing but the dictionary is held meanwhile.
+        let slot = value_slot(self.target, key);
+        if seq.next_element_seed(Into { depth, slot })?.is_none() {
+            return Err(A::Error::invalid_length(1, &"a [key, value] pair"));
+        }
+        Ok(())
     }
 }
 
-/// An object at nesting `depth` (its properties are one deeper).
-struct ObjectSeed {
-    depth: u16,
+/// The place of `key`'s value in `target`, as [`Dictionary::insert`] would put it: the entry
+/// of an equal key already there (Godot keeps the first key and position, and the last value),
+/// else a new entry at the end. Out of line: hashing keys takes stack that the recursive path
+/// should not hold.
+#[inline(never)]
+fn value_slot(target: &mut Dictionary, key: Variant) -> &mut Variant {
+    if !target.contains_key(&key) {
+        target.insert(key, Variant::Nil);
+        return match target.values_mut().next_back() {
+            Some(slot) => slot,
+            None => unreachable_slot(),
+        };
+    }
+    match target.get_mut(&key) {
+        Some(slot) => slot,
+        None => unreachable_slot(),
+    }
 }
 
-impl<'de> DeserializeSeed<'de> for ObjectSeed {
-    type Value = Object;
+/// An object at nesting `depth` (its properties are one deeper), written into `slot`.
+struct ObjectInto<'t> {
+    depth: u16,
+    slot: &'t mut Variant,
+}
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Object, D::Error> {
+impl<'de> DeserializeSeed<'de> for ObjectInto<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         deserializer.deserialize_enum(OBJECT, &OBJECT_NAMES, self)
     }
 }
 
-impl<'de> Visitor<'de> for ObjectSeed {
-    type Value = Object;
+impl<'de> Visitor<'de> for ObjectInto<'_> {
+    type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an Object: Null, Id or Full")
     }
 
-    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Object, A::Error> {
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
         let (index, access) = data.variant_seed(TagSeed { names: &OBJECT_NAMES })?;
-        Ok(match index {
+        match index {
             0 => {
                 access.unit_variant()?;
-                Object::Null
+                *self.slot = Variant::Object(Object::Null);
+                Ok(())
             }
-            1 => Object::Id(access.newtype_variant()?),
-            _ => access.struct_variant(&FULL_FIELDS, FullSeed { depth: self.depth })?,
-        })
+            1 => {
+                *self.slot = Variant::Object(Object::Id(access.newtype_variant()?));
+                Ok(())
+            }
+            _ => {
+                let (class, properties) = (String::new(), Vec::new());
+                *self.slot = Variant::Object(Object::Full { class, properties });
+                match self.slot {
+                    Variant::Object(Object::Full { class, properties }) => {
+                        let full = FullInto { depth: self.depth, class, properties };
+                        access.struct_variant(&FULL_FIELDS, full)
+                    }
+                    _ => Ok(()),
+                }
+            }
+        }
     }
 }
 
-/// The class and properties of a full object at nesting `depth`.
-struct FullSeed {
+/// The class and properties of a full object at nesting `depth`, read into an object made
+/// for them.
+struct FullInto<'t> {
     depth: u16,
+    class: &'t mut String,
+    properties: &'t mut Vec<(String, Variant)>,
 }
 
-impl<'de> Visitor<'de> for FullSeed {
-    type Value = Object;
+impl<'de> Visitor<'de> for FullInto<'_> {
+    type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a full object: class and properties")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Object, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let [class_field, properties_field] = FULL_FIELDS;
-        let mut class = None;
-        let mut properties = None;
+        let depth = deeper(self.depth);
+        let (class, properties) = (self.class, self.properties);
+        let (mut has_class, mut has_properties) = (false, false);
         while let Some(field) = map.next_key_seed(FieldSeed { names: &FULL_FIELDS })? {
             if field == 0 {
-                if class.is_some() {
+                if has_class {
                     return Err(A::Error::duplicate_field(class_field));
                 }
-                class = Some(map.next_value::<String>()?);
+                has_class = true;
+                *class = map.next_value::<String>()?;
             } else {
-                if properties.is_some() {
+                if has_properties {
                     return Err(A::Error::duplicate_field(properties_field));
                 }
-                properties =
-                    Some(map.next_value_seed(PropertiesSeed { depth: deeper(self.depth) })?);
+                has_properties = true;
+                map.next_value_seed(PropertiesInto { depth, out: &mut *properties })?;
             }
         }
-        Ok(Object::Full {
-            class: class.ok_or_else(|| A::Error::missing_field(class_field))?,
-            properties: properties.ok_or_else(|| A::Error::missing_field(properties_field))?,
-        })
+        if !has_class {
+            return Err(A::Error::missing_field(class_field));
+        }
+        if !has_properties {
+            return Err(A::Error::missing_field(properties_field));
+        }
+        Ok(())
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Object, A::Error> {
-        let class =
-            seq.next_element::<String>()?.ok_or_else(|| A::Error::invalid_length(0, &self))?;
-        let properties = seq
-            .next_element_seed(PropertiesSeed { depth: deeper(self.depth) })?
-            .ok_or_else(|| A::Error::invalid_length(1, &self))?;
-        Ok(Object::Full { class, properties })
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let expected = &"a full object: class and properties";
+        let depth = deeper(self.depth);
+        let (class, properties) = (self.class, self.properties);
+        *class =
+            seq.next_element::<String>()?.ok_or_else(|| A::Error::invalid_length(0, expected))?;
+        seq.next_element_seed(PropertiesInto { depth, out: properties })?
+            .ok_or_else(|| A::Error::invalid_length(1, expected))?;
+        Ok(())
     }
 }
 
-/// A full object's properties, values at nesting `depth`.
-struct PropertiesSeed {
+/// A full object's properties, values at nesting `depth`, pushed onto `out`.
+struct PropertiesInto<'t> {
     depth: u16,
+    out: &'t mut Vec<(String, Variant)>,
 }
 
-impl<'de> DeserializeSeed<'de> for PropertiesSeed {
-    type Value = Vec<(String, Variant)>;
+impl<'de> DeserializeSeed<'de> for PropertiesInto<'_> {
+    type Value = ();
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         deserializer.deserialize_seq(self)
     }
 }
 
-impl<'de> Visitor<'de> for PropertiesSeed {
-    type Value = Vec<(String, Variant)>;
+impl<'de> Visitor<'de> for PropertiesInto<'_> {
+    type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a sequence of [name, value] pairs")
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(RESERVE_MAX));
-        while let Some(property) = seq.next_element_seed(PropertySeed { depth: self.depth })? {
-            out.push(property);
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.out.reserve(seq.size_hint().unwrap_or(0).min(RESERVE_MAX));
+        loop {
+            self.out.push((String::new(), Variant::Nil));
+            let Some(slot) = self.out.last_mut() else { return Ok(()) };
+            if seq.next_element_seed(PropertyInto { depth: self.depth, slot })?.is_none() {
+                self.out.pop();
+                return Ok(());
+            }
         }
-        Ok(out)
     }
 }
 
-/// A [name, value] property, its value at nesting `depth`.
-struct PropertySeed {
+/// A [name, value] property, its value at nesting `depth`, written into `slot`.
+struct PropertyInto<'t> {
     depth: u16,
+    slot: &'t mut (String, Variant),
 }
 
-impl<'de> DeserializeSeed<'de> for PropertySeed {
-    type Value = (String, Variant);
+impl<'de> DeserializeSeed<'de> for PropertyInto<'_> {
+    type Value = ();
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         deserializer.deserialize_tuple(2, self)
     }
 }
 
-impl<'de> Visitor<'de> for PropertySeed {
-    type Value = (String, Variant);
+impl<'de> Visitor<'de> for PropertyInto<'_> {
+    type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a [name, value] property")
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let name =
-            seq.next_element::<String>()?.ok_or_else(|| A::Error::invalid_length(0, &self))?;
-        let value = seq
-            .next_element_seed(VariantSeed { depth: self.depth })?
-            .ok_or_else(|| A::Error::invalid_length(1, &self))?;
-        Ok((name, value))
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let (name, value) = self.slot;
+        *name = seq
+            .next_element::<String>()?
+            .ok_or_else(|| A::Error::invalid_length(0, &"a [name, value] property"))?;
+        if seq.next_element_seed(Into { depth: self.depth, slot: value })?.is_none() {
+            return Err(A::Error::invalid_length(1, &"a [name, value] property"));
+        }
+        Ok(())
     }
 }
 

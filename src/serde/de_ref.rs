@@ -2,7 +2,6 @@
 //! buffer.
 
 use alloc::string::{String, ToString};
-use alloc::vec;
 
 use ::serde::de::value::{
     BorrowedStrDeserializer, F32Deserializer, F64Deserializer, I32Deserializer, I64Deserializer,
@@ -14,13 +13,14 @@ use ::serde::de::{
 };
 
 use super::de_math::{Leaf, Part, PartDeserializer, part_of};
-use super::dedup::{self, Plan, PropertyPlan};
 use super::error::{DeError, PathSegment};
+use super::raw::{self, RAW, RawAccess, RawBytes};
+use super::source::{Entries, Kids, Properties, Source};
 use crate::view::math::{Color, Vector2, Vector3, Vector4};
 use crate::view::packed::PackedStringsIter;
+use crate::view::tape::Part as TapePart;
 use crate::{
-    DictionaryRef, Element, Elements, Entries, FullObject, GdStr, NodePathRef, ObjectRef, Options,
-    Packed, PackedReals, Properties, VariantRef, Version,
+    Element, GdStr, NodePathRef, ObjectRef, Options, Packed, PackedReals, VariantRef, Version,
 };
 
 /// Deserializes a `T` from a lazily read value, borrowing strings and byte arrays from the
@@ -29,6 +29,10 @@ use crate::{
 /// Only what `T` asks for is read, and checked as it is read: a malformed element, or a string
 /// that is not text, is an error when it is reached; parts `T` ignores are only walked over.
 /// Use [`from_bytes`] to check the whole input first, as Godot does.
+///
+/// Cost: a container is read onto a tape first (one pass up to its end or its first structural
+/// problem, 24 bytes per part), then visited; O(n log n) in all, whatever the nesting (see the
+/// [module docs](crate::serde)).
 ///
 /// See the [module docs](crate::serde) for how Godot values map onto Rust types.
 ///
@@ -42,6 +46,11 @@ pub fn from_variant_ref<'de, T: Deserialize<'de>>(value: VariantRef<'de>) -> Res
 /// Checks `bytes` as Godot does ([`validate`](crate::validate)), then deserializes a `T` from
 /// the value they hold, borrowing strings and byte arrays from `bytes`. Bytes after the value
 /// are ignored, as in Godot.
+///
+/// Cost: `validate`'s pass, then O(n log n) whatever the nesting (see [`from_variant_ref`]);
+/// memory: a tape of 24 bytes per part once a container is met. A [`Variant`](crate::Variant)
+/// (the whole value or a field) is decoded instead, in one iterative pass. Stack: what `T`'s
+/// recursion takes, one level of it per level of the value it reads (none for a `Variant`).
 ///
 /// ```
 /// use gdvariant::{EncodeOptions, Options, Writer};
@@ -86,7 +95,8 @@ pub fn from_bytes<'de, T: Deserialize<'de>>(
 ) -> Result<T, DeError> {
     crate::validate(bytes, options)?;
     let value = crate::parse(bytes, options)?;
-    T::deserialize(VariantDeserializer { value, offset: Some(0) })
+    let element = Element::new(bytes, 0, bytes.len(), options, 0);
+    T::deserialize(VariantDeserializer { value, offset: Some(0), element: Some(element) })
 }
 
 /// A [`serde::Deserializer`](::serde::Deserializer) over one lazily read value: what
@@ -97,6 +107,8 @@ pub struct VariantDeserializer<'de> {
     value: VariantRef<'de>,
     /// The absolute offset of the value's header, when known.
     offset: Option<usize>,
+    /// Where the value sits, when known.
+    element: Option<Element<'de>>,
 }
 
 impl<'de> VariantDeserializer<'de> {
@@ -111,33 +123,174 @@ impl<'de> VariantDeserializer<'de> {
             VariantRef::String(s) | VariantRef::StringName(s) => s.offset().checked_sub(8),
             _ => None,
         };
-        VariantDeserializer { value, offset }
+        VariantDeserializer { value, offset, element: None }
     }
 
     /// A deserializer over a container element; errors carry its offset.
     pub fn from_element(element: &Element<'de>) -> Self {
-        VariantDeserializer { value: element.value(), offset: Some(element.offset()) }
+        VariantDeserializer {
+            value: element.value(),
+            offset: Some(element.offset()),
+            element: Some(*element),
+        }
+    }
+
+    /// The value, where it sits.
+    fn reader(self) -> Value<Self> {
+        Value(self)
+    }
+}
+
+/// Where a value read by [`Value`] sits, and what it is.
+trait Place<'de>: Copy {
+    /// The value.
+    fn value(&self) -> VariantRef<'de>;
+    /// The absolute offset of its header, when known.
+    fn offset(&self) -> Option<usize>;
+    /// Runs `f` on this container on a tape: its own, or one read now.
+    fn taped<R>(
+        self,
+        f: impl FnOnce(&Source<'de>, TapePart<'_, 'de>) -> Result<R, DeError>,
+    ) -> Result<R, DeError>;
+    /// The buffer, offset, options and depth of the value, when known.
+    fn origin(&self) -> Option<(&'de [u8], usize, Options, u16)>;
+}
+
+/// A part of a tape: what every level below the first is read as, so it is small.
+#[derive(Clone, Copy)]
+struct OnTape<'s, 'de> {
+    source: &'s Source<'de>,
+    index: u32,
+}
+
+impl<'s, 'de> OnTape<'s, 'de> {
+    fn part(&self) -> TapePart<'s, 'de> {
+        self.source.part(self.index)
+    }
+}
+
+impl<'de> Place<'de> for OnTape<'_, 'de> {
+    fn value(&self) -> VariantRef<'de> {
+        self.part().value()
+    }
+
+    fn offset(&self) -> Option<usize> {
+        Some(self.part().offset())
+    }
+
+    fn taped<R>(
+        self,
+        f: impl FnOnce(&Source<'de>, TapePart<'_, 'de>) -> Result<R, DeError>,
+    ) -> Result<R, DeError> {
+        f(self.source, self.part())
+    }
+
+    fn origin(&self) -> Option<(&'de [u8], usize, Options, u16)> {
+        Some(self.part().element().origin())
+    }
+}
+
+impl<'de> Place<'de> for VariantDeserializer<'de> {
+    fn value(&self) -> VariantRef<'de> {
+        self.value
+    }
+
+    fn offset(&self) -> Option<usize> {
+        self.offset
+    }
+
+    fn taped<R>(
+        self,
+        f: impl FnOnce(&Source<'de>, TapePart<'_, 'de>) -> Result<R, DeError>,
+    ) -> Result<R, DeError> {
+        let source = match self.element {
+            Some(element) => Source::of_element(&element),
+            None => Source::of_container(self.value)
+                .ok_or_else(|| DeError::custom("a container without its bytes"))?,
+        };
+        f(&source, source.root())
+    }
+
+    fn origin(&self) -> Option<(&'de [u8], usize, Options, u16)> {
+        if let Some(element) = self.element {
+            return Some(element.origin());
+        }
+        let (scope, header) = match self.value {
+            VariantRef::Array(array) => array.origin(),
+            VariantRef::Dictionary(dictionary) => dictionary.origin(),
+            VariantRef::Object(ObjectRef::Full(object)) => object.origin(),
+            _ => return None,
+        };
+        Some((scope.buf, header, scope.options, scope.depth))
+    }
+}
+
+/// The deserializer every value is read with: [`VariantDeserializer`]'s first, then that of
+/// each part of a tape. A container is read onto a tape the first time one is met, and its
+/// children visited from it.
+#[derive(Clone, Copy)]
+struct Value<P>(P);
+
+/// A part of a tape, to be read.
+fn on<'s, 'de>(source: &'s Source<'de>, part: TapePart<'s, 'de>) -> Value<OnTape<'s, 'de>> {
+    Value(OnTape { source, index: part.index() })
+}
+
+impl<'de, P: Place<'de>> Value<P> {
+    fn value(&self) -> VariantRef<'de> {
+        self.0.value()
+    }
+
+    fn offset(&self) -> Option<usize> {
+        self.0.offset()
+    }
+
+    fn taped<R>(
+        self,
+        f: impl FnOnce(&Source<'de>, TapePart<'_, 'de>) -> Result<R, DeError>,
+    ) -> Result<R, DeError> {
+        self.0.taped(f)
+    }
+
+    /// Answers a request for the raw bytes of a [`Variant`](crate::Variant).
+    #[inline(never)]
+    fn raw<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        let (bytes, options, depth) = match self.0.origin() {
+            Some((buf, offset, options, depth)) => {
+                (RawBytes::Borrowed(buf.get(offset..).unwrap_or(&[])), options, depth)
+            }
+            None => match raw::made(&self.value()) {
+                Some(bytes) => (bytes, Options::godot4(), 0),
+                None => {
+                    return Err(DeError::custom(format_args!(
+                        "a {} handed over without its element cannot be read as a Variant: \
+                         convert it with Variant::try_from",
+                        self.value().variant_type().name(Version::Godot4)
+                    )));
+                }
+            },
+        };
+        visitor.visit_map(RawAccess::new(bytes, options, depth))
     }
 
     /// The offset of the first element of a packed array (after the header and the count).
     fn packed_data(&self) -> Option<usize> {
-        self.offset.and_then(|offset| offset.checked_add(8))
+        self.offset().and_then(|offset| offset.checked_add(8))
     }
 
     /// `deserialize_any`, without the offset. Containers first, in a small frame: deep values
     /// recurse through here.
     fn any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        match self.value {
-            VariantRef::Array(array) => visitor.visit_seq(ElementsAccess {
-                elements: array.elements(),
-                index: 0,
-                len: array.len(),
+        match self.value() {
+            VariantRef::Array(array) => self.taped(|source, part| {
+                let elements = source.children(part);
+                visitor.visit_seq(ElementsAccess { source, elements, index: 0, len: array.len() })
             }),
-            VariantRef::Dictionary(dictionary) => {
-                visitor.visit_map(EntriesAccess::new(dictionary)?)
+            VariantRef::Dictionary(_) => {
+                self.taped(|source, part| visitor.visit_map(EntriesAccess::new(source, part)?))
             }
-            VariantRef::Object(ObjectRef::Full(object)) => {
-                visitor.visit_map(PropertiesAccess::new(object)?)
+            VariantRef::Object(ObjectRef::Full(_)) => {
+                self.taped(|source, part| visitor.visit_map(PropertiesAccess::new(source, part)?))
             }
             _ => self.leaf(visitor),
         }
@@ -148,7 +301,7 @@ impl<'de> VariantDeserializer<'de> {
     fn leaf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         use VariantRef as R;
         let data = self.packed_data();
-        match self.value {
+        match self.value() {
             R::Nil | R::Callable | R::Object(ObjectRef::Null) => visitor.visit_unit(),
             R::Bool(b) => visitor.visit_bool(b),
             R::Int(i) => visitor.visit_i64(i),
@@ -184,7 +337,7 @@ impl<'de> VariantDeserializer<'de> {
             R::PackedColorArray(p) => visitor.visit_seq(PackedAccess::new(Items::Colors(p), data)),
             other => match part_of(&other)? {
                 Some(part) => {
-                    PartDeserializer { part, offset: self.offset }.deserialize_any(visitor)
+                    PartDeserializer { part, offset: self.offset() }.deserialize_any(visitor)
                 }
                 // Containers are read by `any`.
                 None => self.any(visitor),
@@ -194,13 +347,13 @@ impl<'de> VariantDeserializer<'de> {
 
     /// `deserialize_seq`, without the offset: byte arrays and math values read as sequences too.
     fn seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        match self.value {
+        match self.value() {
             VariantRef::PackedByteArray(bytes) => {
                 visitor.visit_seq(PackedAccess::new(Items::Bytes(bytes), self.packed_data()))
             }
             other => match part_of(&other)? {
                 Some(part) => {
-                    PartDeserializer { part, offset: self.offset }.deserialize_seq(visitor)
+                    PartDeserializer { part, offset: self.offset() }.deserialize_seq(visitor)
                 }
                 None => self.any(visitor),
             },
@@ -210,7 +363,7 @@ impl<'de> VariantDeserializer<'de> {
     /// `deserialize_enum`, without the offset: a string names a unit variant, an int is a
     /// variant index, a one-entry dictionary maps a variant to its content.
     fn enumeration<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        match self.value {
+        match self.value() {
             VariantRef::String(s) | VariantRef::StringName(s) => {
                 visitor.visit_enum(BorrowedStrDeserializer::<DeError>::new(s.to_str()?))
             }
@@ -218,13 +371,16 @@ impl<'de> VariantDeserializer<'de> {
                 Ok(index) => visitor.visit_enum(U32Deserializer::<DeError>::new(index)),
                 Err(_) => Err(DeError::invalid_value(Unexpected::Signed(i), &"a variant index")),
             },
-            VariantRef::Dictionary(dictionary) => match single_entry(dictionary)? {
-                Some((key, value)) => visitor.visit_enum(EnumEntry { key, value }),
-                None => Err(DeError::invalid_length(
-                    dictionary.len(),
-                    &"a dictionary with one entry, naming the variant",
-                )),
-            },
+            VariantRef::Dictionary(dictionary) => {
+                self.taped(|source, part| match single_entry(source, part)? {
+                    Some((key, value)) => visitor
+                        .visit_enum(EnumEntry { key: on(source, key), value: on(source, value) }),
+                    None => Err(DeError::invalid_length(
+                        dictionary.len(),
+                        &"a dictionary with one entry, naming the variant",
+                    )),
+                })
+            }
             other => Err(DeError::invalid_type(unexpected(&other), &visitor)),
         }
     }
@@ -233,12 +389,12 @@ impl<'de> VariantDeserializer<'de> {
 /// Runs `f` and gives its error the offset of `de`'s value if it has none yet.
 macro_rules! located {
     ($de:ident, $body:expr) => {{
-        let offset = $de.offset;
+        let offset = $de.offset();
         ($body).map_err(|error: DeError| error.or_offset(offset))
     }};
 }
 
-impl<'de> Deserializer<'de> for VariantDeserializer<'de> {
+impl<'de, P: Place<'de>> Deserializer<'de> for Value<P> {
     type Error = DeError;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
@@ -248,14 +404,14 @@ impl<'de> Deserializer<'de> for VariantDeserializer<'de> {
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         located!(
             self,
-            if self.value.is_nil() { visitor.visit_none() } else { visitor.visit_some(self) }
+            if self.value().is_nil() { visitor.visit_none() } else { visitor.visit_some(self) }
         )
     }
 
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         located!(
             self,
-            match self.value {
+            match self.value() {
                 value if value.is_nil() => visitor.visit_unit(),
                 other => Err(DeError::invalid_type(unexpected(&other), &visitor)),
             }
@@ -272,9 +428,12 @@ impl<'de> Deserializer<'de> for VariantDeserializer<'de> {
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         visitor: V,
     ) -> Result<V::Value, DeError> {
+        if name == RAW {
+            return located!(self, self.raw(visitor));
+        }
         located!(self, visitor.visit_newtype_struct(self))
     }
 
@@ -311,7 +470,7 @@ impl<'de> Deserializer<'de> for VariantDeserializer<'de> {
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         located!(
             self,
-            match self.value {
+            match self.value() {
                 // An int names the field or variant with that index, as serde reads integer
                 // identifiers.
                 VariantRef::Int(i) => match u64::try_from(i) {
@@ -331,6 +490,55 @@ impl<'de> Deserializer<'de> for VariantDeserializer<'de> {
     ::serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
         map struct
+    }
+}
+
+/// Forwards every call to the value's [`Value`] deserializer.
+macro_rules! forward {
+    ($($method:ident($($arg:ident: $ty:ty),*);)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, DeError> {
+                self.reader().$method($($arg,)* visitor)
+            }
+        )*
+    };
+}
+
+impl<'de> Deserializer<'de> for VariantDeserializer<'de> {
+    type Error = DeError;
+
+    forward! {
+        deserialize_any();
+        deserialize_bool();
+        deserialize_i8();
+        deserialize_i16();
+        deserialize_i32();
+        deserialize_i64();
+        deserialize_i128();
+        deserialize_u8();
+        deserialize_u16();
+        deserialize_u32();
+        deserialize_u64();
+        deserialize_u128();
+        deserialize_f32();
+        deserialize_f64();
+        deserialize_char();
+        deserialize_str();
+        deserialize_string();
+        deserialize_bytes();
+        deserialize_byte_buf();
+        deserialize_option();
+        deserialize_unit();
+        deserialize_unit_struct(name: &'static str);
+        deserialize_newtype_struct(name: &'static str);
+        deserialize_seq();
+        deserialize_tuple(len: usize);
+        deserialize_tuple_struct(name: &'static str, len: usize);
+        deserialize_map();
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]);
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]);
+        deserialize_identifier();
+        deserialize_ignored_any();
     }
 }
 
@@ -390,14 +598,15 @@ fn key_segment(key: &Element<'_>) -> PathSegment {
     }
 }
 
-/// An array's elements.
-struct ElementsAccess<'de> {
-    elements: Elements<'de>,
+/// An array's elements, on a tape.
+struct ElementsAccess<'s, 'de> {
+    source: &'s Source<'de>,
+    elements: Kids<'s, 'de>,
     index: usize,
     len: usize,
 }
 
-impl<'de> SeqAccess<'de> for ElementsAccess<'de> {
+impl<'de> SeqAccess<'de> for ElementsAccess<'_, 'de> {
     type Error = DeError;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(
@@ -409,7 +618,7 @@ impl<'de> SeqAccess<'de> for ElementsAccess<'de> {
         self.index = index.saturating_add(1);
         let within = |error: DeError| error.within(PathSegment::Index(index));
         let element = element.map_err(|e| within(e.into()))?;
-        seed.deserialize(VariantDeserializer::from_element(&element)).map(Some).map_err(within)
+        seed.deserialize(on(self.source, element)).map(Some).map_err(within)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -417,60 +626,45 @@ impl<'de> SeqAccess<'de> for ElementsAccess<'de> {
     }
 }
 
-/// Where a dictionary's entries come from.
-enum EntrySource<'de> {
-    /// No key repeats: straight from the buffer.
-    Stream(Entries<'de>),
-    /// Some key repeats: the entries Godot keeps.
-    Merged(vec::IntoIter<(Element<'de>, Element<'de>)>),
-}
-
-/// A dictionary's entries, a repeated key taking its last value (as in Godot).
-struct EntriesAccess<'de> {
-    source: EntrySource<'de>,
+/// A dictionary's entries on a tape, a repeated key taking its last value (as in Godot).
+struct EntriesAccess<'s, 'de> {
+    source: &'s Source<'de>,
+    entries: Entries<'s, 'de>,
     left: usize,
     /// The entry whose key was read and whose value comes next.
-    pending: Option<(Element<'de>, Element<'de>)>,
+    pending: Option<(TapePart<'s, 'de>, TapePart<'s, 'de>)>,
 }
 
-impl<'de> EntriesAccess<'de> {
-    fn new(dictionary: DictionaryRef<'de>) -> Result<Self, DeError> {
-        let (source, left) = match dedup::plan(dictionary)? {
-            Plan::Unique => (EntrySource::Stream(dictionary.entries()), dictionary.len()),
-            Plan::Merged(kept) => {
-                let left = kept.len();
-                (EntrySource::Merged(kept.into_iter()), left)
-            }
-        };
-        Ok(EntriesAccess { source, left, pending: None })
+impl<'s, 'de> EntriesAccess<'s, 'de> {
+    fn new(source: &'s Source<'de>, dictionary: TapePart<'s, 'de>) -> Result<Self, DeError> {
+        let entries = source.entries(dictionary)?;
+        let wire = dictionary.value().as_dictionary().map_or(0, |d| d.len());
+        let left = entries.kept_len().unwrap_or(wire);
+        Ok(EntriesAccess { source, entries, left, pending: None })
     }
 }
 
-impl<'de> MapAccess<'de> for EntriesAccess<'de> {
+impl<'de> MapAccess<'de> for EntriesAccess<'_, 'de> {
     type Error = DeError;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, DeError> {
-        let next = match &mut self.source {
-            EntrySource::Stream(entries) => entries.next().transpose()?,
-            EntrySource::Merged(kept) => kept.next(),
-        };
-        let Some((key, value)) = next else { return Ok(None) };
+        let Some((key, value)) = self.entries.next().transpose()? else { return Ok(None) };
         self.left = self.left.saturating_sub(1);
         self.pending = Some((key, value));
-        seed.deserialize(VariantDeserializer::from_element(&key))
+        let element = key.element();
+        seed.deserialize(on(self.source, key))
             .map(Some)
-            .map_err(|e| e.within(key_segment(&key)))
+            .map_err(|e| e.within(key_segment(&element)))
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {
         let Some((key, value)) = self.pending.take() else {
             return Err(DeError::custom("a dictionary value was asked for before its key"));
         };
-        seed.deserialize(VariantDeserializer::from_element(&value))
-            .map_err(|e| e.within(key_segment(&key)))
+        seed.deserialize(on(self.source, value)).map_err(|e| e.within(key_segment(&key.element())))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -478,32 +672,24 @@ impl<'de> MapAccess<'de> for EntriesAccess<'de> {
     }
 }
 
-/// Where a full object's properties come from.
-enum PropertySource<'de> {
-    /// No name repeats: straight from the buffer.
-    Stream(Properties<'de>),
-    /// Some name repeats: the properties Godot keeps.
-    Merged(vec::IntoIter<(GdStr<'de>, Element<'de>)>),
-}
-
-/// A full object's properties as a map from their names, a repeated name taking its last value
-/// (as Godot sets them in turn).
-struct PropertiesAccess<'de> {
-    source: PropertySource<'de>,
+/// A full object's properties on a tape, as a map from their names, a repeated name taking its
+/// last value (as Godot sets them in turn).
+struct PropertiesAccess<'s, 'de> {
+    source: &'s Source<'de>,
+    properties: Properties<'s, 'de>,
     left: usize,
-    pending: Option<(GdStr<'de>, Element<'de>)>,
+    pending: Option<(GdStr<'de>, TapePart<'s, 'de>)>,
 }
 
-impl<'de> PropertiesAccess<'de> {
-    fn new(object: FullObject<'de>) -> Result<Self, DeError> {
-        let (source, left) = match dedup::plan_properties(object)? {
-            PropertyPlan::Unique => (PropertySource::Stream(object.properties()), object.len()),
-            PropertyPlan::Merged(kept) => {
-                let left = kept.len();
-                (PropertySource::Merged(kept.into_iter()), left)
-            }
+impl<'s, 'de> PropertiesAccess<'s, 'de> {
+    fn new(source: &'s Source<'de>, object: TapePart<'s, 'de>) -> Result<Self, DeError> {
+        let properties = source.properties(object)?;
+        let wire = match object.value() {
+            VariantRef::Object(ObjectRef::Full(object)) => object.len(),
+            _ => 0,
         };
-        Ok(PropertiesAccess { source, left, pending: None })
+        let left = properties.kept_len().unwrap_or(wire);
+        Ok(PropertiesAccess { source, properties, left, pending: None })
     }
 }
 
@@ -512,18 +698,14 @@ fn name_segment(name: &GdStr<'_>) -> PathSegment {
     PathSegment::Field(name.to_string_lossy().into_owned())
 }
 
-impl<'de> MapAccess<'de> for PropertiesAccess<'de> {
+impl<'de> MapAccess<'de> for PropertiesAccess<'_, 'de> {
     type Error = DeError;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, DeError> {
-        let next = match &mut self.source {
-            PropertySource::Stream(properties) => properties.next().transpose()?,
-            PropertySource::Merged(kept) => kept.next(),
-        };
-        let Some((name, value)) = next else { return Ok(None) };
+        let Some((name, value)) = self.properties.next().transpose()? else { return Ok(None) };
         self.left = self.left.saturating_sub(1);
         self.pending = Some((name, value));
         let within = |error: DeError| error.within(name_segment(&name));
@@ -535,8 +717,7 @@ impl<'de> MapAccess<'de> for PropertiesAccess<'de> {
         let Some((name, value)) = self.pending.take() else {
             return Err(DeError::custom("a property value was asked for before its name"));
         };
-        seed.deserialize(VariantDeserializer::from_element(&value))
-            .map_err(|e| e.within(name_segment(&name)))
+        seed.deserialize(on(self.source, value)).map_err(|e| e.within(name_segment(&name)))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -672,58 +853,58 @@ impl<'de> SeqAccess<'de> for PackedAccess<'de> {
 }
 
 /// The one entry of a dictionary read as an enum (after Godot's merge of repeated keys).
-fn single_entry(
-    dictionary: DictionaryRef<'_>,
-) -> Result<Option<(Element<'_>, Element<'_>)>, DeError> {
-    match dictionary.len() {
-        0 => Ok(None),
-        1 => Ok(dictionary.entries().next().transpose()?),
-        _ => match dedup::plan(dictionary)? {
-            Plan::Merged(kept) if kept.len() == 1 => Ok(kept.first().copied()),
-            _ => Ok(None),
-        },
+fn single_entry<'s, 'de>(
+    source: &'s Source<'de>,
+    dictionary: TapePart<'s, 'de>,
+) -> Result<Option<(TapePart<'s, 'de>, TapePart<'s, 'de>)>, DeError> {
+    let mut entries = source.entries(dictionary)?;
+    let len = entries
+        .kept_len()
+        .unwrap_or_else(|| dictionary.value().as_dictionary().map_or(0, |d| d.len()));
+    if len != 1 {
+        return Ok(None);
     }
+    Ok(entries.next().transpose()?)
 }
 
 /// A one-entry dictionary read as an enum: the key names the variant.
-struct EnumEntry<'de> {
-    key: Element<'de>,
-    value: Element<'de>,
+struct EnumEntry<'s, 'de> {
+    key: Value<OnTape<'s, 'de>>,
+    value: Value<OnTape<'s, 'de>>,
 }
 
-impl<'de> EnumAccess<'de> for EnumEntry<'de> {
+impl<'s, 'de> EnumAccess<'de> for EnumEntry<'s, 'de> {
     type Error = DeError;
-    type Variant = EnumContent<'de>;
+    type Variant = EnumContent<'s, 'de>;
 
     fn variant_seed<V: DeserializeSeed<'de>>(
         self,
         seed: V,
-    ) -> Result<(V::Value, EnumContent<'de>), DeError> {
+    ) -> Result<(V::Value, EnumContent<'s, 'de>), DeError> {
         let key = self.key;
-        let variant = seed
-            .deserialize(VariantDeserializer::from_element(&key))
-            .map_err(|e| e.within(key_segment(&key)))?;
+        let variant = seed.deserialize(key).map_err(|e| e.within(value_segment(&key)))?;
         Ok((variant, EnumContent { key, value: self.value }))
     }
 }
 
+/// How a dictionary key read as an enum variant appears in a path.
+fn value_segment(key: &Value<OnTape<'_, '_>>) -> PathSegment {
+    key_segment(&key.0.part().element())
+}
+
 /// The content of a variant given as a one-entry dictionary.
-struct EnumContent<'de> {
-    key: Element<'de>,
-    value: Element<'de>,
+struct EnumContent<'s, 'de> {
+    key: Value<OnTape<'s, 'de>>,
+    value: Value<OnTape<'s, 'de>>,
 }
 
-impl<'de> EnumContent<'de> {
-    fn deserializer(&self) -> VariantDeserializer<'de> {
-        VariantDeserializer::from_element(&self.value)
-    }
-
+impl<'de> EnumContent<'_, 'de> {
     fn within(&self, error: DeError) -> DeError {
-        error.within(key_segment(&self.key))
+        error.within(value_segment(&self.key))
     }
 }
 
-impl<'de> VariantAccess<'de> for EnumContent<'de> {
+impl<'de> VariantAccess<'de> for EnumContent<'_, 'de> {
     type Error = DeError;
 
     fn unit_variant(self) -> Result<(), DeError> {
@@ -732,15 +913,15 @@ impl<'de> VariantAccess<'de> for EnumContent<'de> {
             return Ok(());
         }
         let error = DeError::invalid_type(unexpected(&value), &"a unit variant (null)");
-        Err(self.within(error.or_offset(Some(self.value.offset()))))
+        Err(self.within(error.or_offset(self.value.offset())))
     }
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, DeError> {
-        seed.deserialize(self.deserializer()).map_err(|e| self.within(e))
+        seed.deserialize(self.value).map_err(|e| self.within(e))
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, DeError> {
-        self.deserializer().deserialize_tuple(len, visitor).map_err(|e| self.within(e))
+        self.value.deserialize_tuple(len, visitor).map_err(|e| self.within(e))
     }
 
     fn struct_variant<V: Visitor<'de>>(
@@ -748,6 +929,6 @@ impl<'de> VariantAccess<'de> for EnumContent<'de> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        self.deserializer().deserialize_struct("", fields, visitor).map_err(|e| self.within(e))
+        self.value.deserialize_struct("", fields, visitor).map_err(|e| self.within(e))
     }
 }

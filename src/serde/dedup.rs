@@ -1,52 +1,114 @@
 //! Godot's rule for a key that repeats in a dictionary on the wire (the entry keeps the
-//! position and the key of its first occurrence, and takes the value of its last), applied to a
-//! lazily read dictionary without quadratic work.
+//! position and the key of its first occurrence, and takes the value of its last), and for a
+//! repeated property name of a full object, applied to a value on a tape without quadratic work.
 //!
 //! First pass: every key is hashed from the buffer, with a hash that agrees with Godot's key
-//! equality (equal keys hash alike; for containers and a few other types the hash is coarse).
-//! When no two hashes are equal, no key repeats, and the entries can be streamed as they are:
-//! the common case, which allocates nothing for up to [`SMALL`] entries and a vector of hashes
-//! beyond. Otherwise the keys are compared exactly: each is made owned and hashed in full, and
-//! keys with equal full hashes (in practice, equal keys) are compared with the owned
-//! [`Dictionary`](crate::owned::Dictionary)'s key equality, the one decoding applies. O(n log n) plus the size of the keys,
-//! whatever the input.
+//! equality (equal keys hash alike; for containers it is their type and length, O(1)). When no
+//! two hashes are equal, no key repeats, and the entries are visited as they are: the common
+//! case, which allocates nothing for up to [`SMALL`] entries and a vector of hashes beyond.
+//! Otherwise each key gets its exact number ([`KeyIds`](super::key_ids::KeyIds): equal for keys
+//! Godot calls equal, found once per part of the tape however deep keys nest), and entries are
+//! grouped by number. O(k log k) for a dictionary of k entries, plus the size of its keys the
+//! first time they are numbered.
 
 use alloc::vec::Vec;
 use core::hash::{BuildHasher, Hash, Hasher};
 
 use hashbrown::{DefaultHashBuilder, HashMap};
 
-use crate::owned::Variant;
-use crate::owned::key_semantics::{
-    KeyRules, hash_float, hash_key as owned_hash_key, keys_equal, never_equal,
-};
-use crate::{DictionaryRef, Element, FullObject, GdStr, ObjectRef, VariantRef, VariantType};
+use super::key_ids::sort_cost;
+use super::source::Source;
+use crate::owned::key_semantics::hash_float;
+use crate::view::tape::Part;
+use crate::wire::work;
+use crate::{ObjectRef, VariantRef, VariantType};
 
 /// Dictionaries up to this size are checked with the hashes on the stack.
 const SMALL: usize = 16;
 
-/// The entries of a dictionary as Godot decodes them.
-pub(crate) enum Plan<'a> {
-    /// No key repeats: the entries on the wire are the entries.
-    Unique,
-    /// Some key repeats: the entries that remain, in order, each with the key of its first
-    /// occurrence and the value of its last.
-    Merged(Vec<(Element<'a>, Element<'a>)>),
-}
-
-/// Finds whether any key of `dictionary` repeats, and if so, which entries remain.
+/// The entries a dictionary keeps, as part indices, when some key repeats; `None` when none
+/// does (the entries on the wire are the entries).
 ///
 /// # Errors
-/// A malformed entry, or a key that cannot be made owned (a Godot 3 string that is not Unicode)
+/// In a dictionary of two or more entries: a structural problem anywhere in it (all keys are
+/// looked at first), or a key that cannot be made owned (a Godot 3 string that is not Unicode)
 /// when keys have to be compared exactly.
-pub(crate) fn plan(dictionary: DictionaryRef<'_>) -> crate::Result<Plan<'_>> {
-    if dictionary.len() < 2 {
-        return Ok(Plan::Unique);
+pub(crate) fn entries<'a>(
+    source: &Source<'a>,
+    dictionary: Part<'_, 'a>,
+) -> crate::Result<Option<Vec<(u32, u32)>>> {
+    let len = match dictionary.value() {
+        VariantRef::Dictionary(d) => d.len(),
+        _ => 0,
+    };
+    if len < 2 {
+        return Ok(None);
+    }
+    if !dictionary.is_complete() {
+        return Err(source.error());
     }
     let hasher = DefaultHashBuilder::default();
-    let keys = dictionary.entries().map(|entry| entry.map(|(key, _)| hash_of(&hasher, &key)));
-    let repeats = any_equal(dictionary.len(), keys)?;
-    if repeats { merged(dictionary) } else { Ok(Plan::Unique) }
+    let keys = dictionary.children().step_by(2).map(|key| Ok(hash_of(&hasher, &key.value())));
+    if !any_equal(len, keys)? {
+        return Ok(None);
+    }
+    let mut positions: HashMap<u32, usize> = HashMap::with_capacity(len);
+    let mut kept: Vec<(u32, u32)> = Vec::new();
+    let mut children = dictionary.children();
+    while let (Some(key), Some(value)) = (children.next(), children.next()) {
+        let id = source.key_id(key)?;
+        work::add(1);
+        match positions.get(&id).and_then(|&at| kept.get_mut(at)) {
+            Some((_, slot)) => *slot = value.index(),
+            None => {
+                positions.insert(id, kept.len());
+                kept.push((key.index(), value.index()));
+            }
+        }
+    }
+    Ok(Some(kept))
+}
+
+/// The properties a full object keeps, as part indices (name, value), when some name repeats
+/// (Godot sets each property in turn: the first position, the last value); `None` when none
+/// does. Names compare by their text; O(k log k) plus the names' size.
+///
+/// # Errors
+/// In an object of two or more properties: a structural problem anywhere in it.
+pub(crate) fn properties<'a>(
+    source: &Source<'a>,
+    object: Part<'_, 'a>,
+) -> crate::Result<Option<Vec<(u32, u32)>>> {
+    let len = match object.value() {
+        VariantRef::Object(ObjectRef::Full(o)) => o.len(),
+        _ => 0,
+    };
+    if len < 2 {
+        return Ok(None);
+    }
+    if !object.is_complete() {
+        return Err(source.error());
+    }
+    let name = |part: Part<'_, 'a>| part.name().map_or(&[][..], |n| n.text_bytes());
+    let hasher = DefaultHashBuilder::default();
+    let names = object.children().step_by(2).map(|n| Ok(hasher.hash_one(name(n))));
+    if !any_equal(len, names)? {
+        return Ok(None);
+    }
+    let mut positions: HashMap<&[u8], usize> = HashMap::with_capacity(len);
+    let mut kept: Vec<(u32, u32)> = Vec::new();
+    let mut children = object.children();
+    while let (Some(key), Some(value)) = (children.next(), children.next()) {
+        work::add(1);
+        match positions.get(name(key)).and_then(|&at| kept.get_mut(at)) {
+            Some((_, slot)) => *slot = value.index(),
+            None => {
+                positions.insert(name(key), kept.len());
+                kept.push((key.index(), value.index()));
+            }
+        }
+    }
+    Ok(Some(kept))
 }
 
 /// Whether two of the `len` hashes `hashes` yields are equal. O(n log n); allocates only past
@@ -60,98 +122,23 @@ fn any_equal(len: usize, hashes: impl Iterator<Item = crate::Result<u64>>) -> cr
             *slot = hash?;
             filled = filled.saturating_add(1);
         }
+        work::add(filled.saturating_mul(filled) / 2);
         let seen = small.get(..filled).unwrap_or(&[]);
         return Ok(seen.iter().enumerate().any(|(i, h)| seen.get(..i).unwrap_or(&[]).contains(h)));
     }
-    let mut all = Vec::new();
+    let mut all = Vec::with_capacity(len);
     for hash in hashes {
         all.push(hash?);
     }
     all.sort_unstable();
+    work::add(sort_cost(all.len()));
     Ok(all.windows(2).any(|pair| pair.first() == pair.last()))
 }
 
-/// The properties of a full object as Godot sets them: a repeated name keeps its first position
-/// and takes its last value (Godot sets each property in turn).
-pub(crate) enum PropertyPlan<'a> {
-    /// No name repeats.
-    Unique,
-    /// Some name repeats: the properties that remain, in order.
-    Merged(Vec<(GdStr<'a>, Element<'a>)>),
-}
-
-/// Finds whether a property name of `object` repeats, and if so, which properties remain.
-/// Names compare by their text; O(n log n).
-///
-/// # Errors
-/// A malformed property.
-pub(crate) fn plan_properties(object: FullObject<'_>) -> crate::Result<PropertyPlan<'_>> {
-    if object.len() < 2 {
-        return Ok(PropertyPlan::Unique);
-    }
-    let hasher = DefaultHashBuilder::default();
-    let names = object.properties().map(|p| p.map(|(name, _)| hasher.hash_one(name.text_bytes())));
-    if !any_equal(object.len(), names)? {
-        return Ok(PropertyPlan::Unique);
-    }
-    let mut positions: HashMap<&[u8], usize> = HashMap::new();
-    let mut kept: Vec<(GdStr<'_>, Element<'_>)> = Vec::new();
-    for property in object.properties() {
-        let (name, value) = property?;
-        let earlier = positions.get(name.text_bytes()).copied();
-        match earlier.and_then(|position| kept.get_mut(position)) {
-            Some((_, slot)) => *slot = value,
-            None => {
-                positions.insert(name.text_bytes(), kept.len());
-                kept.push((name, value));
-            }
-        }
-    }
-    Ok(PropertyPlan::Merged(kept))
-}
-
-/// The exact merge, once some hashes are equal: each key is made owned and hashed in full, and
-/// keys with equal full hashes are compared with the owned
-/// [`Dictionary`](crate::owned::Dictionary)'s key equality, which is decoding's.
-fn merged(dictionary: DictionaryRef<'_>) -> crate::Result<Plan<'_>> {
-    let rules = KeyRules::of(dictionary.origin().0.options.version());
-    let hasher = DefaultHashBuilder::default();
-    let mut kept: Vec<(Element<'_>, Element<'_>)> = Vec::new();
-    // The owned key of each kept entry (`Nil` for keys that equal nothing).
-    let mut keys: Vec<Variant> = Vec::new();
-    // Kept entries by full hash.
-    let mut slots: HashMap<u64, Vec<usize>> = HashMap::new();
-    for entry in dictionary.entries() {
-        let (key, value) = entry?;
-        let owned = Variant::from_element(&key)?;
-        if never_equal(&owned, rules) {
-            kept.push((key, value));
-            keys.push(Variant::Nil);
-            continue;
-        }
-        let mut state = hasher.build_hasher();
-        owned_hash_key(&owned, &hasher, &mut state);
-        let candidates = slots.entry(state.finish()).or_default();
-        let earlier = candidates
-            .iter()
-            .copied()
-            .find(|&slot| keys.get(slot).is_some_and(|k| keys_equal(k, &owned, rules)));
-        match earlier.and_then(|slot| kept.get_mut(slot)) {
-            Some((_, slot)) => *slot = value,
-            None => {
-                candidates.push(kept.len());
-                kept.push((key, value));
-                keys.push(owned);
-            }
-        }
-    }
-    Ok(Plan::Merged(kept))
-}
-
 /// A hash of a key read from the buffer, equal for keys Godot calls equal.
-fn hash_of(hasher: &DefaultHashBuilder, key: &Element<'_>) -> u64 {
+fn hash_of(hasher: &DefaultHashBuilder, key: &VariantRef<'_>) -> u64 {
     let mut state = hasher.build_hasher();
-    hash_key(&key.value(), &mut state);
+    hash_key(key, &mut state);
     state.finish()
 }
 

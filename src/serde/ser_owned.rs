@@ -90,18 +90,21 @@ impl Serialize for Array {
     /// `{"elements": [...], "element_type": ...}`, without `element_type` when it is
     /// [`ElementType::Untyped`].
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serialize_array(serializer, Seq(self.len(), self.iter()), self.element_type.as_deref())
+        let typed = self.element_type != ElementType::Untyped;
+        serialize_array(serializer, Seq(self.len(), self.iter()), typed, &self.element_type)
     }
 }
 
-/// An array's struct, from its elements and element type.
-pub(crate) fn serialize_array<S: Serializer, E: Serialize>(
+/// An array's struct, from its elements and element type (written when `typed`). Deep values
+/// recurse through here: what lives across the elements is a flag and a reference.
+/// (`ser_ref.rs` makes the same calls.)
+fn serialize_array<S: Serializer, E: Serialize, T: Serialize>(
     serializer: S,
     elements: E,
-    element_type: ElementType<&str>,
+    typed: bool,
+    element_type: T,
 ) -> Result<S::Ok, S::Error> {
     let [elements_field, type_field] = ARRAY_FIELDS;
-    let typed = element_type != ElementType::Untyped;
     let mut array = serializer.serialize_struct(ARRAY, if typed { 2 } else { 1 })?;
     array.serialize_field(elements_field, &elements)?;
     if typed {
@@ -117,24 +120,22 @@ impl Serialize for Dictionary {
     /// types when both are [`ElementType::Untyped`].
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let entries = Seq(self.len(), self.entries().iter().map(|(key, value)| Pair(key, value)));
-        serialize_dictionary(
-            serializer,
-            entries,
-            self.key_type.as_deref(),
-            self.value_type.as_deref(),
-        )
+        let typed =
+            self.key_type != ElementType::Untyped || self.value_type != ElementType::Untyped;
+        serialize_dictionary(serializer, entries, typed, &self.key_type, &self.value_type)
     }
 }
 
-/// A dictionary's struct, from its entries and types.
-pub(crate) fn serialize_dictionary<S: Serializer, E: Serialize>(
+/// A dictionary's struct, from its entries and types (written when `typed`). (`ser_ref.rs`
+/// makes the same calls.)
+fn serialize_dictionary<S: Serializer, E: Serialize, K: Serialize, V: Serialize>(
     serializer: S,
     entries: E,
-    key_type: ElementType<&str>,
-    value_type: ElementType<&str>,
+    typed: bool,
+    key_type: K,
+    value_type: V,
 ) -> Result<S::Ok, S::Error> {
     let [entries_field, key_field, value_field] = DICTIONARY_FIELDS;
-    let typed = key_type != ElementType::Untyped || value_type != ElementType::Untyped;
     let mut dictionary = serializer.serialize_struct(DICTIONARY, if typed { 3 } else { 1 })?;
     dictionary.serialize_field(entries_field, &entries)?;
     if typed {

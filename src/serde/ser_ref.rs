@@ -1,20 +1,37 @@
 //! `Serialize` for [`VariantRef`] and [`Element`]: the owned representation, read straight from
 //! the buffer.
+//!
+//! A container is first read onto a tape ([`Source`]), one pass; the serializer then visits the
+//! tape, each part once and its children in O(1) each, so the whole value costs O(n) plus the
+//! repeated-key checks of [`dedup`](super::dedup), whatever the nesting. Each level of nesting
+//! recurses through the serializer (serde's API is recursive); the frames of this file on that
+//! path hold a reference and an index.
 
-use ::serde::ser::{Error as _, Serialize, SerializeSeq, SerializeStruct, Serializer};
+use ::serde::ser::{
+    Error as _, Serialize, SerializeSeq, SerializeStruct, SerializeTuple, Serializer,
+};
 
-use super::dedup::{self, Plan};
-use super::repr::{Bytes, NODE_PATH, OBJECT, OBJECT_NAMES, Pair, SIGNAL, Seq, VARIANT, tag};
-use super::ser_owned::{serialize_array, serialize_dictionary, serialize_full_object};
+use crate::VariantType;
+
+use super::repr::{
+    ARRAY, ARRAY_FIELDS, Bytes, DICTIONARY, DICTIONARY_FIELDS, NODE_PATH, OBJECT, OBJECT_NAMES,
+    Pair, SIGNAL, Seq, VARIANT, tag,
+};
+use super::ser_owned::serialize_full_object;
+use super::source::{Siblings, Source};
 use crate::view::packed::{PackedElement, PackedStringsIter};
+use crate::view::tape::Part;
 use crate::wire::exact_float::widen_exact;
 use crate::{
-    ArrayRef, ContainerType, DictionaryRef, Element, ElementType, FullObject, GdStr, NodePathRef,
-    NodePathStrings, ObjectRef, Packed, PackedReals, SignalRef, VariantRef,
+    ContainerType, Element, ElementType, GdStr, NodePathRef, NodePathStrings, ObjectRef, Packed,
+    PackedReals, SignalRef, VariantRef,
 };
 
 /// A malformed element met while serializing, as the serializer's error (its message carries
-/// the byte offset).
+/// the byte offset). Never inlined: formatting the message takes stack that the recursive path
+/// should not hold.
+#[cold]
+#[inline(never)]
 fn fail<E: ::serde::ser::Error>(error: crate::Error) -> E {
     E::custom(error)
 }
@@ -40,22 +57,14 @@ impl Serialize for VariantRef<'_> {
     /// [module docs](crate::serde). A malformed element met on the way is the serializer's
     /// error, carrying its byte offset.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        // Containers first, in a small frame: deep values recurse through here.
-        let (index, name) = tag(self.variant_type());
-        match *self {
-            VariantRef::Array(array) => {
-                serializer.serialize_newtype_variant(VARIANT, index, name, &ArraySer(array))
+        match Source::of_container(*self) {
+            Some(source) => {
+                Node { source: &source, index: source.root().index() }.serialize(serializer)
             }
-            VariantRef::Dictionary(dictionary) => serializer.serialize_newtype_variant(
-                VARIANT,
-                index,
-                name,
-                &DictionarySer(dictionary),
-            ),
-            VariantRef::Object(object) => {
-                serializer.serialize_newtype_variant(VARIANT, index, name, &ObjectSer(object))
+            None => {
+                let (index, name) = tag(self.variant_type());
+                leaf(self, index, name, serializer)
             }
-            _ => leaf(self, index, name, serializer),
         }
     }
 }
@@ -67,12 +76,80 @@ impl Serialize for Element<'_> {
     }
 }
 
+/// A value on a tape: what every level of a container recurses through, so it is kept small.
+#[derive(Clone, Copy)]
+struct Node<'s, 'a> {
+    source: &'s Source<'a>,
+    index: u32,
+}
+
+impl<'s, 'a> Node<'s, 'a> {
+    fn part(&self) -> Part<'s, 'a> {
+        self.source.part(self.index)
+    }
+
+    fn at(&self, part: Part<'_, 'a>) -> Self {
+        Node { source: self.source, index: part.index() }
+    }
+}
+
+impl Serialize for Node<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let ty = self.part().element().variant_type();
+        let (index, name) = tag(ty);
+        // Each kind in a function of its own, so that each level's frame is that kind's.
+        match ty {
+            VariantType::Array => array_node(*self, index, name, serializer),
+            VariantType::Dictionary => dictionary_node(*self, index, name, serializer),
+            _ => leaf_or_object(*self, index, name, serializer),
+        }
+    }
+}
+
+/// An array of a tape.
+#[inline(never)]
+fn array_node<S: Serializer>(
+    node: Node<'_, '_>,
+    index: u32,
+    name: &'static str,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_newtype_variant(VARIANT, index, name, &ArrayNode(node))
+}
+
+/// A dictionary of a tape.
+#[inline(never)]
+fn dictionary_node<S: Serializer>(
+    node: Node<'_, '_>,
+    index: u32,
+    name: &'static str,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_newtype_variant(VARIANT, index, name, &DictionaryNode(node))
+}
+
+/// A value of a tape that is not an array or a dictionary.
+#[inline(never)]
+fn leaf_or_object<S: Serializer>(
+    node: Node<'_, '_>,
+    index: u32,
+    name: &'static str,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match node.part().value() {
+        VariantRef::Object(ObjectRef::Full(_)) => {
+            serializer.serialize_newtype_variant(VARIANT, index, name, &FullNode(node))
+        }
+        value => leaf(&value, index, name, serializer),
+    }
+}
+
 /// The elements of a packed array, decoded from its little-endian bytes.
 fn items<'a, T: PackedElement>(packed: &Packed<'a, T>) -> impl Iterator<Item = T> + Clone + 'a {
     packed.as_le_slice().iter().map(|&le| T::from_le(le))
 }
 
-/// Every variant but the containers.
+/// Every variant but arrays, dictionaries and full objects (which are written from a tape).
 #[inline(never)]
 fn leaf<S: Serializer>(
     value: &VariantRef<'_>,
@@ -132,9 +209,10 @@ fn leaf<S: Serializer>(
         V::PackedVector3Array(p) => packed_reals!(p),
         V::PackedVector4Array(p) => packed_reals!(p),
         V::PackedColorArray(p) => newtype!(&Seq(p.len(), items(&p))),
-        V::Array(array) => newtype!(&ArraySer(array)),
-        V::Dictionary(dictionary) => newtype!(&DictionarySer(dictionary)),
-        V::Object(object) => newtype!(&ObjectSer(object)),
+        V::Object(object @ (ObjectRef::Null | ObjectRef::Id(_))) => newtype!(&ObjectSer(object)),
+        V::Array(_) | V::Dictionary(_) | V::Object(ObjectRef::Full(_)) => {
+            Err(S::Error::custom("a container is written from its tape"))
+        }
     }
 }
 
@@ -194,89 +272,214 @@ fn element_type<'a, E: ::serde::ser::Error>(
     })
 }
 
-struct ArraySer<'a>(ArrayRef<'a>);
+struct ArrayNode<'s, 'a>(Node<'s, 'a>);
 
-impl Serialize for ArraySer<'_> {
+impl Serialize for ArrayNode<'_, '_> {
+    #[inline(always)]
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let declared = element_type::<S::Error>(self.0.element_type())?;
-        serialize_array(serializer, ElementsSer(self.0), declared)
+        // The calls of `serialize_array`, with nothing but the node living across the
+        // elements (the declared type is read again after them).
+        let node = self.0;
+        let typed = declared::<S::Error>(node, Declared::Elements)?;
+        let [elements_field, type_field] = ARRAY_FIELDS;
+        let mut array = serializer.serialize_struct(ARRAY, if typed { 2 } else { 1 })?;
+        array.serialize_field(elements_field, &ElementsNode(node))?;
+        if typed {
+            array.serialize_field(type_field, &DeclaredSer(node, Declared::Elements))?;
+        } else {
+            array.skip_field(type_field)?;
+        }
+        array.end()
     }
 }
 
-struct ElementsSer<'a>(ArrayRef<'a>);
+/// Which declared type of a container.
+#[derive(Clone, Copy)]
+enum Declared {
+    Elements,
+    Keys,
+    Values,
+}
 
-impl Serialize for ElementsSer<'_> {
+/// A container's declared type, read from its head.
+fn declared_type<'a>(node: Node<'_, 'a>, which: Declared) -> crate::Result<ContainerType<'a>> {
+    match (node.part().value(), which) {
+        (VariantRef::Array(array), _) => array.element_type(),
+        (VariantRef::Dictionary(dictionary), Declared::Keys) => dictionary.key_type(),
+        (VariantRef::Dictionary(dictionary), _) => dictionary.value_type(),
+        _ => Ok(ContainerType::Untyped),
+    }
+}
+
+/// Whether a container declares a type (for a dictionary, either type): checked in full (names
+/// are text), written later by [`DeclaredSer`]. Outside the recursive path, so that what lives
+/// across the children is a flag.
+#[inline(never)]
+fn declared<E: ::serde::ser::Error>(node: Node<'_, '_>, which: Declared) -> Result<bool, E> {
+    let typed = |which| -> Result<bool, E> {
+        Ok(element_type::<E>(declared_type(node, which))? != ElementType::Untyped)
+    };
+    match which {
+        Declared::Elements => typed(Declared::Elements),
+        _ => Ok(typed(Declared::Keys)? | typed(Declared::Values)?),
+    }
+}
+
+/// A container's declared type, in the owned form.
+struct DeclaredSer<'s, 'a>(Node<'s, 'a>, Declared);
+
+impl Serialize for DeclaredSer<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
-        for element in self.0.elements() {
-            seq.serialize_element(&element.map_err(fail)?)?;
+        element_type::<S::Error>(declared_type(self.0, self.1))?.serialize(serializer)
+    }
+}
+
+struct ElementsNode<'s, 'a>(Node<'s, 'a>);
+
+impl Serialize for ElementsNode<'_, '_> {
+    #[inline(always)]
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let node = self.0;
+        let part = node.part();
+        let mut seq = serializer.serialize_seq(Some(wire_len(part)))?;
+        let mut children = Siblings::of(part);
+        while let Some(index) = next_child(node.source, &mut children).map_err(fail)? {
+            seq.serialize_element(&Node { source: node.source, index })?;
         }
         seq.end()
     }
 }
 
-struct DictionarySer<'a>(DictionaryRef<'a>);
+struct DictionaryNode<'s, 'a>(Node<'s, 'a>);
 
-impl Serialize for DictionarySer<'_> {
+impl Serialize for DictionaryNode<'_, '_> {
+    #[inline(always)]
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let key_type = element_type::<S::Error>(self.0.key_type())?;
-        let value_type = element_type::<S::Error>(self.0.value_type())?;
-        serialize_dictionary(serializer, EntriesSer(self.0), key_type, value_type)
+        // The calls of `serialize_dictionary`, with nothing but the node living across the
+        // entries.
+        let node = self.0;
+        let typed = declared::<S::Error>(node, Declared::Keys)?;
+        let [entries_field, key_field, value_field] = DICTIONARY_FIELDS;
+        let mut dictionary = serializer.serialize_struct(DICTIONARY, if typed { 3 } else { 1 })?;
+        dictionary.serialize_field(entries_field, &EntriesNode(node))?;
+        if typed {
+            dictionary.serialize_field(key_field, &DeclaredSer(node, Declared::Keys))?;
+            dictionary.serialize_field(value_field, &DeclaredSer(node, Declared::Values))?;
+        } else {
+            dictionary.skip_field(key_field)?;
+            dictionary.skip_field(value_field)?;
+        }
+        dictionary.end()
     }
 }
 
 /// A dictionary's entries as Godot decodes them: a repeated key keeps its first position and
 /// key, and takes its last value.
-struct EntriesSer<'a>(DictionaryRef<'a>);
+struct EntriesNode<'s, 'a>(Node<'s, 'a>);
 
-impl Serialize for EntriesSer<'_> {
+impl Serialize for EntriesNode<'_, '_> {
+    #[inline(always)]
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match dedup::plan(self.0).map_err(fail)? {
-            Plan::Unique => {
-                let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
-                for entry in self.0.entries() {
-                    let (key, value) = entry.map_err(fail)?;
-                    seq.serialize_element(&Pair(&key, &value))?;
-                }
-                seq.end()
-            }
-            Plan::Merged(entries) => {
-                let mut seq = serializer.serialize_seq(Some(entries.len()))?;
-                for (key, value) in &entries {
-                    seq.serialize_element(&Pair(key, value))?;
-                }
-                seq.end()
-            }
+        let node = self.0;
+        let (mut entries, len) = entries(node).map_err(fail)?;
+        let mut seq = serializer.serialize_seq(Some(len))?;
+        while let Some((key, value)) = next_entry(node.source, &mut entries).map_err(fail)? {
+            seq.serialize_element(&EntryNode { source: node.source, key, value })?;
         }
+        seq.end()
     }
 }
 
+/// The number of elements, entries or properties of a container, as its head declares.
+#[inline(never)]
+fn wire_len(part: Part<'_, '_>) -> usize {
+    match part.value() {
+        VariantRef::Array(array) => array.len(),
+        VariantRef::Dictionary(dictionary) => dictionary.len(),
+        VariantRef::Object(ObjectRef::Full(object)) => object.len(),
+        _ => 0,
+    }
+}
+
+/// A dictionary's entries as Godot decodes them, and how many there are. Outside the recursive
+/// path (the plan's work and temporaries stay out of each level's frame).
+#[inline(never)]
+fn entries(node: Node<'_, '_>) -> crate::Result<(Siblings, usize)> {
+    let part = node.part();
+    let entries = node.source.entry_siblings(part)?;
+    let len = entries.kept_len().unwrap_or_else(|| wire_len(part));
+    Ok((entries, len))
+}
+
+/// The index of the next child. Outside the recursive path.
+#[inline(never)]
+fn next_child(source: &Source<'_>, children: &mut Siblings) -> crate::Result<Option<u32>> {
+    children.next(source).transpose().map(|child| child.map(|part| part.index()))
+}
+
+/// The indices of the next entry's key and value. Outside the recursive path.
+#[inline(never)]
+fn next_entry(source: &Source<'_>, entries: &mut Siblings) -> crate::Result<Option<(u32, u32)>> {
+    let entry = entries.next_pair(source).transpose()?;
+    Ok(entry.map(|(key, value)| (key.index(), value.index())))
+}
+
+/// A dictionary entry on a tape, written as a `[key, value]` pair.
+struct EntryNode<'s, 'a> {
+    source: &'s Source<'a>,
+    key: u32,
+    value: u32,
+}
+
+impl Serialize for EntryNode<'_, '_> {
+    #[inline(always)]
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut tuple = serializer.serialize_tuple(2)?;
+        tuple.serialize_element(&Node { source: self.source, index: self.key })?;
+        tuple.serialize_element(&Node { source: self.source, index: self.value })?;
+        tuple.end()
+    }
+}
+
+/// A null object or an object id.
 struct ObjectSer<'a>(ObjectRef<'a>);
 
 impl Serialize for ObjectSer<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let [null, id, full] = OBJECT_NAMES;
+        let [null, id, _] = OBJECT_NAMES;
         match self.0 {
-            ObjectRef::Null => serializer.serialize_unit_variant(OBJECT, 0, null),
             ObjectRef::Id(object_id) => {
                 serializer.serialize_newtype_variant(OBJECT, 1, id, &object_id)
             }
-            ObjectRef::Full(object) => {
-                let class = object.class_name().to_str().map_err(S::Error::custom)?;
-                serialize_full_object(serializer, full, class, PropertiesSer(object))
-            }
+            _ => serializer.serialize_unit_variant(OBJECT, 0, null),
         }
     }
 }
 
-struct PropertiesSer<'a>(FullObject<'a>);
+/// A full object on a tape: its class and every property as on the wire.
+struct FullNode<'s, 'a>(Node<'s, 'a>);
 
-impl Serialize for PropertiesSer<'_> {
+impl Serialize for FullNode<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
-        for property in self.0.properties() {
+        let VariantRef::Object(ObjectRef::Full(object)) = self.0.part().value() else {
+            return Err(S::Error::custom("not a full object"));
+        };
+        let [_, _, full] = OBJECT_NAMES;
+        let class = object.class_name().to_str().map_err(S::Error::custom)?;
+        serialize_full_object(serializer, full, class, PropertiesNode(self.0))
+    }
+}
+
+struct PropertiesNode<'s, 'a>(Node<'s, 'a>);
+
+impl Serialize for PropertiesNode<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let node = self.0;
+        let part = node.part();
+        let mut seq = serializer.serialize_seq(Some(wire_len(part)))?;
+        for property in node.source.all_properties(part) {
             let (name, value) = property.map_err(fail)?;
-            seq.serialize_element(&Pair(text::<S::Error>(&name)?, &value))?;
+            seq.serialize_element(&Pair(text::<S::Error>(&name)?, &node.at(value)))?;
         }
         seq.end()
     }

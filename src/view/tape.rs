@@ -17,7 +17,7 @@ use super::element::Element;
 use super::object::ObjectRef;
 use super::string::{GdStr, read_string};
 use super::value::{VariantRef, parse_head};
-use crate::wire::error::Result;
+use crate::wire::error::{Error, Result};
 use crate::wire::options::Options;
 use crate::wire::read::padding;
 
@@ -74,13 +74,38 @@ impl<'a> Tape<'a> {
     }
 
     fn build(buf: &'a [u8], options: Options, cursor: Cursor<'a>) -> Result<Self> {
+        match Tape::partial(buf, options, cursor) {
+            (tape, None) => Ok(tape),
+            (_, Some(error)) => Err(error),
+        }
+    }
+
+    /// The parts the cursor reads before its first error, and that error. The containers open
+    /// when it stops hold every part read after them and are not
+    /// [complete](Part::is_complete); the part that failed is not on the tape.
+    pub(crate) fn partial(
+        buf: &'a [u8],
+        options: Options,
+        cursor: Cursor<'a>,
+    ) -> (Self, Option<Error>) {
         let mut nodes: Vec<Node> = Vec::new();
         // Indices of the open containers' nodes.
         let mut open: Vec<u32> = Vec::new();
         for event in cursor {
             let index = u32::try_from(nodes.len()).unwrap_or(u32::MAX);
             let next = index.saturating_add(1);
-            match event? {
+            let event = match event {
+                Ok(event) => event,
+                Err(error) => {
+                    for &open_index in &open {
+                        if let Some(node) = nodes.get_mut(open_index as usize) {
+                            node.next = index;
+                        }
+                    }
+                    return (Tape { buf, options, nodes }, Some(error));
+                }
+            };
+            match event {
                 Event::Leaf(element) => {
                     let end = element.offset().saturating_add(element.len());
                     let (_, offset, _, depth) = element.origin();
@@ -106,7 +131,7 @@ impl<'a> Tape<'a> {
                 }
             }
         }
-        Ok(Tape { buf, options, nodes })
+        (Tape { buf, options, nodes }, None)
     }
 
     /// The value the tape holds.
@@ -197,6 +222,33 @@ impl<'t, 'a> Part<'t, 'a> {
             index: first,
             end: if has_children { node.next } else { first },
         }
+    }
+}
+
+/// Positions on the tape, for whole-value consumers above the view (not every build uses them).
+#[allow(dead_code)]
+impl<'t, 'a> Part<'t, 'a> {
+    /// The part's position on the tape.
+    pub(crate) fn index(&self) -> u32 {
+        self.index
+    }
+
+    /// The part at `index` on the same tape.
+    pub(crate) fn at(&self, index: u32) -> Self {
+        Part { tape: self.tape, index }
+    }
+
+    /// The index of the part after this one and everything inside it: its next sibling, or
+    /// the end of its container's parts.
+    pub(crate) fn after(&self) -> u32 {
+        self.node().next.max(self.index.saturating_add(1))
+    }
+
+    /// Whether the part was read to its end: always, except for the containers a
+    /// [partial](Tape::partial) tape stopped inside.
+    pub(crate) fn is_complete(&self) -> bool {
+        let node = self.node();
+        node.end > node.offset
     }
 }
 
