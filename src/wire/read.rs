@@ -18,7 +18,7 @@ pub(crate) fn error_at(buf: &[u8], pos: usize, kind: ErrorKind) -> Error {
 /// The `len` bytes at `pos`.
 #[inline]
 pub(crate) fn bytes_at(buf: &[u8], pos: usize, len: usize) -> Result<&[u8]> {
-    work::add(1 + len / 64);
+    work::add((len / 64).saturating_add(1));
     pos.checked_add(len)
         .and_then(|end| buf.get(pos..end))
         .ok_or_else(|| error_at(buf, pos, ErrorKind::Truncated { needed: len }))
