@@ -12,10 +12,10 @@ use alloc::string::String;
 ///
 /// Derefs to `Vec<Variant>`. The element type is kept as declared; the elements are not checked
 /// against it (Godot would convert or drop mismatching ones when decoding). Cloning, `==`
-/// (the element type and the elements in order, `f64` equality), `Debug` and dropping are
-/// iterative: an array nested as deep as Godot allows needs no deep call stack (dropping
-/// allocates nothing either). Because it has a `Drop`, its fields are taken out with
-/// `core::mem::take` rather than moved out.
+/// (the element type and the elements in order, `f64` equality) and `Debug` are iterative, and
+/// dropping recurses at most 8 levels before a walk that allocates nothing takes over: an array
+/// nested as deep as Godot allows needs no deep call stack. Because it has a `Drop`, its fields
+/// are taken out with `core::mem::take` rather than moved out.
 #[derive(Default)]
 pub struct Array {
     /// The declared element type ([`ElementType::Untyped`] for a plain `Array`).
@@ -44,7 +44,7 @@ impl Clone for Array {
 }
 
 impl Drop for Array {
-    /// Takes nested containers apart without recursion and without allocating.
+    /// Takes nested containers apart without deep recursion and without allocating.
     fn drop(&mut self) {
         super::dismantle::elements(core::mem::take(&mut self.elements));
     }

@@ -32,8 +32,9 @@ use crate::wire::work;
 /// up to 8 entries, or in a hash index past that; so `get`, `insert` and `contains_key` are O(1)
 /// expected after the hash, plus one comparison with the key that matches, which is O(size of
 /// the key) and compares no pair of nested containers twice. `remove` is O(n) (it keeps the
-/// order). Hashing, comparing, cloning, `==`, `Debug` and dropping are iterative, so a key or a
-/// value nested as deep as Godot allows needs no deep call stack. `PartialEq` compares the types
+/// order). Hashing, comparing, cloning, `==` and `Debug` are iterative, and dropping recurses at
+/// most 8 levels before a walk that allocates nothing takes over, so a key or a value nested as
+/// deep as Godot allows needs no deep call stack. `PartialEq` compares the types
 /// and the entries in order (`f64` equality, like [`Variant`]'s).
 pub struct Dictionary {
     /// The declared key type ([`ElementType::Untyped`] for a plain `Dictionary`).
@@ -141,7 +142,7 @@ impl Dictionary {
     /// Sets `key` to `value`, as `d[key] = value` does in Godot: an existing equal key keeps its
     /// position (and its own bits and type) and gets the new value, which returns the old one;
     /// otherwise the entry goes last. O(1) expected after hashing `key`, which is
-    /// O(size of `key`). A key that is already present is dropped (without recursion, however
+    /// O(size of `key`). A key that is already present is dropped (without deep recursion, however
     /// deep it is).
     pub fn insert(
         &mut self,
@@ -160,7 +161,7 @@ impl Dictionary {
     }
 
     /// Removes `key` and returns its value; the entries after it move up one place, keeping their
-    /// order. O(n). The removed key is dropped without recursion.
+    /// order. O(n). The removed key is dropped without deep recursion.
     pub fn remove(&mut self, key: &Variant) -> Option<Variant> {
         let position = self.find(key)?;
         if position >= self.entries.len() {
@@ -319,7 +320,7 @@ impl Dictionary {
     }
 
     /// Decoding: gives the pending last entry its value. When its key is already present, the
-    /// pending key goes (dropped, without recursion) and `value` replaces that entry's value, as
+    /// pending key goes (dropped, without deep recursion) and `value` replaces that entry's value, as
     /// Godot's decoder does with a repeated key. O(1) expected, plus one key comparison.
     pub(crate) fn settle(&mut self, value: Variant) -> Settled {
         let Some(last) = self.entries.len().checked_sub(1) else {
@@ -352,7 +353,7 @@ impl Clone for Dictionary {
 }
 
 impl Drop for Dictionary {
-    /// Takes nested containers apart without recursion and without allocating.
+    /// Takes nested containers apart without deep recursion and without allocating.
     fn drop(&mut self) {
         super::dismantle::entries(core::mem::take(&mut self.entries));
     }

@@ -1,13 +1,15 @@
-//! Dropping owned values without recursion and without allocating, however deep they are.
+//! Dropping owned values with bounded recursion and without allocating, however deep they are.
 //!
 //! [`Array`](super::Array) and [`Dictionary`](super::Dictionary) hand their contents here when
-//! they are dropped (and so, through them, does every [`Variant`] that holds one). The walk goes
-//! down one container at a time and keeps the way back in the containers themselves: entering a
-//! container, it takes one child out (into its hand) and puts the container it came from in the
-//! freed slot, first among the children; when only that link is left, it goes back up. A slot is
-//! always freed before one is filled, so no vector grows, and each value is visited once: O(n)
-//! time, O(1) stack and no allocation. The only values that are moved, not dropped, on the way
-//! are the containers being emptied, whose own drop then finds nothing to do.
+//! they are dropped (and so, through them, does every [`Variant`] that holds one). The first
+//! [`RECURSION`] levels below are emptied by ordinary recursion (each container's contents are
+//! taken out before it is dropped, so no drop recurses on its own); what lies deeper is taken
+//! apart by a walk that keeps the way back in the containers themselves: entering a container,
+//! it takes one child out and puts the container it came from in the freed slot, first among
+//! the children; when only that link is left, it goes back up. A slot is always freed before one
+//! is filled, so no vector grows, and each value is visited once: O(n) time, a stack of
+//! [`RECURSION`] small frames, and no allocation. Containers whose children hold no values are
+//! dropped at once, on the way.
 //!
 //! A full object is taken apart when it is met inside an array or a dictionary; full objects
 //! nested directly in full objects, with no array or dictionary above them, are dropped by the
@@ -18,17 +20,72 @@ use alloc::vec::Vec;
 
 use super::{Object, Variant};
 
+/// Levels of nesting dropped by ordinary (bounded) recursion, below which the walk takes over.
+const RECURSION: u8 = 8;
+
 /// Drops an array's elements.
 pub(super) fn elements(elements: Vec<Variant>) {
-    if elements.iter().any(holds_values) {
-        take_apart(Top::Elements(elements));
-    }
+    drop_elements(elements, RECURSION);
 }
 
 /// Drops a dictionary's entries.
 pub(super) fn entries(entries: Vec<(Variant, Variant)>) {
-    if entries.iter().any(|(key, value)| holds_values(key) || holds_values(value)) {
-        take_apart(Top::Entries(entries));
+    drop_entries(entries, RECURSION);
+}
+
+/// Empties every container in `elements` (`budget` more levels by recursion), then drops them.
+fn drop_elements(mut elements: Vec<Variant>, budget: u8) {
+    for value in elements.iter_mut().filter(|value| holds_values(value)) {
+        empty(value, budget);
+    }
+}
+
+/// Empties every container in `entries` (`budget` more levels by recursion), then drops them.
+fn drop_entries(mut entries: Vec<(Variant, Variant)>, budget: u8) {
+    for (key, value) in &mut entries {
+        if holds_values(key) {
+            empty(key, budget);
+        }
+        if holds_values(value) {
+            empty(value, budget);
+        }
+    }
+}
+
+/// Empties every container in `properties` (`budget` more levels by recursion), then drops them.
+fn drop_properties(mut properties: Vec<(String, Variant)>, budget: u8) {
+    for (_, value) in properties.iter_mut().filter(|(_, value)| holds_values(value)) {
+        empty(value, budget);
+    }
+}
+
+/// Drops what `value` holds, when it is a container: by recursion while `budget` lasts, then
+/// by the walk. The container is left empty, so dropping it recurses no further.
+fn empty(value: &mut Variant, budget: u8) {
+    let below = budget.checked_sub(1);
+    match value {
+        Variant::Array(array) if !array.elements.is_empty() => {
+            let elements = core::mem::take(&mut array.elements);
+            match below {
+                Some(budget) => drop_elements(elements, budget),
+                None => take_apart(Top::Elements(elements)),
+            }
+        }
+        Variant::Dictionary(dictionary) if !dictionary.entries.is_empty() => {
+            let entries = core::mem::take(&mut dictionary.entries);
+            match below {
+                Some(budget) => drop_entries(entries, budget),
+                None => take_apart(Top::Entries(entries)),
+            }
+        }
+        Variant::Object(Object::Full { properties, .. }) if !properties.is_empty() => {
+            let properties = core::mem::take(properties);
+            match below {
+                Some(budget) => drop_properties(properties, budget),
+                None => take_apart(Top::Properties(properties)),
+            }
+        }
+        _ => {}
     }
 }
 
@@ -36,6 +93,7 @@ pub(super) fn entries(entries: Vec<(Variant, Variant)>) {
 enum Top {
     Elements(Vec<Variant>),
     Entries(Vec<(Variant, Variant)>),
+    Properties(Vec<(String, Variant)>),
 }
 
 /// Whether `value` is a container with something in it.
@@ -82,20 +140,26 @@ fn if_holding(value: Variant) -> Option<Variant> {
 }
 
 impl Children<'_> {
-    fn len(&self) -> usize {
+    /// Whether a child holds values (else the container drops at once, without recursion).
+    fn hold_values(&self) -> bool {
         match self {
-            Children::Elements(v) => v.len(),
-            Children::Entries(v) => v.len(),
-            Children::Properties(v) => v.len(),
+            Children::Elements(v) => v.iter().any(holds_values),
+            Children::Entries(v) => v.iter().any(|(k, v)| holds_values(k) || holds_values(v)),
+            Children::Properties(v) => v.iter().any(|(_, v)| holds_values(v)),
         }
     }
 
-    /// Takes the last child out. Of an entry whose key and value both hold values, the value
-    /// goes back in its slot, to be taken out later.
-    fn take_last(&mut self) -> Option<Variant> {
+    /// Drops the last children that hold no values (in place), and takes out the next one that
+    /// does, leaving at least `keep` children. Of an entry whose key and value both hold values,
+    /// the value goes back in its slot, to be taken out later.
+    fn take_next(&mut self, keep: usize) -> Option<Variant> {
         match self {
-            Children::Elements(v) => v.pop(),
+            Children::Elements(v) => {
+                drop_tail(v, keep, holds_values)?;
+                v.pop()
+            }
             Children::Entries(v) => {
+                drop_tail(v, keep, |(key, value)| holds_values(key) || holds_values(value))?;
                 let (key, value) = v.pop()?;
                 let (next, later) = split(key, value);
                 if holds_values(&later) {
@@ -103,7 +167,19 @@ impl Children<'_> {
                 }
                 next
             }
-            Children::Properties(v) => v.pop().and_then(|(_, value)| if_holding(value)),
+            Children::Properties(v) => {
+                drop_tail(v, keep, |(_, value)| holds_values(value))?;
+                v.pop().map(|(_, value)| value)
+            }
+        }
+    }
+
+    /// Drops every child (none of which holds values: no recursion past one level).
+    fn clear(&mut self) {
+        match self {
+            Children::Elements(v) => v.clear(),
+            Children::Entries(v) => v.clear(),
+            Children::Properties(v) => v.clear(),
         }
     }
 
@@ -153,6 +229,33 @@ impl Children<'_> {
     }
 }
 
+/// Drops, in place, the children of `v` after the last one (at `keep` or past it) that holds
+/// values, and returns that one's position; drops every child past `keep` when none does.
+fn drop_tail<T>(v: &mut Vec<T>, keep: usize, holding: impl Fn(&T) -> bool) -> Option<usize> {
+    let found = v.get(keep..).and_then(|rest| rest.iter().rposition(holding));
+    match found.and_then(|i| i.checked_add(keep)) {
+        Some(position) => {
+            v.truncate(position.saturating_add(1));
+            Some(position)
+        }
+        None => {
+            v.truncate(keep);
+            None
+        }
+    }
+}
+
+/// Drops `value` at once when nothing it holds holds values; else returns it, to be entered.
+fn drop_if_shallow(mut value: Variant) -> Option<Variant> {
+    let mut children = children(&mut value)?;
+    if children.hold_values() {
+        return Some(value);
+    }
+    // Then the container, empty: its own drop finds nothing.
+    children.clear();
+    None
+}
+
 /// Drops everything in `top`: see the module docs.
 fn take_apart(mut top: Top) {
     // The container being emptied (`None`: `top`), and how many containers it is below `top`.
@@ -162,53 +265,41 @@ fn take_apart(mut top: Top) {
     // A child taken out, to be dropped or entered.
     let mut hand: Option<Variant> = None;
     loop {
-        if let Some(mut value) = hand.take() {
-            if let Some(mut children) = children(&mut value).filter(|c| c.len() > 0) {
+        if let Some(mut value) = hand.take().and_then(drop_if_shallow) {
+            if let Some(mut children) = children(&mut value) {
                 // Down: the child's first child becomes the link to where we are.
                 hand = children.link(current.take().unwrap_or_default());
                 current = Some(value);
                 depth = depth.saturating_add(1);
-                continue;
             }
-            // Holds no values: an ordinary drop does not recurse.
-            drop(value);
+            continue;
         }
-        match current.as_mut() {
-            None => {
-                hand = match &mut top {
-                    Top::Elements(v) => match v.pop() {
-                        Some(child) => Some(child),
-                        None => return,
-                    },
-                    Top::Entries(v) => match v.pop() {
-                        Some((key, value)) => {
-                            let (next, later) = split(key, value);
-                            if holds_values(&later) {
-                                v.push((Variant::Nil, later));
-                            }
-                            next
-                        }
-                        None => return,
-                    },
-                };
+        let Some(container) = current.as_mut() else {
+            let mut children = match &mut top {
+                Top::Elements(v) => Children::Elements(v),
+                Top::Entries(v) => Children::Entries(v),
+                Top::Properties(v) => Children::Properties(v),
+            };
+            hand = children.take_next(0);
+            if hand.is_none() {
+                return;
             }
-            Some(container) => {
-                let Some(mut children) = children(container) else {
-                    // Only containers are entered; nothing to go back to otherwise.
-                    return;
-                };
-                if children.len() > 1 {
-                    hand = children.take_last();
-                    continue;
-                }
-                // Only the link is left: up.
-                let (parent, later) = children.unlink();
-                hand = later;
-                // Empty now: its own drop finds nothing.
-                drop(current.take());
-                depth = depth.saturating_sub(1);
-                current = (depth > 0).then_some(parent);
-            }
+            continue;
+        };
+        let Some(mut children) = children(container) else {
+            // Only containers are entered; nothing to go back to otherwise.
+            return;
+        };
+        hand = children.take_next(1);
+        if hand.is_some() {
+            continue;
         }
+        // Only the link is left: up.
+        let (parent, later) = children.unlink();
+        hand = later;
+        // Empty now: its own drop finds nothing.
+        drop(current.take());
+        depth = depth.saturating_sub(1);
+        current = (depth > 0).then_some(parent);
     }
 }

@@ -1,28 +1,30 @@
-//! Reading a whole value into a [`Variant`]: Godot's verdict first, then one iterative pass.
+//! Reading a whole value into a [`Variant`]: one iterative pass over the bytes.
 //!
-//! The value is first walked by [`validate`](crate::validate)'s own walk (one pass, no
-//! allocation), which also gives its nesting depth. Every count in an accepted value is true, so
-//! the second pass sizes each container exactly once from its count, and sizes its own stack of
-//! open containers exactly, from the depth: nothing is ever reserved for elements that are not
-//! there. It reads each value's head with the same code as [`parse`](crate::parse) and keeps the
-//! containers it is inside on that heap-allocated stack, so nesting costs no call stack. (The
-//! second pass can only fail on a Godot 3 string that Rust's `str` cannot hold:
-//! [`ErrorKind::NotUnicode`].)
+//! The pass reads each value's head with the same code as [`parse`](crate::parse), checks what
+//! [`validate`](crate::validate) checks in the same order (strings are turned into `String`s,
+//! which checks their text), and keeps the containers it is inside on a heap-allocated stack, so
+//! nesting costs no call stack.
+//!
+//! Memory: each container is sized once, from its declared count. Room reserved that way ahead of
+//! reading the elements is only at risk when a count lies, so the pass keeps the bytes reserved
+//! and not yet filled within 2 per input byte; a reservation that would go past that (a dense
+//! value, or a lie), or a value more than 8 containers deep, first runs the validating walk over
+//! the whole value, once (no allocation): after it every count is true and the value's depth is
+//! known, so the stack of open containers (40 bytes a frame) is sized exactly too. So nothing is
+//! ever reserved for elements that are not there beyond 2 bytes per input byte, and what is
+//! allocated is what the value holds: at most 32 bytes per input byte on any input, plus 4 KiB
+//! (`tests/hostile_alloc.rs`; measured at most 28.7, for dictionaries in dictionaries: each a
+//! 128-byte box for 8 input bytes, entries 136 bytes each with their key's hash).
 //!
 //! Keys: each key's hash (see `key_hash.rs`) is computed as the key is read, from the hashes of
-//! what it holds, so no key is walked again to hash it, and the dictionary keeps it. A repeated
-//! key is found among the keys of the same hash and compared once (see `key_semantics.rs`).
-//! Time: O(n).
-//!
-//! Memory: what the value holds, plus the stack of open containers (one 64-byte frame per level
-//! of the value's depth) and, while a dictionary inside a key is read, 8 bytes per entry of
-//! it. At most 32 bytes are requested from the allocator per input byte, on any input, plus
-//! 4 KiB (`tests/hostile_alloc.rs`); the densest inputs are empty dictionaries and dictionaries
-//! nested in dictionaries (each a 128-byte box for 8 input bytes, entries 136 bytes each).
+//! what it holds (a dictionary inside a key keeps its values' hashes on a stack of the decoder's
+//! own until it closes), so no key is walked again to hash it, and the dictionary keeps it. A
+//! repeated key is found among the keys of the same hash and compared once (see
+//! `key_semantics.rs`). Time: O(n).
 //!
 //! Stack: nothing recurses, and what the pass drops itself (a repeated key, a replaced value,
-//! what was read before a problem) is taken apart without recursion or allocation, as is the
-//! returned value when it is dropped.
+//! what was read before a problem) is taken apart without deep recursion or allocation, as is
+//! the returned value when it is dropped.
 
 use alloc::boxed::Box;
 use alloc::string::String;
@@ -40,7 +42,7 @@ use crate::view::object::ObjectRef;
 use crate::view::packed::{PackedElement, PackedReals};
 use crate::view::string::{GdStr, read_string};
 use crate::view::value::{Extent, VariantRef, parse_head};
-use crate::view::walk::{Mode, walk_depth};
+use crate::view::walk::{Mode, check_script, walk, walk_depth};
 use crate::wire::error::{ErrorKind, Result};
 use crate::wire::exact_float::widen_exact;
 use crate::wire::read::{error_at, u32_at};
@@ -51,8 +53,9 @@ use crate::{Options, Version};
 /// as in Godot.
 ///
 /// Accepts what [`validate`](crate::validate) accepts, except Godot 3 strings that hold code
-/// points Rust's `str` cannot carry ([`ErrorKind::NotUnicode`]). The value is validated first, so
-/// nothing is allocated for a value Godot refuses.
+/// points Rust's `str` cannot carry ([`ErrorKind::NotUnicode`]). Sizes containers from their
+/// counts, validating the whole value first when that would reserve more than 2 bytes per input
+/// byte ahead of the elements (see the module docs).
 ///
 /// ```
 /// use gdvariant::{Options, Variant};
@@ -70,7 +73,7 @@ use crate::{Options, Version};
 /// # Stack
 /// Iterative: a small fixed stack decodes the deepest values Godot accepts (the tests use
 /// 256 KiB), Godot 4 dictionaries nested as dictionary keys included; dropping the returned
-/// value is iterative too.
+/// value needs no deep stack either.
 ///
 /// # Errors
 /// The first problem, with its absolute offset, as [`validate`](crate::validate) reports it.
@@ -119,100 +122,219 @@ impl TryFrom<Element<'_>> for Variant {
     }
 }
 
-/// A container being filled, on the decoder's stack.
+/// A container being filled, on the decoder's stack (40 bytes: what is rarely there, a typed
+/// array's element type and a full object's class, waits on stacks of its own).
 struct Open {
     container: Container,
     /// The values still to read (keys and values, for a dictionary).
     left: u32,
     /// Whether this container's own hash is wanted (it is, or is inside, a dictionary key).
     hashed: bool,
+    /// An array whose element type waits on the decoder's stack of types.
+    typed: bool,
+    /// An array's running hash (see `key_hash.rs`), when wanted; for a dictionary whose hash is
+    /// wanted, where the hashes of its values start on the decoder's stack of value hashes.
+    hash: u64,
 }
 
 /// What an [`Open`] fills.
 enum Container {
-    /// `running`: the running hash of the elements (see `key_hash.rs`), when wanted.
-    Array { array: Array, running: u64 },
-    /// `base`: where the hashes of its values start on the decoder's stack of value hashes,
-    /// when its own hash is wanted. A key waits for its value as the dictionary's last entry.
-    Dictionary { dictionary: Box<Dictionary>, base: usize },
-    /// A property waits for its value as the last property.
-    Object { class: String, properties: Vec<(String, Variant)> },
+    Array(Vec<Variant>),
+    /// A key waits for its value as the dictionary's last entry.
+    Dictionary(Box<Dictionary>),
+    /// A property waits for its value as the last property; the class waits on the decoder's
+    /// stack of classes.
+    Object(Vec<(String, Variant)>),
 }
 
-/// Reads the value whose header is at `pos`, at nesting `depth`, after checking it as
-/// [`validate`](crate::validate) does.
+/// Frames of the decoder's stack before it needs the value's depth.
+const SHALLOW: usize = 8;
+
+/// Memory reserved for elements ahead of reading them may reach this many bytes per input byte
+/// before the value is validated.
+const AHEAD_PER_BYTE: usize = 2;
+
+/// The decoder's state besides its stack of open containers.
+struct Decoder<'a> {
+    buf: &'a [u8],
+    options: Options,
+    rules: KeyRules,
+    /// Where the value starts, and at what depth.
+    root: (usize, u16),
+    /// The value was validated: every count is true, and `nesting` is its depth.
+    validated: bool,
+    nesting: usize,
+    /// Bytes reserved for elements, and filled, before validation.
+    reserved: usize,
+    filled: usize,
+    /// The hashes of the values of the dictionaries being read inside keys, by entry.
+    value_hashes: Vec<u64>,
+    /// The element types of the typed arrays open, and the classes of the full objects open.
+    types: Vec<ElementType<String>>,
+    classes: Vec<String>,
+}
+
+impl Decoder<'_> {
+    /// Checks the whole value as [`validate`](crate::validate) does (once): after that every
+    /// count is true, and the value's depth is known.
+    fn validate(&mut self) -> Result<()> {
+        if !self.validated {
+            let (pos, depth) = self.root;
+            let (_, nesting) = walk_depth(self.buf, pos, self.options, depth, Mode::Validate)?;
+            self.validated = true;
+            self.nesting = usize::from(nesting);
+        }
+        Ok(())
+    }
+
+    /// Makes sure `need` bytes may be reserved for elements not read yet: they may, while what
+    /// is reserved and not filled stays within [`AHEAD_PER_BYTE`] per input byte; past that,
+    /// the value is validated first (so that a count that lies reserves nothing).
+    fn reserve(&mut self, need: usize) -> Result<()> {
+        if self.validated {
+            return Ok(());
+        }
+        let outstanding = self.reserved.saturating_sub(self.filled).saturating_add(need);
+        if outstanding <= self.buf.len().saturating_mul(AHEAD_PER_BYTE) {
+            self.reserved = self.reserved.saturating_add(need);
+            return Ok(());
+        }
+        self.validate()
+    }
+
+    /// A slot of `size` bytes reserved ahead has been filled.
+    fn fill(&mut self, size: usize) {
+        if !self.validated {
+            self.filled = self.filled.saturating_add(size);
+        }
+    }
+
+    /// Room for one more open container: [`SHALLOW`] frames, then (once validated) exactly as
+    /// many as the value is deep.
+    fn grow(&mut self, stack: &mut Vec<Open>) -> Result<()> {
+        if stack.len() < stack.capacity() {
+            return Ok(());
+        }
+        if !self.validated && stack.len() < SHALLOW {
+            stack.reserve_exact(SHALLOW.saturating_sub(stack.len()));
+            return Ok(());
+        }
+        self.validate()?;
+        stack.reserve_exact(self.nesting.saturating_sub(stack.len()).max(1));
+        Ok(())
+    }
+}
+
+/// Reads the value whose header is at `pos`, at nesting `depth`.
+///
+/// A Godot 3 string outside Unicode stops the conversion where it is met, but Godot may still
+/// refuse the value for a problem further on; the validating walk then gives that error, so the
+/// result is `NotUnicode` only for values Godot accepts.
 fn convert(buf: &[u8], pos: usize, options: Options, depth: u16) -> Result<Variant> {
-    let (_, nesting) = walk_depth(buf, pos, options, depth, Mode::Validate)?;
-    build(buf, pos, options, depth, usize::from(nesting))
+    let mut decoder = Decoder {
+        buf,
+        options,
+        rules: KeyRules::of(options.version()),
+        root: (pos, depth),
+        validated: false,
+        nesting: 0,
+        reserved: 0,
+        filled: 0,
+        value_hashes: Vec::new(),
+        types: Vec::new(),
+        classes: Vec::new(),
+    };
+    // What was read before a problem is dropped with the stack, without deep recursion.
+    let mut stack = Vec::new();
+    build(&mut decoder, &mut stack).map_err(|error| {
+        if error.kind() != ErrorKind::NotUnicode {
+            return error;
+        }
+        walk(buf, pos, options, depth, Mode::Validate).err().unwrap_or(error)
+    })
 }
 
-/// The second pass over a value Godot accepts, `nesting` containers deep.
-fn build(buf: &[u8], pos: usize, options: Options, depth: u16, nesting: usize) -> Result<Variant> {
+/// The pass over the value, stopping at the first problem met in byte order. `stack` holds the
+/// containers open around the current value (left there when a problem stops the pass).
+fn build(decoder: &mut Decoder<'_>, stack: &mut Vec<Open>) -> Result<Variant> {
+    let (buf, options) = (decoder.buf, decoder.options);
     let version = options.version();
-    let rules = KeyRules::of(version);
-    let mut stack: Vec<Open> = Vec::with_capacity(nesting);
-    // The hashes of the values of the dictionaries being read inside keys, by entry.
-    let mut value_hashes: Vec<u64> = Vec::new();
-    let mut pos = pos;
-    let mut depth = depth;
+    let (mut pos, mut depth) = decoder.root;
+    // The next value is a Godot 4 `script` property.
+    let mut script = false;
     loop {
         let (value, extent) = parse_head(buf, pos, options, depth)?;
+        // A `script` value is checked after its own text, in the order validate checks them.
+        if script && !matches!(extent, Extent::End(_)) {
+            check_script(buf, pos, &value)?;
+        }
         let hashed = hash_wanted(stack.last());
         let (mut done, mut hash) = match extent {
             Extent::End(end) => {
-                pos = end;
                 let done = leaf(&value)?;
+                if script {
+                    check_script(buf, pos, &value)?;
+                }
+                pos = end;
                 let hash = if hashed { leaf_hash(&done) } else { NEVER };
                 (done, hash)
             }
-            Extent::Strings { .. } => {
+            Extent::Strings { count, .. } => {
+                let bytes = usize::try_from(count)
+                    .unwrap_or(usize::MAX)
+                    .saturating_mul(size_of::<String>());
+                decoder.reserve(bytes)?;
                 let (done, end) = strings(&value)?;
+                decoder.fill(bytes);
                 pos = end;
                 let hash = if hashed { leaf_hash(&done) } else { NEVER };
                 (done, hash)
             }
             Extent::Values { first, items } | Extent::Properties { first, count: items } => {
                 let header = u32_at(buf, pos)?;
-                let container = open(&value, items, header, version, rules, &value_hashes)?;
-                let mut open = Open { container, left: items, hashed };
+                let mut open = open(decoder, &value, items, header, hashed)?;
                 pos = first;
+                script = false;
                 if items == 0 {
-                    close(open, rules, &mut value_hashes)
+                    close(decoder, open)
                 } else {
-                    if let Container::Object { properties, .. } = &mut open.container {
-                        let (name, end) = property_name(buf, pos, version)?;
+                    if let Container::Object(properties) = &mut open.container {
+                        let (name, end, is_script) = property_name(buf, pos, version)?;
                         properties.push((name, Variant::Nil));
-                        pos = end;
+                        (pos, script) = (end, is_script);
                     }
+                    decoder.grow(stack)?;
                     stack.push(open);
                     depth = depth.saturating_add(1);
                     continue;
                 }
             }
         };
+        script = false;
         // Hand the finished value to its container, closing every container it completes.
         loop {
             let Some(top) = stack.last_mut() else {
                 return Ok(done);
             };
-            place(top, done, hash, &mut value_hashes);
+            place(decoder, top, done, hash);
             top.left = top.left.saturating_sub(1);
             if top.left > 0 {
-                if let Container::Object { properties, .. } = &mut top.container {
-                    let (name, end) = property_name(buf, pos, version)?;
+                if let Container::Object(properties) = &mut top.container {
+                    let (name, end, is_script) = property_name(buf, pos, version)?;
                     properties.push((name, Variant::Nil));
-                    pos = end;
+                    (pos, script) = (end, is_script);
                 }
                 break;
             }
             let Some(finished) = stack.pop() else {
                 return Err(error_at(buf, pos, ErrorKind::DepthLimit));
             };
-            (done, hash) = close(finished, rules, &mut value_hashes);
+            (done, hash) = close(decoder, finished);
             depth = depth.saturating_sub(1);
         }
     }
 }
+
 /// Whether the hash of the next value read into `top` is wanted: a dictionary key's always, an
 /// element's or a value's when the container's own hash is (an object's never: an object
 /// equals no key, whatever it holds).
@@ -221,43 +343,58 @@ fn hash_wanted(top: Option<&Open>) -> bool {
         return false;
     };
     match &top.container {
-        Container::Array { .. } => top.hashed,
+        Container::Array(_) => top.hashed,
         // Keys and values alternate: `left` is even before a key.
-        Container::Dictionary { .. } => top.left % 2 == 0 || top.hashed,
-        Container::Object { .. } => false,
+        Container::Dictionary(_) => top.left % 2 == 0 || top.hashed,
+        Container::Object(_) => false,
     }
 }
 
-/// Reads the property name at `pos`: the name, and where its value starts.
-fn property_name(buf: &[u8], pos: usize, version: Version) -> Result<(String, usize)> {
+/// Reads the property name at `pos`: the name, where its value starts, and whether that value
+/// is a Godot 4 `script` property.
+fn property_name(buf: &[u8], pos: usize, version: Version) -> Result<(String, usize, bool)> {
     let (name, end) = read_string(buf, pos, version)?;
-    Ok((text(&name)?, end))
+    let name = text(&name)?;
+    let script = version == Version::Godot4 && name == "script";
+    Ok((name, end, script))
 }
 
+/// The bytes reserved for one entry of a dictionary: the entry, its key's hash, and its share
+/// of a hash index (at most 2 buckets of 9 bytes: the index is at most 7/8 full).
+const ENTRY_BYTES: usize = size_of::<(Variant, Variant)>() + 8 + 18;
+
 /// A container about to be filled with `items` values (keys and values, for a dictionary),
-/// sized for all of them (the value is valid: the count is true). `value_hashes` is the stack
-/// its values' hashes go on, if they are wanted.
+/// sized for all of them (see [`Decoder::reserve`]). `hashed`: its own hash is wanted.
 ///
 /// `header` is the container's header word: when its type bits say untyped, the type
 /// information is not read again.
 fn open(
+    decoder: &mut Decoder<'_>,
     value: &VariantRef<'_>,
     items: u32,
     header: u32,
-    version: Version,
-    rules: KeyRules,
-    value_hashes: &[u64],
-) -> Result<Container> {
-    let items_usize = usize::try_from(items).unwrap_or(usize::MAX);
-    Ok(match value {
+    hashed: bool,
+) -> Result<Open> {
+    let version = decoder.options.version();
+    let items = usize::try_from(items).unwrap_or(usize::MAX);
+    let mut open = Open {
+        container: Container::Array(Vec::new()),
+        left: 0,
+        hashed,
+        typed: false,
+        hash: NEVER,
+    };
+    match value {
         VariantRef::Array(array) => {
-            let element_type = if typed(header, version, 16) {
-                ElementType::from_ref(&array.element_type()?)?
-            } else {
-                ElementType::Untyped
-            };
-            let array = Array { element_type, elements: Vec::with_capacity(items_usize) };
-            Container::Array { array, running: array_start(items_usize) }
+            if typed(header, version, 16) {
+                decoder.types.push(ElementType::from_ref(&array.element_type()?)?);
+                open.typed = true;
+            }
+            decoder.reserve(items.saturating_mul(size_of::<Variant>()))?;
+            open.container = Container::Array(Vec::with_capacity(items));
+            if hashed {
+                open.hash = array_start(items);
+            }
         }
         VariantRef::Dictionary(dictionary) => {
             let typed_dictionary = typed(header, version, 16) || typed(header, version, 18);
@@ -269,17 +406,23 @@ fn open(
             } else {
                 (ElementType::Untyped, ElementType::Untyped)
             };
+            let entries = items / 2;
+            decoder.reserve(entries.saturating_mul(ENTRY_BYTES))?;
             let dictionary =
-                Dictionary::with_capacity(key_type, value_type, rules, items_usize / 2);
-            Container::Dictionary { dictionary: Box::new(dictionary), base: value_hashes.len() }
+                Dictionary::with_capacity(key_type, value_type, decoder.rules, entries);
+            open.container = Container::Dictionary(Box::new(dictionary));
+            open.hash = decoder.value_hashes.len() as u64;
         }
-        VariantRef::Object(ObjectRef::Full(object)) => Container::Object {
-            class: text(&object.class_name())?,
-            properties: Vec::with_capacity(items_usize),
-        },
+        VariantRef::Object(ObjectRef::Full(object)) => {
+            decoder.classes.push(text(&object.class_name())?);
+            decoder.reserve(items.saturating_mul(size_of::<(String, Variant)>()))?;
+            open.container = Container::Object(Vec::with_capacity(items));
+        }
         // parse_head gives Values and Properties extents to these three only.
-        _ => Container::Array { array: Array::new(), running: NEVER },
-    })
+        _ => {}
+    }
+    open.left = u32::try_from(items).unwrap_or(u32::MAX);
+    Ok(open)
 }
 
 /// Whether the container header `header` carries type information at bit `shift` (a typed
@@ -289,64 +432,72 @@ fn typed(header: u32, version: Version, shift: u32) -> bool {
 }
 
 /// Puts `done`, a finished value whose hash is `hash` (if wanted), into the container `top`.
-fn place(top: &mut Open, done: Variant, hash: u64, value_hashes: &mut Vec<u64>) {
-    let hashed = top.hashed;
+fn place(decoder: &mut Decoder<'_>, top: &mut Open, done: Variant, hash: u64) {
     let key_next = top.left % 2 == 0;
     match &mut top.container {
-        Container::Array { array, running } => {
-            array.elements.push(done);
-            if hashed {
-                *running = array_step(*running, hash);
+        Container::Array(elements) => {
+            elements.push(done);
+            decoder.fill(size_of::<Variant>());
+            if top.hashed {
+                top.hash = array_step(top.hash, hash);
             }
         }
-        Container::Dictionary { dictionary, base } => {
+        Container::Dictionary(dictionary) => {
             if key_next {
                 dictionary.push_pending(done, hash);
                 return;
             }
             match dictionary.settle(done) {
                 Settled::Added => {
-                    if hashed {
-                        value_hashes.push(hash);
+                    decoder.fill(ENTRY_BYTES);
+                    if top.hashed {
+                        decoder.value_hashes.push(hash);
                     }
                 }
-                // A repeated key: the value it had goes (dropped without recursion).
+                // A repeated key: the value it had goes (dropped without deep recursion).
                 Settled::Replaced { position, old } => {
                     drop(old);
-                    if let Some(slot) = value_hashes.get_mut(base.saturating_add(position)) {
+                    let base = usize::try_from(top.hash).unwrap_or(usize::MAX);
+                    if let Some(slot) = decoder.value_hashes.get_mut(base.saturating_add(position))
+                    {
                         *slot = hash;
                     }
                 }
             }
         }
-        Container::Object { properties, .. } => {
+        Container::Object(properties) => {
             if let Some((_, slot)) = properties.last_mut() {
                 *slot = done;
             }
+            decoder.fill(size_of::<(String, Variant)>());
         }
     }
 }
 
 /// The value of a finished container, and its hash when it is wanted.
-fn close(open: Open, rules: KeyRules, value_hashes: &mut Vec<u64>) -> (Variant, u64) {
-    let Open { container, hashed, .. } = open;
+fn close(decoder: &mut Decoder<'_>, open: Open) -> (Variant, u64) {
+    let Open { container, hashed, typed, hash, .. } = open;
     match container {
-        Container::Array { array, running } => {
-            (Variant::Array(array), if hashed { running } else { NEVER })
+        Container::Array(elements) => {
+            let element_type =
+                if typed { decoder.types.pop().unwrap_or_default() } else { ElementType::Untyped };
+            (Variant::Array(Array { element_type, elements }), if hashed { hash } else { NEVER })
         }
-        Container::Dictionary { dictionary, base } => {
-            let hash = if hashed && !rules.godot3 {
-                let values = value_hashes.get(base..).unwrap_or(&[]);
+        Container::Dictionary(dictionary) => {
+            let base = usize::try_from(hash).unwrap_or(usize::MAX);
+            let hash = if hashed && !decoder.rules.godot3 {
+                let values = decoder.value_hashes.get(base..).unwrap_or(&[]);
                 dictionary_hash_of(&dictionary, values)
             } else {
                 NEVER
             };
             if hashed {
-                value_hashes.truncate(base);
+                decoder.value_hashes.truncate(base);
             }
             (Variant::Dictionary(dictionary), hash)
         }
-        Container::Object { class, properties } => {
+        Container::Object(properties) => {
+            let class = decoder.classes.pop().unwrap_or_default();
             (Variant::Object(Object::Full { class, properties }), NEVER)
         }
     }
@@ -372,8 +523,8 @@ fn text(s: &GdStr<'_>) -> Result<String> {
     s.to_str().map(String::from)
 }
 
-/// A NodePath or a PackedStringArray, read in one pass: the value and where it ends (its
-/// counts are true: the value was validated).
+/// A NodePath or a PackedStringArray, read in one pass: the value and where it ends. Sized from
+/// its counts (see [`Decoder::reserve`]).
 fn strings(value: &VariantRef<'_>) -> Result<(Variant, usize)> {
     Ok(match value {
         VariantRef::NodePath(path) => {

@@ -3,9 +3,10 @@
 //!
 //! A [`Variant`] holds any value of either Godot version. Getting one from bytes
 //! ([`decode`](fn@crate::decode), or [`Variant::try_from`] on a [`VariantRef`](crate::VariantRef))
-//! first runs [`validate`](crate::validate)'s walk (no allocation), then reads the whole value in
-//! one iterative pass, sizing every container once from its (now known true) count; no input can
-//! make it recurse. Encoding is [`Variant::encode`] (see [`encode`](crate::encode)).
+//! reads the whole value in one iterative pass, with the checks of [`validate`](crate::validate),
+//! sizing every container once from its count (running [`validate`](crate::validate)'s walk first
+//! when the room reserved that way could be more than the bytes hold); no input can make it
+//! recurse. Encoding is [`Variant::encode`] (see [`encode`](crate::encode)).
 //!
 //! What the owned form keeps, and what it normalises:
 //!
@@ -28,8 +29,9 @@
 //! dictionary's keys are not hashed again), so lookups and inserts are O(1) expected after the
 //! key's hash (O(size of the key)), plus one comparison with the key that matches (O(size of the
 //! key), comparing no pair of nested containers twice). Cloning, `==`, [`Variant::same`],
-//! `Debug` and dropping are O(n) and iterative; dropping allocates nothing (full objects nested
-//! directly in full objects excepted: they drop one call per level). So every owned operation on
+//! `Debug` and dropping are O(n) and need no deep call stack (dropping recurses at most 8 levels,
+//! then walks, and allocates nothing; full objects nested directly in full objects excepted:
+//! they drop one call per level). So every owned operation on
 //! hostile input is linear, and the deepest values Godot accepts need no deep call stack
 //! (`tests/owned_bounds.rs`).
 //!

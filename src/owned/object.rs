@@ -9,8 +9,8 @@ use super::Variant;
 /// An `Object` as the format carries it.
 ///
 /// Cloning, `==` and `Debug` are iterative (as derived otherwise). Dropping takes apart the
-/// arrays and dictionaries inside a full object without recursion; full objects nested directly
-/// in full objects are dropped one call per level.
+/// arrays and dictionaries inside a full object without deep recursion; full objects nested
+/// directly in full objects are dropped one call per level.
 #[derive(Default)]
 pub enum Object {
     /// A null (or freed) object. Godot 3.2.3+ and 4.x encode it as `Nil`, so it reads back as
