@@ -1,6 +1,7 @@
 //! [`Array`]: an owned array, with its element type.
 
 use alloc::vec::Vec;
+use core::fmt;
 use core::ops::{Deref, DerefMut};
 
 use super::Variant;
@@ -10,8 +11,12 @@ use alloc::string::String;
 /// An `Array`: elements in order, and the declared element type of a typed array (Godot 4.3+).
 ///
 /// Derefs to `Vec<Variant>`. The element type is kept as declared; the elements are not checked
-/// against it (Godot would convert or drop mismatching ones when decoding).
-#[derive(Clone, Debug, Default, PartialEq)]
+/// against it (Godot would convert or drop mismatching ones when decoding). Cloning, `==`
+/// (the element type and the elements in order, `f64` equality) and `Debug` are iterative, and
+/// dropping recurses at most 8 levels before a walk that allocates nothing takes over: an array
+/// nested as deep as Godot allows needs no deep call stack. Because it has a `Drop`, its fields
+/// are taken out with `core::mem::take` rather than moved out.
+#[derive(Default)]
 pub struct Array {
     /// The declared element type ([`ElementType::Untyped`] for a plain `Array`).
     pub element_type: ElementType<String>,
@@ -28,6 +33,35 @@ impl Array {
     /// An empty typed array.
     pub fn typed(element_type: ElementType<String>) -> Self {
         Array { element_type, elements: Vec::new() }
+    }
+}
+
+impl Clone for Array {
+    /// A deep copy, iterative. O(size).
+    fn clone(&self) -> Self {
+        super::deep::clone_array(self)
+    }
+}
+
+impl Drop for Array {
+    /// Takes nested containers apart without deep recursion and without allocating.
+    fn drop(&mut self) {
+        super::dismantle::elements(core::mem::take(&mut self.elements));
+    }
+}
+
+impl PartialEq for Array {
+    /// The same element type and the same elements in order (`f64` equality). Iterative.
+    fn eq(&self, other: &Self) -> bool {
+        self.element_type == other.element_type
+            && super::deep::elements_equal(&self.elements, &other.elements)
+    }
+}
+
+impl fmt::Debug for Array {
+    /// `Array { element_type: .., elements: [..] }`, as derived. Iterative.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        super::debug::array(self, f)
     }
 }
 
@@ -61,8 +95,8 @@ impl IntoIterator for Array {
     type Item = Variant;
     type IntoIter = alloc::vec::IntoIter<Variant>;
 
-    fn into_iter(self) -> Self::IntoIter {
-        self.elements.into_iter()
+    fn into_iter(mut self) -> Self::IntoIter {
+        core::mem::take(&mut self.elements).into_iter()
     }
 }
 

@@ -1,17 +1,17 @@
 //! [`Dictionary`]: an owned dictionary in wire (insertion) order, with Godot's key semantics.
 
 use alloc::boxed::Box;
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
-use core::hash::BuildHasher;
 
-use hashbrown::{DefaultHashBuilder, HashTable};
+use hashbrown::HashTable;
 
 use super::Variant;
-use super::key_semantics::{KeyRules, hash_key, keys_equal, never_equal};
-use super::variant::dispose;
+use super::key_hash::{NEVER, key_hash};
+use super::key_semantics::{KeyRules, keys_equal};
 use crate::ElementType;
-use alloc::string::String;
+use crate::wire::work;
 
 /// A `Dictionary`: entries in insertion order (the order Godot writes and iterates them), the
 /// declared key and value types of a typed dictionary (Godot 4.4+), and Godot's key equality.
@@ -25,45 +25,41 @@ use alloc::string::String;
 /// existing key replaces its value and keeps its position and its first key, as `d[k] = v` does
 /// in Godot, and as Godot's decoder does with repeated keys on the wire.
 ///
-/// Lookups and inserts are O(1) expected: a dictionary of up to 8 entries compares the key with
-/// each of its keys in order (no hashing, no index to allocate); a larger one indexes its entries
-/// by a hash of the key (randomly seeded, so crafted keys cannot force collisions cheaply), then
-/// compares with Godot's rules. Container keys hash and compare in O(size of the key), without
-/// recursion. `PartialEq` compares the types and the entries in order.
-#[derive(Clone)]
+/// Costs: a dictionary keeps a hash of each key (randomly seeded once per process, so crafted
+/// keys cannot force collisions), computed once when the key goes in, in O(size of the key)
+/// (nested dictionaries' keys excluded: those dictionaries keep their hashes). A lookup hashes
+/// the key it is given, then compares it with the keys of the same hash only: among the hashes of
+/// up to 8 entries, or in a hash index past that; so `get`, `insert` and `contains_key` are O(1)
+/// expected after the hash, plus one comparison with the key that matches, which is O(size of
+/// the key) and compares no pair of nested containers twice. `remove` is O(n) (it keeps the
+/// order). Hashing, comparing, cloning, `==` and `Debug` are iterative, and dropping recurses at
+/// most 8 levels before a walk that allocates nothing takes over, so a key or a value nested as
+/// deep as Godot allows needs no deep call stack. `PartialEq` compares the types
+/// and the entries in order (`f64` equality, like [`Variant`]'s).
 pub struct Dictionary {
     /// The declared key type ([`ElementType::Untyped`] for a plain `Dictionary`).
     pub key_type: ElementType<String>,
     /// The declared value type.
     pub value_type: ElementType<String>,
-    entries: Vec<(Variant, Variant)>,
-    /// The hash index, once there are more than [`LINEAR`] entries (boxed: most dictionaries
-    /// have none, and stay small).
-    index: Option<Box<Index>>,
-    rules: KeyRules,
+    /// The entries, in order.
+    pub(super) entries: Vec<(Variant, Variant)>,
+    /// The hash of each entry's key under `rules` ([`NEVER`]: it equals no key), by position.
+    pub(super) hashes: Vec<u64>,
+    /// The positions of the entries whose key can be found, by key hash, once there are more
+    /// than [`LINEAR`] entries (boxed: most dictionaries have none).
+    pub(super) index: Option<Box<HashTable<usize>>>,
+    pub(super) rules: KeyRules,
 }
 
-/// Up to this many entries, a dictionary has no hash index: lookups compare keys in order.
+/// Up to this many entries, a dictionary has no hash index: lookups scan the keys' hashes.
 const LINEAR: usize = 8;
 
-/// Positions in a dictionary's entries, by key hash.
-#[derive(Clone)]
-struct Index {
-    table: HashTable<usize>,
-    hasher: DefaultHashBuilder,
-}
-
-impl Index {
-    fn hash(&self, key: &Variant) -> u64 {
-        hash_with(&self.hasher, key)
-    }
-}
-
-/// The hash of `key` under `hasher`.
-fn hash_with(hasher: &DefaultHashBuilder, key: &Variant) -> u64 {
-    let mut state = hasher.build_hasher();
-    hash_key(key, hasher, &mut state);
-    core::hash::Hasher::finish(&state)
+/// What [`Dictionary::settle`] did with a value.
+pub(crate) enum Settled {
+    /// The pending key was new: the entry stays, last.
+    Added,
+    /// The pending key was already at `position`: it went, and the value replaced `old`.
+    Replaced { position: usize, old: Variant },
 }
 
 impl Default for Dictionary {
@@ -89,12 +85,31 @@ impl Dictionary {
         value_type: ElementType<String>,
         rules: KeyRules,
     ) -> Self {
-        Dictionary { key_type, value_type, entries: Vec::new(), index: None, rules }
+        Dictionary {
+            key_type,
+            value_type,
+            entries: Vec::new(),
+            hashes: Vec::new(),
+            index: None,
+            rules,
+        }
     }
 
-    /// Room for `additional` more entries.
-    pub(crate) fn reserve_exact(&mut self, additional: usize) {
-        self.entries.reserve_exact(additional);
+    /// An empty dictionary with room for `capacity` entries (and their index, past [`LINEAR`]).
+    pub(crate) fn with_capacity(
+        key_type: ElementType<String>,
+        value_type: ElementType<String>,
+        rules: KeyRules,
+        capacity: usize,
+    ) -> Self {
+        Dictionary {
+            key_type,
+            value_type,
+            entries: Vec::with_capacity(capacity),
+            hashes: Vec::with_capacity(capacity),
+            index: (capacity > LINEAR).then(|| Box::new(HashTable::with_capacity(capacity))),
+            rules,
+        }
     }
 
     /// Number of entries.
@@ -107,81 +122,55 @@ impl Dictionary {
         self.entries.is_empty()
     }
 
-    /// The value of `key`, if present. O(1) expected.
+    /// The value of `key`, if present. O(1) expected after hashing `key`.
     pub fn get(&self, key: &Variant) -> Option<&Variant> {
-        let index = self.find(key)?;
-        self.entries.get(index).map(|(_, value)| value)
+        let position = self.find(key)?;
+        self.entries.get(position).map(|(_, value)| value)
     }
 
-    /// The value of `key`, mutably, if present. O(1) expected.
+    /// The value of `key`, mutably, if present. O(1) expected after hashing `key`.
     pub fn get_mut(&mut self, key: &Variant) -> Option<&mut Variant> {
-        let index = self.find(key)?;
-        self.entries.get_mut(index).map(|(_, value)| value)
+        let position = self.find(key)?;
+        self.entries.get_mut(position).map(|(_, value)| value)
     }
 
-    /// Whether `key` is present. O(1) expected.
+    /// Whether `key` is present. O(1) expected after hashing `key`.
     pub fn contains_key(&self, key: &Variant) -> bool {
         self.find(key).is_some()
     }
 
     /// Sets `key` to `value`, as `d[key] = value` does in Godot: an existing equal key keeps its
     /// position (and its own bits and type) and gets the new value, which returns the old one;
-    /// otherwise the entry goes last. O(1) expected. A key that is already present is dropped
-    /// without recursion, however deep it is.
+    /// otherwise the entry goes last. O(1) expected after hashing `key`, which is
+    /// O(size of `key`). A key that is already present is dropped (without deep recursion, however
+    /// deep it is).
     pub fn insert(
         &mut self,
         key: impl Into<Variant>,
         value: impl Into<Variant>,
     ) -> Option<Variant> {
-        self.insert_owned(key.into(), value.into())
-    }
-
-    fn insert_owned(&mut self, key: Variant, value: Variant) -> Option<Variant> {
-        let Some(index) = &self.index else {
-            // Few entries: compare with each key (a key equal to none is found by none).
-            if let Some(position) = position_in(&self.entries, &key, self.rules) {
-                if let Some((_, slot)) = self.entries.get_mut(position) {
-                    dispose(key);
-                    return Some(core::mem::replace(slot, value));
-                }
-            }
-            self.entries.push((key, value));
-            if self.entries.len() > LINEAR {
-                self.reindex();
-            }
-            return None;
-        };
-        if never_equal(&key, self.rules) {
-            // Equal to no key: never looked up, so not indexed.
-            self.entries.push((key, value));
-            return None;
-        }
-        let hash = index.hash(&key);
-        if let Some(position) = self.find_hashed(index, &key, hash) {
+        let key = key.into();
+        let hash = key_hash(&key, self.rules);
+        if let Some(position) = self.find_hashed(&key, hash, self.entries.len()) {
             if let Some((_, slot)) = self.entries.get_mut(position) {
-                dispose(key);
-                return Some(core::mem::replace(slot, value));
+                return Some(core::mem::replace(slot, value.into()));
             }
         }
-        let position = self.entries.len();
-        self.entries.push((key, value));
-        if let Some(index) = &mut self.index {
-            let Index { table, hasher } = &mut **index;
-            let entries = &self.entries;
-            table.insert_unique(hash, position, |&i| rehash(hasher, entries, i));
-        }
+        self.push(key, hash, value.into());
         None
     }
 
     /// Removes `key` and returns its value; the entries after it move up one place, keeping their
-    /// order. O(n). The removed key is dropped without recursion.
+    /// order. O(n). The removed key is dropped without deep recursion.
     pub fn remove(&mut self, key: &Variant) -> Option<Variant> {
-        let index = self.find(key)?;
-        if index >= self.entries.len() {
+        let position = self.find(key)?;
+        if position >= self.entries.len() {
             return None;
         }
-        let (key, value) = self.entries.remove(index);
-        dispose(key);
+        let (_, value) = self.entries.remove(position);
+        if position < self.hashes.len() {
+            self.hashes.remove(position);
+        }
         self.reindex();
         Some(value)
     }
@@ -216,8 +205,8 @@ impl Dictionary {
     }
 
     /// The entries in order, consuming the dictionary.
-    pub fn into_entries(self) -> Vec<(Variant, Variant)> {
-        self.entries
+    pub fn into_entries(mut self) -> Vec<(Variant, Variant)> {
+        core::mem::take(&mut self.entries)
     }
 
     /// The rules its keys compare by.
@@ -225,120 +214,164 @@ impl Dictionary {
         self.rules
     }
 
-    /// The entries whose key may equal `key`: those with its hash once there is an index, else
-    /// all of them. Feeds the content comparison of dictionaries.
-    pub(crate) fn candidates<'a>(&'a self, key: &Variant) -> Candidates<'a> {
+    /// The hash of each key, by position ([`NEVER`] for keys that equal no key).
+    pub(crate) fn key_hashes(&self) -> &[u64] {
+        &self.hashes
+    }
+
+    /// The first position after `after` (from the start for `None`) whose key has the hash
+    /// `hash`. O(1) expected: one index probe, or a scan of at most [`LINEAR`] hashes.
+    pub(crate) fn next_candidate(&self, hash: u64, after: Option<usize>) -> Option<usize> {
+        let from = after.map_or(0, |after| after.saturating_add(1));
         match &self.index {
-            None => Candidates::All(self.entries.iter()),
-            Some(index) => Candidates::Hashed {
-                positions: index.table.iter_hash(index.hash(key)),
-                entries: &self.entries,
-            },
+            Some(table) => {
+                let mut best: Option<usize> = None;
+                for &position in table.iter_hash(hash) {
+                    work::add(1);
+                    let matches = self.hashes.get(position) == Some(&hash);
+                    if matches && position >= from && best.is_none_or(|best| position < best) {
+                        best = Some(position);
+                    }
+                }
+                best
+            }
+            None => {
+                let rest = self.hashes.get(from..).unwrap_or(&[]);
+                work::add(rest.len());
+                let found = rest.iter().position(|&h| h == hash)?;
+                found.checked_add(from)
+            }
         }
     }
 
     /// The position of `key` among the entries.
     fn find(&self, key: &Variant) -> Option<usize> {
+        self.find_hashed(key, key_hash(key, self.rules), self.entries.len())
+    }
+
+    /// The position of `key`, whose hash is `hash`, among the first `limit` entries: one index
+    /// probe (or a scan of the hashes of at most [`LINEAR`] entries), then a comparison with
+    /// each key of the same hash.
+    fn find_hashed(&self, key: &Variant, hash: u64, limit: usize) -> Option<usize> {
+        if hash == NEVER {
+            return None;
+        }
+        let rules = self.rules;
+        let equal = |position: usize| {
+            work::add(1);
+            position < limit
+                && self.hashes.get(position) == Some(&hash)
+                && self.entries.get(position).is_some_and(|(k, _)| keys_equal(k, key, rules))
+        };
         match &self.index {
-            None => position_in(&self.entries, key, self.rules),
-            Some(index) => {
-                if never_equal(key, self.rules) {
-                    return None;
-                }
-                self.find_hashed(index, key, index.hash(key))
+            Some(table) => table.find(hash, |&position| equal(position)).copied(),
+            None => {
+                let hashes = self.hashes.get(..limit).unwrap_or(&self.hashes);
+                work::add(hashes.len());
+                hashes.iter().enumerate().find(|&(p, &h)| h == hash && equal(p)).map(|(p, _)| p)
             }
         }
     }
 
-    /// The position of `key`, whose hash is `hash`, among the indexed entries.
-    fn find_hashed(&self, index: &Index, key: &Variant, hash: u64) -> Option<usize> {
-        let rules = self.rules;
-        index
-            .table
-            .find(hash, |&i| self.entries.get(i).is_some_and(|(k, _)| keys_equal(k, key, rules)))
-            .copied()
+    /// Adds an entry whose key, of hash `hash`, is not present.
+    fn push(&mut self, key: Variant, hash: u64, value: Variant) {
+        let position = self.entries.len();
+        self.entries.push((key, value));
+        self.hashes.push(hash);
+        self.index_last(position, hash);
     }
 
-    /// Rebuilds the index after entries moved, or drops it when there are few entries.
+    /// Indexes the entry at `position` (the last), building the index when it is due.
+    fn index_last(&mut self, position: usize, hash: u64) {
+        match &mut self.index {
+            Some(table) if hash != NEVER => {
+                let hashes = &self.hashes;
+                table.insert_unique(hash, position, |&p| hashes.get(p).copied().unwrap_or(NEVER));
+            }
+            Some(_) => {}
+            None if self.entries.len() > LINEAR => self.reindex(),
+            None => {}
+        }
+    }
+
+    /// Rebuilds the index after entries moved (from the kept hashes: no key is hashed again), or
+    /// drops it when there are few entries. O(n).
     fn reindex(&mut self) {
         if self.entries.len() <= LINEAR {
             self.index = None;
             return;
         }
-        let Dictionary { entries, index, rules, .. } = self;
-        let Index { table, hasher } = &mut **index.get_or_insert_with(|| {
-            Box::new(Index { table: HashTable::new(), hasher: DefaultHashBuilder::default() })
-        });
+        let table = self.index.get_or_insert_with(Box::default);
         table.clear();
-        for position in 0..entries.len() {
-            if entries.get(position).is_none_or(|(key, _)| never_equal(key, *rules)) {
-                continue;
-            }
-            let hash = rehash(hasher, entries, position);
-            table.insert_unique(hash, position, |&i| rehash(hasher, entries, i));
-        }
-    }
-}
-
-/// The position of `key` among `entries`, comparing it with each key in order.
-fn position_in(entries: &[(Variant, Variant)], key: &Variant, rules: KeyRules) -> Option<usize> {
-    // The most common keys, compared without the general comparison.
-    match key {
-        Variant::String(text) => entries.iter().position(|(k, _)| match k {
-            Variant::String(other) => other == text,
-            Variant::StringName(other) => !rules.godot3 && other == text,
-            _ => false,
-        }),
-        Variant::Int(int) => {
-            entries.iter().position(|(k, _)| matches!(k, Variant::Int(other) if other == int))
-        }
-        _ => entries.iter().position(|(k, _)| keys_equal(k, key, rules)),
-    }
-}
-
-/// The entries of a dictionary whose key may equal a given key.
-pub(crate) enum Candidates<'a> {
-    /// Every entry (no index).
-    All(core::slice::Iter<'a, (Variant, Variant)>),
-    /// The entries at the positions the index gives for the key's hash.
-    Hashed {
-        positions: hashbrown::hash_table::IterHash<'a, usize>,
-        entries: &'a [(Variant, Variant)],
-    },
-}
-
-impl<'a> Iterator for Candidates<'a> {
-    type Item = &'a (Variant, Variant);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        match self {
-            Candidates::All(entries) => entries.next(),
-            Candidates::Hashed { positions, entries } => {
-                positions.find_map(|&position| entries.get(position))
+        let hashes = &self.hashes;
+        work::add(hashes.len());
+        for (position, &hash) in hashes.iter().enumerate() {
+            if hash != NEVER {
+                table.insert_unique(hash, position, |&p| hashes.get(p).copied().unwrap_or(NEVER));
             }
         }
     }
+
+    /// Decoding: adds `key`, of hash `hash`, as a last entry whose value comes next (see
+    /// [`settle`](Self::settle)); it is not indexed or looked up yet.
+    pub(crate) fn push_pending(&mut self, key: Variant, hash: u64) {
+        self.entries.push((key, Variant::Nil));
+        self.hashes.push(hash);
+    }
+
+    /// Decoding: gives the pending last entry its value. When its key is already present, the
+    /// pending key goes (dropped, without deep recursion) and `value` replaces that entry's value, as
+    /// Godot's decoder does with a repeated key. O(1) expected, plus one key comparison.
+    pub(crate) fn settle(&mut self, value: Variant) -> Settled {
+        let Some(last) = self.entries.len().checked_sub(1) else {
+            return Settled::Added;
+        };
+        let hash = self.hashes.get(last).copied().unwrap_or(NEVER);
+        let earlier = self.entries.get(last).and_then(|(key, _)| self.find_hashed(key, hash, last));
+        if let Some(position) = earlier {
+            self.entries.pop();
+            self.hashes.pop();
+            if let Some((_, slot)) = self.entries.get_mut(position) {
+                let old = core::mem::replace(slot, value);
+                return Settled::Replaced { position, old };
+            }
+            return Settled::Added;
+        }
+        if let Some((_, slot)) = self.entries.get_mut(last) {
+            *slot = value;
+        }
+        self.index_last(last, hash);
+        Settled::Added
+    }
 }
 
-/// The hash of the key at `position` (0 for a position that does not exist, which never happens).
-fn rehash(hasher: &DefaultHashBuilder, entries: &[(Variant, Variant)], position: usize) -> u64 {
-    entries.get(position).map_or(0, |(key, _)| hash_with(hasher, key))
+impl Clone for Dictionary {
+    /// A deep copy, iterative (see [`Dictionary`]). O(size).
+    fn clone(&self) -> Self {
+        super::deep::clone_dictionary(self)
+    }
+}
+
+impl Drop for Dictionary {
+    /// Takes nested containers apart without deep recursion and without allocating.
+    fn drop(&mut self) {
+        super::dismantle::entries(core::mem::take(&mut self.entries));
+    }
 }
 
 impl PartialEq for Dictionary {
+    /// The same types and the same entries in the same order (`f64` equality). Iterative.
     fn eq(&self, other: &Self) -> bool {
         self.key_type == other.key_type
             && self.value_type == other.value_type
-            && self.entries == other.entries
+            && super::deep::entries_equal(&self.entries, &other.entries)
     }
 }
 
 impl fmt::Debug for Dictionary {
+    /// `Dictionary[K, V] ` for a typed dictionary, then the entries as a map. Iterative.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if !self.key_type.is_untyped() || !self.value_type.is_untyped() {
-            write!(f, "Dictionary[{:?}, {:?}] ", self.key_type, self.value_type)?;
-        }
-        f.debug_map().entries(self.iter()).finish()
+        super::debug::dictionary(self, f)
     }
 }
 
@@ -366,6 +399,6 @@ impl IntoIterator for Dictionary {
     type IntoIter = alloc::vec::IntoIter<(Variant, Variant)>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.entries.into_iter()
+        self.into_entries().into_iter()
     }
 }

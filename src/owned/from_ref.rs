@@ -1,32 +1,38 @@
 //! Reading a whole value into a [`Variant`]: one iterative pass over the bytes.
 //!
-//! The pass reads each value's head with the same code as [`parse`](crate::parse) and keeps the
-//! containers it is inside on a heap-allocated stack, so nesting costs no call stack; the depth
-//! limit of the [`Options`] bounds that stack. It checks what [`validate`](crate::validate)
-//! checks (strings are turned into `String`s, which checks their text).
+//! The pass reads each value's head with the same code as [`parse`](crate::parse), checks what
+//! [`validate`](crate::validate) checks in the same order (strings are turned into `String`s,
+//! which checks their text), and keeps the containers it is inside on a heap-allocated stack, so
+//! nesting costs no call stack.
 //!
-//! Memory: every container is sized once, from its declared count capped by what the bytes
-//! left can hold (an element takes at least 4 input bytes, a dictionary entry or an object
-//! property 8), after counting the elements still owed to the containers around it, which take
-//! bytes of their own. A valid input gets exact sizes; a lying count, however deeply nested,
-//! reserves no more than the input could fill. So memory follows the bytes present: flat data
-//! costs at most about 30 bytes per input byte (an array of 4-byte `Nil`s, 16: each becomes a
-//! 64-byte `Variant`), deep nesting more, as every level of 8 or 12 bytes is a container (about
-//! 62 bytes per input byte measured for 1025 levels); `tests/hostile_alloc.rs` asserts 128
-//! bytes per input byte plus 4 KiB.
+//! Memory: each container is sized once, from its declared count. Room reserved that way ahead of
+//! reading the elements is only at risk when a count lies, so the pass keeps the bytes reserved
+//! and not yet filled within 2 per input byte; a reservation that would go past that (a dense
+//! value, or a lie), or a value more than 8 containers deep, first runs the validating walk over
+//! the whole value, once (no allocation): after it every count is true and the value's depth is
+//! known, so the stack of open containers (40 bytes a frame) is sized exactly too. So nothing is
+//! ever reserved for elements that are not there beyond 2 bytes per input byte, and what is
+//! allocated is what the value holds: at most 32 bytes per input byte on any input, plus 4 KiB
+//! (`tests/hostile_alloc.rs`; measured at most 28.7, for dictionaries in dictionaries: each a
+//! 128-byte box for 8 input bytes, entries 136 bytes each with their key's hash).
 //!
-//! Stack: nothing recurses. Godot 4 dictionary keys are hashed and compared by content with
-//! heap-allocated stacks too (see `key_semantics.rs`), and the values the pass drops itself (a
-//! repeated key, a replaced value, what was read before a problem) are taken apart
-//! iteratively. Dropping the returned value is the caller's, and recursive, as for any nested
-//! Rust value.
+//! Keys: each key's hash (see `key_hash.rs`) is computed as the key is read, from the hashes of
+//! what it holds (a dictionary inside a key keeps its values' hashes on a stack of the decoder's
+//! own until it closes), so no key is walked again to hash it, and the dictionary keeps it. A
+//! repeated key is found among the keys of the same hash and compared once (see
+//! `key_semantics.rs`). Time: O(n).
+//!
+//! Stack: nothing recurses, and what the pass drops itself (a repeated key, a replaced value,
+//! what was read before a problem) is taken apart without deep recursion or allocation, as is
+//! the returned value when it is dropped.
 
 use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::dictionary::Settled;
+use super::key_hash::{NEVER, array_start, array_step, dictionary_hash, entry_hash, leaf_hash};
 use super::key_semantics::KeyRules;
-use super::variant::dispose;
 use super::{Array, Dictionary, NodePath, Object, Signal, Variant};
 use crate::ElementType;
 use crate::view::container_type::kind_bits;
@@ -36,17 +42,20 @@ use crate::view::object::ObjectRef;
 use crate::view::packed::{PackedElement, PackedReals};
 use crate::view::string::{GdStr, read_string};
 use crate::view::value::{Extent, VariantRef, parse_head};
-use crate::view::walk::{Mode, check_script, walk};
+use crate::view::walk::{Mode, check_script, walk, walk_depth};
 use crate::wire::error::{ErrorKind, Result};
 use crate::wire::exact_float::widen_exact;
-use crate::wire::read::{error_at, remaining, u32_at};
+use crate::wire::read::{error_at, u32_at};
 use crate::{Options, Version};
 
-/// Reads the whole value at the start of `bytes` into an owned [`Variant`]. O(n); allocates.
-/// Trailing bytes are ignored, as in Godot.
+/// Reads the whole value at the start of `bytes` into an owned [`Variant`]. O(n); allocates at
+/// most 32 bytes per input byte (plus a few KiB), whatever the input. Trailing bytes are ignored,
+/// as in Godot.
 ///
 /// Accepts what [`validate`](crate::validate) accepts, except Godot 3 strings that hold code
-/// points Rust's `str` cannot carry ([`ErrorKind::NotUnicode`]).
+/// points Rust's `str` cannot carry ([`ErrorKind::NotUnicode`]). Sizes containers from their
+/// counts, validating the whole value first when that would reserve more than 2 bytes per input
+/// byte ahead of the elements (see the module docs).
 ///
 /// ```
 /// use gdvariant::{Options, Variant};
@@ -63,9 +72,8 @@ use crate::{Options, Version};
 ///
 /// # Stack
 /// Iterative: a small fixed stack decodes the deepest values Godot accepts (the tests use
-/// 256 KiB), Godot 4 dictionaries nested as dictionary keys included. Dropping the returned
-/// value is recursive, as for any nested Rust value: drop values nested hundreds of levels deep
-/// on a thread with enough stack (see the README's Security section).
+/// 256 KiB), Godot 4 dictionaries nested as dictionary keys included; dropping the returned
+/// value needs no deep stack either.
 ///
 /// # Errors
 /// The first problem, with its absolute offset, as [`validate`](crate::validate) reports it.
@@ -114,90 +122,131 @@ impl TryFrom<Element<'_>> for Variant {
     }
 }
 
-/// A container being filled.
-///
-/// `reserved` counts the slots reserved ahead for elements (dictionary entries, properties) not
-/// read yet; see [`Reserved`].
-enum Open {
-    Array {
-        array: Array,
-        left: u32,
-        reserved: usize,
-    },
-    /// `left` counts keys and values; `key` holds a key waiting for its value.
-    Dictionary {
-        dictionary: Dictionary,
-        key: Option<Variant>,
-        left: u32,
-        reserved: usize,
-    },
-    /// `name` is the name of the property whose value comes next.
-    Object {
-        class: String,
-        properties: Vec<(String, Variant)>,
-        name: String,
-        left: u32,
-        reserved: usize,
-    },
+/// A container being filled, on the decoder's stack (40 bytes: what is rarely there, a typed
+/// array's element type and a full object's class, waits on stacks of its own).
+struct Open {
+    container: Container,
+    /// The values still to read (keys and values, for a dictionary).
+    left: u32,
+    /// Whether this container's own hash is wanted (it is, or is inside, a dictionary key).
+    hashed: bool,
+    /// An array whose element type waits on the decoder's stack of types.
+    typed: bool,
+    /// An array's running hash (see `key_hash.rs`), when wanted; for a dictionary whose hash is
+    /// wanted, where the hashes of its values start on the decoder's stack of value hashes.
+    hash: u64,
 }
 
-/// The fewest bytes an array element takes on the wire (a header).
-const ELEMENT_BYTES: usize = 4;
-/// The fewest bytes a dictionary entry or an object property takes (two headers, or a name's
-/// length field and a header).
-const ENTRY_BYTES: usize = 8;
-
-/// The room reserved ahead in open containers for elements not read yet, in the fewest input
-/// bytes those elements can take.
-///
-/// Containers reserve room for their declared count, but only as much as the input bytes left
-/// can hold once the elements already promised to the containers around them are counted:
-/// every element yet to come takes its own input bytes after the current position. A valid
-/// input gets every container sized exactly once; a lying count gets no more than the bytes
-/// present can fill, however deep the lie is nested.
-#[derive(Default)]
-struct Reserved {
-    bytes: usize,
+/// What an [`Open`] fills.
+enum Container {
+    Array(Vec<Variant>),
+    /// A key waits for its value as the dictionary's last entry.
+    Dictionary(Box<Dictionary>),
+    /// A property waits for its value as the last property; the class waits on the decoder's
+    /// stack of classes.
+    Object(Vec<(String, Variant)>),
 }
 
-impl Reserved {
-    /// How many of `count` elements of at least `size` bytes to reserve room for, when the input
-    /// has `left` bytes after the container's head; counts them as reserved.
-    fn take(&mut self, count: usize, size: usize, left: usize) -> usize {
-        let room = left.saturating_sub(self.bytes).checked_div(size).unwrap_or(0);
-        let slots = count.min(room);
-        self.bytes = self.bytes.saturating_add(slots.saturating_mul(size));
-        slots
+/// Frames of the decoder's stack before it needs the value's depth.
+const SHALLOW: usize = 8;
+
+/// Memory reserved for elements ahead of reading them may reach this many bytes per input byte
+/// before the value is validated.
+const AHEAD_PER_BYTE: usize = 2;
+
+/// The decoder's state besides its stack of open containers.
+struct Decoder<'a> {
+    buf: &'a [u8],
+    options: Options,
+    rules: KeyRules,
+    /// Where the value starts, and at what depth.
+    root: (usize, u16),
+    /// The value was validated: every count is true, and `nesting` is its depth.
+    validated: bool,
+    nesting: usize,
+    /// Bytes reserved for elements, and filled, before validation.
+    reserved: usize,
+    filled: usize,
+    /// The hashes of the values of the dictionaries being read inside keys, by entry.
+    value_hashes: Vec<u64>,
+    /// The element types of the typed arrays open, and the classes of the full objects open.
+    types: Vec<ElementType<String>>,
+    classes: Vec<String>,
+}
+
+impl Decoder<'_> {
+    /// Checks the whole value as [`validate`](crate::validate) does (once): after that every
+    /// count is true, and the value's depth is known.
+    fn validate(&mut self) -> Result<()> {
+        if !self.validated {
+            let (pos, depth) = self.root;
+            let (_, nesting) = walk_depth(self.buf, pos, self.options, depth, Mode::Validate)?;
+            self.validated = true;
+            self.nesting = usize::from(nesting);
+        }
+        Ok(())
     }
 
-    /// One element of a container with `reserved` slots left has been read.
-    fn fill(&mut self, reserved: &mut usize, size: usize) {
-        if *reserved > 0 {
-            *reserved = reserved.saturating_sub(1);
-            self.bytes = self.bytes.saturating_sub(size);
+    /// Makes sure `need` bytes may be reserved for elements not read yet: they may, while what
+    /// is reserved and not filled stays within [`AHEAD_PER_BYTE`] per input byte; past that,
+    /// the value is validated first (so that a count that lies reserves nothing).
+    fn reserve(&mut self, need: usize) -> Result<()> {
+        if self.validated {
+            return Ok(());
+        }
+        let outstanding = self.reserved.saturating_sub(self.filled).saturating_add(need);
+        if outstanding <= self.buf.len().saturating_mul(AHEAD_PER_BYTE) {
+            self.reserved = self.reserved.saturating_add(need);
+            return Ok(());
+        }
+        self.validate()
+    }
+
+    /// A slot of `size` bytes reserved ahead has been filled.
+    fn fill(&mut self, size: usize) {
+        if !self.validated {
+            self.filled = self.filled.saturating_add(size);
         }
     }
 
-    /// A container closes with `reserved` slots unused (none for a valid input).
-    fn release(&mut self, reserved: usize, size: usize) {
-        self.bytes = self.bytes.saturating_sub(reserved.saturating_mul(size));
+    /// Room for one more open container: [`SHALLOW`] frames, then (once validated) exactly as
+    /// many as the value is deep.
+    fn grow(&mut self, stack: &mut Vec<Open>) -> Result<()> {
+        if stack.len() < stack.capacity() {
+            return Ok(());
+        }
+        if !self.validated && stack.len() < SHALLOW {
+            stack.reserve_exact(SHALLOW.saturating_sub(stack.len()));
+            return Ok(());
+        }
+        self.validate()?;
+        stack.reserve_exact(self.nesting.saturating_sub(stack.len()).max(1));
+        Ok(())
     }
 }
 
-/// The conversion of the value whose header is at `pos`, at nesting `depth`.
+/// Reads the value whose header is at `pos`, at nesting `depth`.
 ///
 /// A Godot 3 string outside Unicode stops the conversion where it is met, but Godot may still
 /// refuse the value for a problem further on; the validating walk then gives that error, so the
-/// result is `NotUnicode` only for values Godot accepts. (The walk runs on that error path
-/// alone.)
+/// result is `NotUnicode` only for values Godot accepts.
 fn convert(buf: &[u8], pos: usize, options: Options, depth: u16) -> Result<Variant> {
+    let mut decoder = Decoder {
+        buf,
+        options,
+        rules: KeyRules::of(options.version()),
+        root: (pos, depth),
+        validated: false,
+        nesting: 0,
+        reserved: 0,
+        filled: 0,
+        value_hashes: Vec::new(),
+        types: Vec::new(),
+        classes: Vec::new(),
+    };
+    // What was read before a problem is dropped with the stack, without deep recursion.
     let mut stack = Vec::new();
-    let converted = convert_in_order(buf, pos, options, depth, &mut stack);
-    // What was read before a problem goes without recursion.
-    while let Some(open) = stack.pop() {
-        discard(open);
-    }
-    converted.map_err(|error| {
+    build(&mut decoder, &mut stack).map_err(|error| {
         if error.kind() != ErrorKind::NotUnicode {
             return error;
         }
@@ -205,21 +254,12 @@ fn convert(buf: &[u8], pos: usize, options: Options, depth: u16) -> Result<Varia
     })
 }
 
-/// [`convert`], stopping at the first problem met in byte order.
-///
-/// `stack` holds the containers open around the current value (empty at the start, and at the
-/// end of a success): left there when a problem stops the conversion.
-fn convert_in_order(
-    buf: &[u8],
-    pos: usize,
-    options: Options,
-    depth: u16,
-    stack: &mut Vec<Open>,
-) -> Result<Variant> {
+/// The pass over the value, stopping at the first problem met in byte order. `stack` holds the
+/// containers open around the current value (left there when a problem stops the pass).
+fn build(decoder: &mut Decoder<'_>, stack: &mut Vec<Open>) -> Result<Variant> {
+    let (buf, options) = (decoder.buf, decoder.options);
     let version = options.version();
-    let mut reserved = Reserved::default();
-    let mut pos = pos;
-    let mut depth = depth;
+    let (mut pos, mut depth) = decoder.root;
     // The next value is a Godot 4 `script` property.
     let mut script = false;
     loop {
@@ -228,84 +268,85 @@ fn convert_in_order(
         if script && !matches!(extent, Extent::End(_)) {
             check_script(buf, pos, &value)?;
         }
-        let (mut done, end) = match extent {
+        let hashed = hash_wanted(stack.last());
+        let (mut done, mut hash) = match extent {
             Extent::End(end) => {
                 let done = leaf(&value)?;
                 if script {
                     check_script(buf, pos, &value)?;
                 }
-                (done, end)
+                pos = end;
+                let hash = if hashed { leaf_hash(&done) } else { NEVER };
+                (done, hash)
             }
-            Extent::Strings { first, count } => {
-                let left = remaining(buf, first).saturating_sub(reserved.bytes);
-                let room = usize::try_from(count).unwrap_or(usize::MAX).min(left / 4);
-                strings(&value, room)?
+            Extent::Strings { count, .. } => {
+                let bytes = usize::try_from(count)
+                    .unwrap_or(usize::MAX)
+                    .saturating_mul(size_of::<String>());
+                decoder.reserve(bytes)?;
+                let (done, end) = strings(&value)?;
+                decoder.fill(bytes);
+                pos = end;
+                let hash = if hashed { leaf_hash(&done) } else { NEVER };
+                (done, hash)
             }
             Extent::Values { first, items } | Extent::Properties { first, count: items } => {
                 let header = u32_at(buf, pos)?;
+                let mut open = open(decoder, &value, items, header, hashed)?;
+                pos = first;
+                script = false;
                 if items == 0 {
-                    (
-                        close(open(&value, 0, header, version, &mut reserved, 0)?, &mut reserved),
-                        first,
-                    )
+                    close(decoder, open)
                 } else {
-                    let left = remaining(buf, first);
-                    stack.push(open(&value, items, header, version, &mut reserved, left)?);
-                    depth = depth.saturating_add(1);
-                    pos = first;
-                    if let Some(Open::Object { name, .. }) = stack.last_mut() {
-                        (*name, pos, script) = property_name(buf, pos, version)?;
+                    if let Container::Object(properties) = &mut open.container {
+                        let (name, end, is_script) = property_name(buf, pos, version)?;
+                        properties.push((name, Variant::Nil));
+                        (pos, script) = (end, is_script);
                     }
+                    decoder.grow(stack)?;
+                    stack.push(open);
+                    depth = depth.saturating_add(1);
                     continue;
                 }
             }
         };
-        pos = end;
         script = false;
-        // Hand the finished value to the container it belongs to, closing every container it
-        // completes.
+        // Hand the finished value to its container, closing every container it completes.
         loop {
             let Some(top) = stack.last_mut() else {
                 return Ok(done);
             };
-            let left = match top {
-                Open::Array { array, left, reserved: slots } => {
-                    array.elements.push(done);
-                    reserved.fill(slots, ELEMENT_BYTES);
-                    left
-                }
-                Open::Dictionary { dictionary, key, left, reserved: slots } => {
-                    match key.take() {
-                        None => *key = Some(done),
-                        Some(key) => {
-                            // A repeated key: the value it had goes.
-                            if let Some(replaced) = dictionary.insert(key, done) {
-                                dispose(replaced);
-                            }
-                            reserved.fill(slots, ENTRY_BYTES);
-                        }
-                    }
-                    left
-                }
-                Open::Object { properties, name, left, reserved: slots, .. } => {
-                    properties.push((core::mem::take(name), done));
-                    reserved.fill(slots, ENTRY_BYTES);
-                    left
-                }
-            };
-            *left = left.saturating_sub(1);
-            if *left > 0 {
-                if let Open::Object { name, .. } = top {
-                    (*name, pos, script) = property_name(buf, pos, version)?;
+            place(decoder, top, done, hash);
+            top.left = top.left.saturating_sub(1);
+            if top.left > 0 {
+                if let Container::Object(properties) = &mut top.container {
+                    let (name, end, is_script) = property_name(buf, pos, version)?;
+                    properties.push((name, Variant::Nil));
+                    (pos, script) = (end, is_script);
                 }
                 break;
             }
             let Some(finished) = stack.pop() else {
                 return Err(error_at(buf, pos, ErrorKind::DepthLimit));
             };
-            done = close(finished, &mut reserved);
+            (done, hash) = close(decoder, finished);
             depth = depth.saturating_sub(1);
         }
+    }
+}
+
+/// Whether the hash of the next value read into `top` is wanted: a dictionary key's always, an
+/// element's or a value's when the container's own hash is (an object's never: an object
+/// equals no key, whatever it holds).
+fn hash_wanted(top: Option<&Open>) -> bool {
+    let Some(top) = top else {
+        return false;
+    };
+    match &top.container {
+        Container::Array(_) => top.hashed,
+        // Keys and values alternate: `left` is even before a key.
+        Container::Dictionary(_) => top.left % 2 == 0 || top.hashed,
+        Container::Object(_) => false,
     }
 }
 
@@ -318,61 +359,70 @@ fn property_name(buf: &[u8], pos: usize, version: Version) -> Result<(String, us
     Ok((name, end, script))
 }
 
-/// A container about to be filled with `items` values (keys and values, for a dictionary), with
-/// room reserved for as many as `reserved` allows when `left` input bytes follow its head.
+/// The bytes reserved for one entry of a dictionary: the entry, its key's hash, and its share
+/// of a hash index (at most 2 buckets of 9 bytes: the index is at most 7/8 full).
+const ENTRY_BYTES: usize = size_of::<(Variant, Variant)>() + 8 + 18;
+
+/// A container about to be filled with `items` values (keys and values, for a dictionary),
+/// sized for all of them (see [`Decoder::reserve`]). `hashed`: its own hash is wanted.
 ///
 /// `header` is the container's header word: when its type bits say untyped, the type
 /// information is not read again.
 fn open(
+    decoder: &mut Decoder<'_>,
     value: &VariantRef<'_>,
     items: u32,
     header: u32,
-    version: Version,
-    reserved: &mut Reserved,
-    left: usize,
+    hashed: bool,
 ) -> Result<Open> {
-    let rules = KeyRules::of(version);
-    let items_usize = usize::try_from(items).unwrap_or(usize::MAX);
-    Ok(match value {
+    let version = decoder.options.version();
+    let items = usize::try_from(items).unwrap_or(usize::MAX);
+    let mut open = Open {
+        container: Container::Array(Vec::new()),
+        left: 0,
+        hashed,
+        typed: false,
+        hash: NEVER,
+    };
+    match value {
         VariantRef::Array(array) => {
-            let element_type = if typed(header, version, 16) {
-                ElementType::from_ref(&array.element_type()?)?
-            } else {
-                ElementType::Untyped
-            };
-            let slots = reserved.take(items_usize, ELEMENT_BYTES, left);
-            let mut array = Array::typed(element_type);
-            array.elements.reserve_exact(slots);
-            Open::Array { array, left: items, reserved: slots }
-        }
-        VariantRef::Dictionary(dictionary) => {
-            let mut dictionary = if typed(header, version, 16) || typed(header, version, 18) {
-                Dictionary::with_rules(
-                    ElementType::from_ref(&dictionary.key_type()?)?,
-                    ElementType::from_ref(&dictionary.value_type()?)?,
-                    rules,
-                )
-            } else {
-                Dictionary::with_rules(ElementType::Untyped, ElementType::Untyped, rules)
-            };
-            let slots = reserved.take(items_usize / 2, ENTRY_BYTES, left);
-            dictionary.reserve_exact(slots);
-            Open::Dictionary { dictionary, key: None, left: items, reserved: slots }
-        }
-        VariantRef::Object(ObjectRef::Full(object)) => {
-            let class = text(&object.class_name())?;
-            let slots = reserved.take(items_usize, ENTRY_BYTES, left);
-            Open::Object {
-                class,
-                properties: Vec::with_capacity(slots),
-                name: String::new(),
-                left: items,
-                reserved: slots,
+            if typed(header, version, 16) {
+                decoder.types.push(ElementType::from_ref(&array.element_type()?)?);
+                open.typed = true;
+            }
+            decoder.reserve(items.saturating_mul(size_of::<Variant>()))?;
+            open.container = Container::Array(Vec::with_capacity(items));
+            if hashed {
+                open.hash = array_start(items);
             }
         }
+        VariantRef::Dictionary(dictionary) => {
+            let typed_dictionary = typed(header, version, 16) || typed(header, version, 18);
+            let (key_type, value_type) = if typed_dictionary {
+                (
+                    ElementType::from_ref(&dictionary.key_type()?)?,
+                    ElementType::from_ref(&dictionary.value_type()?)?,
+                )
+            } else {
+                (ElementType::Untyped, ElementType::Untyped)
+            };
+            let entries = items / 2;
+            decoder.reserve(entries.saturating_mul(ENTRY_BYTES))?;
+            let dictionary =
+                Dictionary::with_capacity(key_type, value_type, decoder.rules, entries);
+            open.container = Container::Dictionary(Box::new(dictionary));
+            open.hash = decoder.value_hashes.len() as u64;
+        }
+        VariantRef::Object(ObjectRef::Full(object)) => {
+            decoder.classes.push(text(&object.class_name())?);
+            decoder.reserve(items.saturating_mul(size_of::<(String, Variant)>()))?;
+            open.container = Container::Object(Vec::with_capacity(items));
+        }
         // parse_head gives Values and Properties extents to these three only.
-        _ => Open::Array { array: Array::new(), left: 0, reserved: 0 },
-    })
+        _ => {}
+    }
+    open.left = u32::try_from(items).unwrap_or(u32::MAX);
+    Ok(open)
 }
 
 /// Whether the container header `header` carries type information at bit `shift` (a typed
@@ -381,43 +431,91 @@ fn typed(header: u32, version: Version, shift: u32) -> bool {
     kind_bits(version, header, shift) != 0
 }
 
-/// Drops a container left open by a problem, and what it holds, without recursion.
-fn discard(open: Open) {
-    match open {
-        Open::Array { array, .. } => dispose(Variant::Array(array)),
-        Open::Dictionary { dictionary, key, .. } => {
-            if let Some(key) = key {
-                dispose(key);
-            }
-            for (key, value) in dictionary.into_entries() {
-                dispose(key);
-                dispose(value);
+/// Puts `done`, a finished value whose hash is `hash` (if wanted), into the container `top`.
+fn place(decoder: &mut Decoder<'_>, top: &mut Open, done: Variant, hash: u64) {
+    let key_next = top.left % 2 == 0;
+    match &mut top.container {
+        Container::Array(elements) => {
+            elements.push(done);
+            decoder.fill(size_of::<Variant>());
+            if top.hashed {
+                top.hash = array_step(top.hash, hash);
             }
         }
-        Open::Object { properties, .. } => {
-            for (_, value) in properties {
-                dispose(value);
+        Container::Dictionary(dictionary) => {
+            if key_next {
+                dictionary.push_pending(done, hash);
+                return;
             }
+            match dictionary.settle(done) {
+                Settled::Added => {
+                    decoder.fill(ENTRY_BYTES);
+                    if top.hashed {
+                        decoder.value_hashes.push(hash);
+                    }
+                }
+                // A repeated key: the value it had goes (dropped without deep recursion).
+                Settled::Replaced { position, old } => {
+                    drop(old);
+                    let base = usize::try_from(top.hash).unwrap_or(usize::MAX);
+                    if let Some(slot) = decoder.value_hashes.get_mut(base.saturating_add(position))
+                    {
+                        *slot = hash;
+                    }
+                }
+            }
+        }
+        Container::Object(properties) => {
+            if let Some((_, slot)) = properties.last_mut() {
+                *slot = done;
+            }
+            decoder.fill(size_of::<(String, Variant)>());
         }
     }
 }
 
-/// The value of a finished container.
-fn close(open: Open, reserved: &mut Reserved) -> Variant {
-    match open {
-        Open::Array { array, reserved: slots, .. } => {
-            reserved.release(slots, ELEMENT_BYTES);
-            Variant::Array(array)
+/// The value of a finished container, and its hash when it is wanted.
+fn close(decoder: &mut Decoder<'_>, open: Open) -> (Variant, u64) {
+    let Open { container, hashed, typed, hash, .. } = open;
+    match container {
+        Container::Array(elements) => {
+            let element_type =
+                if typed { decoder.types.pop().unwrap_or_default() } else { ElementType::Untyped };
+            (Variant::Array(Array { element_type, elements }), if hashed { hash } else { NEVER })
         }
-        Open::Dictionary { dictionary, reserved: slots, .. } => {
-            reserved.release(slots, ENTRY_BYTES);
-            Variant::from(dictionary)
+        Container::Dictionary(dictionary) => {
+            let base = usize::try_from(hash).unwrap_or(usize::MAX);
+            let hash = if hashed && !decoder.rules.godot3 {
+                let values = decoder.value_hashes.get(base..).unwrap_or(&[]);
+                dictionary_hash_of(&dictionary, values)
+            } else {
+                NEVER
+            };
+            if hashed {
+                decoder.value_hashes.truncate(base);
+            }
+            (Variant::Dictionary(dictionary), hash)
         }
-        Open::Object { class, properties, reserved: slots, .. } => {
-            reserved.release(slots, ENTRY_BYTES);
-            Variant::Object(Object::Full { class, properties })
+        Container::Object(properties) => {
+            let class = decoder.classes.pop().unwrap_or_default();
+            (Variant::Object(Object::Full { class, properties }), NEVER)
         }
     }
+}
+
+/// The hash of `dictionary`, whose values' hashes are `values` (see `key_hash.rs`).
+fn dictionary_hash_of(dictionary: &Dictionary, values: &[u64]) -> u64 {
+    if values.len() != dictionary.len() {
+        return NEVER;
+    }
+    let mut sum = 0u64;
+    for (&key, &value) in dictionary.key_hashes().iter().zip(values) {
+        let Some(entry) = entry_hash(key, value) else {
+            return NEVER;
+        };
+        sum = sum.wrapping_add(entry);
+    }
+    dictionary_hash(dictionary.len(), sum)
 }
 
 /// The owned text of a string.
@@ -425,24 +523,20 @@ fn text(s: &GdStr<'_>) -> Result<String> {
     s.to_str().map(String::from)
 }
 
-/// A NodePath or a PackedStringArray, read in one pass: the value and where it ends. `room` is
-/// how many strings the bytes left can hold (4 bytes each at least), once the elements owed to
-/// the containers around are counted.
-fn strings(value: &VariantRef<'_>, room: usize) -> Result<(Variant, usize)> {
+/// A NodePath or a PackedStringArray, read in one pass: the value and where it ends. Sized from
+/// its counts (see [`Decoder::reserve`]).
+fn strings(value: &VariantRef<'_>) -> Result<(Variant, usize)> {
     Ok(match value {
         VariantRef::NodePath(path) => {
             let mut all = path.all_strings();
             let name_count = path.name_count();
-            let mut names = Vec::with_capacity(name_count.min(room));
-            let mut subnames = Vec::new();
+            let mut names = Vec::with_capacity(name_count);
+            let mut subnames = Vec::with_capacity(path.subname_count());
             for (i, s) in all.by_ref().enumerate() {
                 let s = text(&s?)?;
                 if i < name_count {
                     names.push(s);
                 } else {
-                    if subnames.capacity() == 0 {
-                        subnames.reserve_exact(room.saturating_sub(i));
-                    }
                     subnames.push(s);
                 }
             }
@@ -451,7 +545,7 @@ fn strings(value: &VariantRef<'_>, room: usize) -> Result<(Variant, usize)> {
         }
         VariantRef::PackedStringArray(strings) => {
             let mut all = strings.iter();
-            let mut texts = Vec::with_capacity(strings.len().min(room));
+            let mut texts = Vec::with_capacity(strings.len());
             for s in all.by_ref() {
                 texts.push(text(&s?)?);
             }
@@ -508,7 +602,7 @@ fn leaf(value: &VariantRef<'_>) -> Result<Variant> {
         // Containers, full objects, NodePaths and PackedStringArrays hold more than their head;
         // `convert` reads them (this is reached only from `Variant::from_ref`, which sends
         // containers and full objects to `convert`).
-        R::NodePath(_) | R::PackedStringArray(_) => strings(value, 0)?.0,
+        R::NodePath(_) | R::PackedStringArray(_) => strings(value)?.0,
         R::Array(_) | R::Dictionary(_) | R::Object(ObjectRef::Full(_)) => {
             return Variant::from_ref(value);
         }

@@ -224,7 +224,7 @@ impl Variant {
     /// same entries in the same order. O(size of the values); iterative (no recursion however
     /// deep the values are).
     pub fn same(&self, other: &Variant) -> bool {
-        super::key_semantics::same(self, other)
+        super::deep::same(self, other)
     }
 }
 
@@ -272,77 +272,5 @@ impl<T: Into<Variant>> From<Option<T>> for Variant {
     /// `None` is `Nil`.
     fn from(value: Option<T>) -> Self {
         value.map_or(Variant::Nil, Into::into)
-    }
-}
-
-/// Drops `value` without recursion, however deep it is: containers are taken apart with a
-/// heap-allocated stack of one iterator per level (nothing is allocated for a value that holds
-/// no containers). Used where the crate itself drops values it did not hand out (a repeated key
-/// or a replaced value while decoding, a key that is already present or removed, a conversion
-/// that fails half way).
-pub(crate) fn dispose(value: Variant) {
-    if !holds_values(&value) {
-        return;
-    }
-    let mut frames: Vec<Dispose> = Vec::new();
-    let mut next = Some(value);
-    loop {
-        if let Some(value) = next.take() {
-            match value {
-                Variant::Array(array) => frames.push(Dispose::Elements(array.elements.into_iter())),
-                Variant::Dictionary(dictionary) => {
-                    frames.push(Dispose::Entries(dictionary.into_entries().into_iter(), None));
-                }
-                Variant::Object(Object::Full { properties, .. }) => {
-                    frames.push(Dispose::Properties(properties.into_iter()));
-                }
-                _ => {}
-            }
-        }
-        let Some(top) = frames.last_mut() else {
-            return;
-        };
-        // The next child that holds values; the others are dropped on the way (no recursion).
-        next = match top {
-            Dispose::Elements(elements) => elements.find(holds_values),
-            Dispose::Entries(entries, pending) => match pending.take() {
-                Some(value) => Some(value),
-                None => entries.find_map(|(key, value)| {
-                    match (holds_values(&key), holds_values(&value)) {
-                        (true, true) => {
-                            *pending = Some(value);
-                            Some(key)
-                        }
-                        (true, false) => Some(key),
-                        (false, true) => Some(value),
-                        (false, false) => None,
-                    }
-                }),
-            },
-            Dispose::Properties(properties) => {
-                properties.find_map(|(_, value)| holds_values(&value).then_some(value))
-            }
-        };
-        if next.is_none() {
-            frames.pop();
-        }
-    }
-}
-
-/// A container being taken apart by [`dispose`].
-enum Dispose {
-    Elements(alloc::vec::IntoIter<Variant>),
-    /// With the value of the entry whose key is being taken apart, when it holds values too.
-    Entries(alloc::vec::IntoIter<(Variant, Variant)>, Option<Variant>),
-    Properties(alloc::vec::IntoIter<(String, Variant)>),
-}
-
-/// Whether `value` is a container with something in it.
-fn holds_values(value: &Variant) -> bool {
-    match value {
-        Variant::Array(array) => !array.is_empty(),
-        Variant::Dictionary(dictionary) => !dictionary.is_empty(),
-        Variant::Object(Object::Full { properties, .. }) => !properties.is_empty(),
-        _ => false,
     }
 }

@@ -1,0 +1,266 @@
+//! Content hashes of dictionary keys: equal for keys Godot calls equal, and the same in every
+//! dictionary of the process, so that a dictionary keeps the hash of each of its keys and the hash
+//! of a container is built from the hashes of what it holds, never by hashing a nested key again.
+//!
+//! The hasher is foldhash with a seed drawn once per process (`SharedSeed::global_random`): hashes
+//! agree across dictionaries and threads, and a remote peer cannot choose keys that collide.
+//!
+//! * A value that holds no values hashes its type (a `StringName` as a `String`: Godot 4 makes
+//!   them one key) and its contents, floats by [`hash_float`] (every NaN alike, `-0.0` as `0.0`).
+//! * An array hashes its length and the hash of each element, in order.
+//! * A Godot 4 dictionary hashes its length and the sum of one hash per entry, made of the key's
+//!   hash (the one the dictionary keeps) and the value's, so that the order of entries does not
+//!   count, as in Godot's comparison.
+//! * A key that equals no key ([`NEVER`]): one that holds an instance id or a full object (each
+//!   decoded object is an instance of its own), or, under Godot 3's rules, a dictionary (compared
+//!   by reference). Every other hash is odd, so `NEVER` is never a real hash.
+//!
+//! Costs: [`key_hash`] visits each value of the key once, and stops at nested dictionaries' keys,
+//! whose hashes those dictionaries keep: O(size of the key) at most, with a heap-allocated stack
+//! of one frame (32 bytes) per level, so deep keys need no call stack. Each visit counts a unit of
+//! work (`crate::wire::work`).
+
+use alloc::vec::Vec;
+use core::hash::{Hash, Hasher};
+
+use foldhash::SharedSeed;
+use foldhash::fast::FoldHasher;
+
+use super::key_semantics::KeyRules;
+use super::{Array, Dictionary, Object, Variant};
+use crate::VariantType;
+use crate::wire::work;
+
+/// The hash of a key that equals no key, itself included.
+pub(crate) const NEVER: u64 = 0;
+
+/// The per-hasher seed; the shared seed, drawn once per process, is what makes hashes unguessable.
+const SEED: u64 = 0x5851_f42d_4c95_7f2d;
+
+/// Starts the hash of an array.
+const ARRAY: u64 = 0x2545_f491_4f6c_dd1d;
+
+/// Starts the hash of a dictionary.
+const DICTIONARY: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// A hasher of the process's key hashes.
+fn hasher() -> FoldHasher<'static> {
+    FoldHasher::with_seed(SEED, SharedSeed::global_random())
+}
+
+/// A hash of two words.
+fn pair(a: u64, b: u64) -> u64 {
+    let mut state = hasher();
+    state.write_u64(a);
+    state.write_u64(b);
+    state.finish()
+}
+
+/// The running hash of an array of `len` elements, before any element.
+pub(crate) fn array_start(len: usize) -> u64 {
+    pair(ARRAY, len as u64) | 1
+}
+
+/// The running hash of an array after an element whose hash is `element` ([`NEVER`] stays).
+pub(crate) fn array_step(running: u64, element: u64) -> u64 {
+    if running == NEVER || element == NEVER { NEVER } else { pair(running, element) | 1 }
+}
+
+/// One entry's share of its dictionary's hash, or `None` when the key or the value is
+/// [`NEVER`] (then so is the dictionary).
+pub(crate) fn entry_hash(key: u64, value: u64) -> Option<u64> {
+    (key != NEVER && value != NEVER).then(|| pair(key, value))
+}
+
+/// The hash of a dictionary of `len` entries whose [`entry_hash`]es add up to `sum`.
+pub(crate) fn dictionary_hash(len: usize, sum: u64) -> u64 {
+    pair(pair(DICTIONARY, len as u64), sum) | 1
+}
+
+/// One hash for floats that Godot's key equality calls equal (`==`, or both NaN).
+pub(crate) fn hash_float<H: Hasher>(value: f64, state: &mut H) {
+    let canonical = if value.is_nan() {
+        u64::MAX
+    } else if value == 0.0 {
+        0
+    } else {
+        value.to_bits()
+    };
+    state.write_u64(canonical);
+}
+
+/// What hashing a value meets: its hash, or a container whose contents come next.
+enum Node<'a> {
+    Leaf(u64),
+    Array(&'a Array),
+    Dictionary(&'a Dictionary),
+}
+
+/// Classifies `value` under `rules`.
+fn node(value: &Variant, rules: KeyRules) -> Node<'_> {
+    match value {
+        Variant::Array(array) => Node::Array(array),
+        Variant::Dictionary(_) if rules.godot3 => Node::Leaf(NEVER),
+        Variant::Dictionary(dictionary) => Node::Dictionary(dictionary),
+        _ => Node::Leaf(leaf_hash(value)),
+    }
+}
+
+/// The hash of a value that holds no values (arrays and dictionaries go to [`key_hash`]).
+/// O(size of the value).
+pub(crate) fn leaf_hash(value: &Variant) -> u64 {
+    use Variant as V;
+    let class = match value.variant_type() {
+        VariantType::StringName => VariantType::String,
+        other => other,
+    };
+    let mut state = hasher();
+    class.hash(&mut state);
+    let real = |c: f64, state: &mut FoldHasher<'static>| hash_float(c, state);
+    let state = &mut state;
+    match value {
+        V::Object(Object::Id(_) | Object::Full { .. }) => return NEVER,
+        V::Array(_) | V::Dictionary(_) => return key_hash(value, KeyRules::GODOT4),
+        V::Nil | V::Callable | V::Object(Object::Null) => {}
+        V::Bool(b) => b.hash(state),
+        V::Int(i) => i.hash(state),
+        V::Float(f) => real(*f, state),
+        V::String(s) | V::StringName(s) => {
+            work::add(s.len() / 64);
+            s.hash(state);
+        }
+        V::Vector2(v) => v.for_each_component(|c| real(c, state)),
+        V::Rect2(v) => v.for_each_component(|c| real(c, state)),
+        V::Vector3(v) => v.for_each_component(|c| real(c, state)),
+        V::Transform2D(v) => v.for_each_component(|c| real(c, state)),
+        V::Vector4(v) => v.for_each_component(|c| real(c, state)),
+        V::Plane(v) => v.for_each_component(|c| real(c, state)),
+        V::Quaternion(v) => v.for_each_component(|c| real(c, state)),
+        V::Aabb(v) => v.for_each_component(|c| real(c, state)),
+        V::Basis(v) => v.for_each_component(|c| real(c, state)),
+        V::Transform3D(v) => v.for_each_component(|c| real(c, state)),
+        V::Projection(v) => v.for_each_component(|c| real(c, state)),
+        V::Color(v) => v.for_each_component(|c| real(f64::from(c), state)),
+        V::Vector2i(v) => v.for_each_component(|c| c.hash(state)),
+        V::Rect2i(v) => v.for_each_component(|c| c.hash(state)),
+        V::Vector3i(v) => v.for_each_component(|c| c.hash(state)),
+        V::Vector4i(v) => v.for_each_component(|c| c.hash(state)),
+        V::NodePath(p) => p.hash(state),
+        V::Rid(id) => id.hash(state),
+        V::Signal(s) => s.hash(state),
+        V::PackedByteArray(x) => {
+            work::add(x.len() / 64);
+            x.hash(state);
+        }
+        V::PackedInt32Array(x) => {
+            work::add(x.len() / 16);
+            x.hash(state);
+        }
+        V::PackedInt64Array(x) => {
+            work::add(x.len() / 8);
+            x.hash(state);
+        }
+        V::PackedStringArray(x) => {
+            work::add(x.len());
+            x.hash(state);
+        }
+        V::PackedFloat32Array(x) => {
+            work::add(x.len());
+            x.iter().for_each(|c| real(f64::from(*c), state));
+        }
+        V::PackedFloat64Array(x) => {
+            work::add(x.len());
+            x.iter().for_each(|c| real(*c, state));
+        }
+        V::PackedVector2Array(x) => {
+            work::add(x.len());
+            x.iter().for_each(|v| v.for_each_component(|c| real(c, state)));
+        }
+        V::PackedVector3Array(x) => {
+            work::add(x.len());
+            x.iter().for_each(|v| v.for_each_component(|c| real(c, state)));
+        }
+        V::PackedVector4Array(x) => {
+            work::add(x.len());
+            x.iter().for_each(|v| v.for_each_component(|c| real(c, state)));
+        }
+        V::PackedColorArray(x) => {
+            work::add(x.len());
+            x.iter().for_each(|v| v.for_each_component(|c| real(f64::from(c), state)));
+        }
+    }
+    state.finish() | 1
+}
+
+/// A container being hashed by [`key_hash`].
+enum Frame<'a> {
+    /// The elements left, and the running hash.
+    Elements { rest: core::slice::Iter<'a, Variant>, running: u64 },
+    /// The entry whose value comes next, and the sum of the entries' hashes so far.
+    Entries { dictionary: &'a Dictionary, next: usize, sum: u64 },
+}
+
+/// The hash of `value` as a key of a dictionary with `rules` ([`NEVER`] when it equals no key).
+/// Iterative; O(size of `value`), nested dictionaries' keys excluded (their hashes are kept).
+pub(crate) fn key_hash(value: &Variant, rules: KeyRules) -> u64 {
+    work::add(1);
+    let first = match node(value, rules) {
+        Node::Leaf(hash) => return hash,
+        Node::Array(array) => {
+            Frame::Elements { rest: array.iter(), running: array_start(array.len()) }
+        }
+        Node::Dictionary(dictionary) => Frame::Entries { dictionary, next: 0, sum: 0 },
+    };
+    let mut frames = Vec::from([first]);
+    loop {
+        let Some(top) = frames.last_mut() else {
+            return NEVER;
+        };
+        // The next value of the top container, or the container's hash once it has no more.
+        let next = match top {
+            Frame::Elements { rest, running } => rest.next().ok_or(*running),
+            Frame::Entries { dictionary, next, sum } => match dictionary.key_hashes().get(*next) {
+                Some(&NEVER) => return NEVER,
+                Some(_) => dictionary.entries().get(*next).map(|(_, value)| value).ok_or(NEVER),
+                None => Err(dictionary_hash(dictionary.len(), *sum)),
+            },
+        };
+        let hash = match next {
+            Ok(value) => {
+                work::add(1);
+                match node(value, rules) {
+                    Node::Leaf(hash) => hash,
+                    Node::Array(array) => {
+                        let running = array_start(array.len());
+                        frames.push(Frame::Elements { rest: array.iter(), running });
+                        continue;
+                    }
+                    Node::Dictionary(dictionary) => {
+                        frames.push(Frame::Entries { dictionary, next: 0, sum: 0 });
+                        continue;
+                    }
+                }
+            }
+            Err(hash) => {
+                frames.pop();
+                hash
+            }
+        };
+        if hash == NEVER {
+            return NEVER;
+        }
+        // Into the container it belongs to.
+        match frames.last_mut() {
+            None => return hash,
+            Some(Frame::Elements { running, .. }) => *running = array_step(*running, hash),
+            Some(Frame::Entries { dictionary, next, sum }) => {
+                let key = dictionary.key_hashes().get(*next).copied().unwrap_or(NEVER);
+                let Some(entry) = entry_hash(key, hash) else {
+                    return NEVER;
+                };
+                *sum = sum.wrapping_add(entry);
+                *next = next.saturating_add(1);
+            }
+        }
+    }
+}
