@@ -9,6 +9,7 @@ use hashbrown::{DefaultHashBuilder, HashTable};
 
 use super::Variant;
 use super::key_semantics::{KeyRules, hash_key, keys_equal, never_equal};
+use super::lookup::LookupKey;
 use super::variant::dispose;
 use crate::ElementType;
 use alloc::string::String;
@@ -107,21 +108,24 @@ impl Dictionary {
         self.entries.is_empty()
     }
 
-    /// The value of `key`, if present. O(1) expected.
-    pub fn get(&self, key: &Variant) -> Option<&Variant> {
-        let index = self.find(key)?;
+    /// The value of `key` (a `&Variant`, or what a lazy lookup takes: `"hp"`, `3`, a
+    /// [`Key`](crate::Key); see [`LookupKey`]), if present. O(1) expected; a key given as text
+    /// is copied once.
+    pub fn get<'k>(&self, key: impl Into<LookupKey<'k>>) -> Option<&Variant> {
+        let index = self.find(&key.into().to_variant())?;
         self.entries.get(index).map(|(_, value)| value)
     }
 
-    /// The value of `key`, mutably, if present. O(1) expected.
-    pub fn get_mut(&mut self, key: &Variant) -> Option<&mut Variant> {
-        let index = self.find(key)?;
+    /// The value of `key`, mutably, if present. O(1) expected. Takes what
+    /// [`get`](Self::get) takes.
+    pub fn get_mut<'k>(&mut self, key: impl Into<LookupKey<'k>>) -> Option<&mut Variant> {
+        let index = self.find(&key.into().to_variant())?;
         self.entries.get_mut(index).map(|(_, value)| value)
     }
 
-    /// Whether `key` is present. O(1) expected.
-    pub fn contains_key(&self, key: &Variant) -> bool {
-        self.find(key).is_some()
+    /// Whether `key` is present. O(1) expected. Takes what [`get`](Self::get) takes.
+    pub fn contains_key<'k>(&self, key: impl Into<LookupKey<'k>>) -> bool {
+        self.find(&key.into().to_variant()).is_some()
     }
 
     /// Sets `key` to `value`, as `d[key] = value` does in Godot: an existing equal key keeps its
@@ -174,9 +178,10 @@ impl Dictionary {
     }
 
     /// Removes `key` and returns its value; the entries after it move up one place, keeping their
-    /// order. O(n). The removed key is dropped without recursion.
-    pub fn remove(&mut self, key: &Variant) -> Option<Variant> {
-        let index = self.find(key)?;
+    /// order. O(n). The removed key is dropped without recursion. Takes what
+    /// [`get`](Self::get) takes.
+    pub fn remove<'k>(&mut self, key: impl Into<LookupKey<'k>>) -> Option<Variant> {
+        let index = self.find(&key.into().to_variant())?;
         if index >= self.entries.len() {
             return None;
         }
