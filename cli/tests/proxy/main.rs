@@ -11,6 +11,7 @@
 
 mod support;
 
+mod examples;
 mod hostile;
 mod tcp;
 mod udp;

@@ -27,6 +27,23 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// Builds the library's example `name` (feature `tokio`) with the profile of this test binary,
+/// and returns its path.
+pub fn example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    // target/PROFILE/deps/TEST: the examples go to target/PROFILE/examples.
+    let profile_dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
+    let mut build = Command::new(env!("CARGO"));
+    build.current_dir(root()).args(["build", "--quiet", "-p", "gdvariant", "--features", "tokio"]);
+    build.args(["--example", name]);
+    if profile_dir.file_name().is_some_and(|p| p == "release") {
+        build.arg("--release");
+    }
+    let status = build.status().unwrap();
+    assert!(status.success(), "cargo build --example {name} failed");
+    profile_dir.join("examples").join(name)
+}
+
 /// A running `gdvariant proxy`, its address, and its standard error lines.
 pub struct Proxy {
     child: Child,
