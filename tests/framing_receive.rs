@@ -56,7 +56,8 @@ fn a_bad_frame_says_how_many_bytes_to_drop() {
     let prefix = LengthPrefix::stream_peer(false).with_max_frame_size(100);
     let options = Options::godot4();
     let base = 500;
-    let cases: [(&[u8], u64, fn(FrameErrorKind) -> bool); 4] = [
+    type Case<'a> = (&'a [u8], u64, fn(FrameErrorKind) -> bool);
+    let cases: [Case<'_>; 4] = [
         (
             &[8, 0, 0, 0, 0xEE, 0, 0, 0, 1, 0, 0, 0, 9],
             12,
