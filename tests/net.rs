@@ -116,9 +116,8 @@ fn packets_are_cut_out_of_the_receive_buffer_and_read_in_place() {
         assert_eq!(packet.variant_type(), direct.variant_type());
         assert_eq!(packet.element().raw_bytes(), packet.payload(), "the value fills the frame");
         assert!(packet.trailing_bytes().is_empty());
-        let mut cursor = packet.cursor();
         let mut events = 0;
-        while let Some(event) = cursor.next() {
+        for event in packet.cursor() {
             event.unwrap();
             events += 1;
         }
