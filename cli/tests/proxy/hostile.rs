@@ -3,53 +3,12 @@
 //! idle and connection limits close what would pin it.
 
 use std::io::{Read, Write};
-use std::net::{Shutdown, SocketAddr, TcpStream};
+use std::net::{Shutdown, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::support::*;
-
-/// A `{"seq": n}` frame, `StreamPeer.put_var` style, built by hand: Dictionary(1), String
-/// "seq", int n.
-fn seq(n: u32) -> Vec<u8> {
-    let mut payload = vec![27, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0];
-    payload.extend(b"seq\0");
-    payload.extend([2, 0, 0, 0]);
-    payload.extend(n.to_le_bytes());
-    frame(&payload)
-}
-
-/// Runs one kind of hostile client `rounds` times against `addr`, until `stop`.
-fn hostile(addr: SocketAddr, kind: u32, rounds: u32, stop: Arc<AtomicBool>) {
-    for round in 0..rounds {
-        if stop.load(Ordering::Relaxed) {
-            return;
-        }
-        let Ok(mut stream) = TcpStream::connect(addr) else { continue };
-        let _ = stream.set_write_timeout(Some(Duration::from_secs(2)));
-        let _ = match kind {
-            // Frames of garbage (refused values), then raw garbage (negative prefixes).
-            0 => {
-                let mut garbage = frame(&[0xAB; 8]).repeat(10);
-                garbage.extend([0xAB; 100]);
-                stream.write_all(&garbage)
-            }
-            // A huge prefix, then a few bytes of its payload.
-            1 => stream.write_all(&[0xFF, 0xFF, 0xFF, 0x7F, 1, 2, 3]),
-            // Negative prefixes.
-            2 => stream.write_all(&[0xFF; 64]),
-            // A valid frame, one byte at a time.
-            3 => seq(round).iter().try_for_each(|b| {
-                std::thread::sleep(Duration::from_millis(2));
-                stream.write_all(&[*b])
-            }),
-            // Connect and close at once.
-            _ => Ok(()),
-        };
-        let _ = stream.shutdown(Shutdown::Both);
-    }
-}
 
 #[test]
 fn hostile_clients_neither_stop_the_proxy_nor_disturb_an_honest_connection() {
@@ -68,15 +27,7 @@ fn hostile_clients_neither_stop_the_proxy_nor_disturb_an_honest_connection() {
     // Half-open clients: connected, silent, never closing; the idle timeout must close them.
     let half_open: Vec<TcpStream> = (0..20).map(|_| connect(proxy.addr)).collect();
     let stop = Arc::new(AtomicBool::new(false));
-    let kinds = [(0, 500), (1, 300), (2, 300), (3, 20), (4, 1500)];
-    let workers: Vec<_> = kinds
-        .iter()
-        .map(|&(kind, rounds)| {
-            let stop = Arc::clone(&stop);
-            let addr = proxy.addr;
-            std::thread::spawn(move || hostile(addr, kind, rounds, stop))
-        })
-        .collect();
+    let workers = flood(proxy.addr, &stop);
     // The honest client: one frame every 5 ms, each echoed back whole and in order, while the
     // flood runs (and for at least 1.5 s, past the half-open clients' idle timeout).
     let start = Instant::now();

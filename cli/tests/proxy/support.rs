@@ -6,11 +6,13 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, UdpSocket};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 
 /// How long any single wait in these tests may take before the test fails.
@@ -248,4 +250,88 @@ pub fn frames_of(stream: &[u8]) -> Vec<Vec<u8>> {
         rest = &rest[4 + len..];
     }
     out
+}
+
+/// A `{"seq": n}` frame, `StreamPeer.put_var` style, built by hand: Dictionary(1), String
+/// "seq", int n.
+pub fn seq(n: u32) -> Vec<u8> {
+    let mut payload = vec![27, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0];
+    payload.extend(b"seq\0");
+    payload.extend([2, 0, 0, 0]);
+    payload.extend(n.to_le_bytes());
+    frame(&payload)
+}
+
+/// Runs one kind of hostile client `rounds` times against `addr`, until `stop`.
+pub fn hostile(addr: SocketAddr, kind: u32, rounds: u32, stop: Arc<AtomicBool>) {
+    for round in 0..rounds {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let Ok(mut stream) = TcpStream::connect(addr) else { continue };
+        let _ = stream.set_write_timeout(Some(Duration::from_secs(2)));
+        let _ = match kind {
+            // Frames of garbage (refused values), then raw garbage (negative prefixes).
+            0 => {
+                let mut garbage = frame(&[0xAB; 8]).repeat(10);
+                garbage.extend([0xAB; 100]);
+                stream.write_all(&garbage)
+            }
+            // A huge prefix, then a few bytes of its payload.
+            1 => stream.write_all(&[0xFF, 0xFF, 0xFF, 0x7F, 1, 2, 3]),
+            // Negative prefixes.
+            2 => stream.write_all(&[0xFF; 64]),
+            // A valid frame, one byte at a time.
+            3 => seq(round).iter().try_for_each(|b| {
+                std::thread::sleep(Duration::from_millis(2));
+                stream.write_all(&[*b])
+            }),
+            // Connect and close at once.
+            _ => Ok(()),
+        };
+        let _ = stream.shutdown(Shutdown::Both);
+    }
+}
+
+/// The hostile clients of the tests, each kind on its own thread: frames of garbage, huge and
+/// negative prefixes, a valid frame one byte at a time, connect-and-close. Returns the threads.
+pub fn flood(addr: SocketAddr, stop: &Arc<AtomicBool>) -> Vec<JoinHandle<()>> {
+    let kinds = [(0, 500), (1, 300), (2, 300), (3, 20), (4, 1500)];
+    kinds
+        .iter()
+        .map(|&(kind, rounds)| {
+            let stop = Arc::clone(stop);
+            std::thread::spawn(move || hostile(addr, kind, rounds, stop))
+        })
+        .collect()
+}
+
+/// A WebSocket server on loopback that echoes every data message, on a runtime of its own.
+pub fn websocket_echo() -> SocketAddr {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    listener.set_nonblocking(true).unwrap();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            while let Ok((stream, _)) = listener.accept().await {
+                tokio::spawn(async move {
+                    let Ok(mut socket) = tokio_tungstenite::accept_async(stream).await else {
+                        return;
+                    };
+                    while let Some(Ok(message)) = socket.next().await {
+                        if message.is_binary() || message.is_text() {
+                            if socket.send(message).await.is_err() {
+                                break;
+                            }
+                        } else if message.is_close() {
+                            break;
+                        }
+                    }
+                });
+            }
+        });
+    });
+    addr
 }

@@ -1,41 +1,9 @@
 //! The WebSocket proxy: one value per message, forwarded as the same message.
 
-use std::net::SocketAddr;
-
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::support::*;
-
-/// A WebSocket server on loopback that echoes every data message, on a runtime of its own.
-pub fn websocket_echo() -> SocketAddr {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
-    listener.set_nonblocking(true).unwrap();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            while let Ok((stream, _)) = listener.accept().await {
-                tokio::spawn(async move {
-                    let Ok(mut socket) = tokio_tungstenite::accept_async(stream).await else {
-                        return;
-                    };
-                    while let Some(Ok(message)) = socket.next().await {
-                        if message.is_binary() || message.is_text() {
-                            if socket.send(message).await.is_err() {
-                                break;
-                            }
-                        } else if message.is_close() {
-                            break;
-                        }
-                    }
-                });
-            }
-        });
-    });
-    addr
-}
 
 #[test]
 fn messages_godot_accepts_are_echoed_through_and_the_rest_are_dropped() {
