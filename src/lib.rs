@@ -145,7 +145,7 @@
 //! * `serde`: `Serialize` / `Deserialize` for values, and deserializing your own types straight
 //!   from the bytes (see the [`serde` module](crate::serde)).
 //! * `arbitrary`: `Arbitrary` for owned values (property tests, fuzzing).
-//! * `tokio`: [`net`](crate::net), tokio-util codecs for Godot streams and datagram
+//! * `tokio`: [`net`], tokio-util codecs for Godot streams and datagram
 //!   transports, whose items own their bytes (`bytes::Bytes`).
 //!
 //! Without `alloc` or `std`, the crate is `#![no_std]` and needs no allocator: the lazy reader,

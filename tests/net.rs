@@ -248,7 +248,7 @@ fn encoders_write_values_packets_payloads_and_values_built_in_place() {
     codec.encode(Bytes::from(hp()), &mut out).unwrap();
     codec
         .encode(
-            Build(|w: &mut gdvariant::net::BuildWriter<'_>| {
+            Build::new(|w| {
                 w.begin_dictionary(1)?;
                 w.string("hp")?;
                 w.int(90)
@@ -275,13 +275,9 @@ fn encoding_errors_leave_the_output_as_it_was() {
     let too_large = codec.encode(&hp()[..], &mut out).unwrap_err();
     assert!(matches!(too_large, SendError::Frame(e) if e.offset() == 0
         && matches!(e.kind(), FrameErrorKind::TooLarge { max: 8, .. })));
-    let built = codec.encode(
-        Build(|w: &mut gdvariant::net::BuildWriter<'_>| w.string("a long string")),
-        &mut out,
-    );
+    let built = codec.encode(Build::new(|w| w.string("a long string")), &mut out);
     assert!(matches!(built, Err(SendError::Frame(_))));
-    let unfinished =
-        codec.encode(Build(|w: &mut gdvariant::net::BuildWriter<'_>| w.begin_array(2)), &mut out);
+    let unfinished = codec.encode(Build::new(|w| w.begin_array(2)), &mut out);
     assert!(matches!(
         unfinished,
         Err(SendError::Encode(gdvariant::EncodeError::Unfinished { missing: 2 }))

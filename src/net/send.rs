@@ -15,6 +15,7 @@ use crate::owned::Variant;
 
 /// A value written in place by a codec: the closure gets a [`Writer`] whose output is the
 /// codec's buffer, right after the reserved length prefix. No intermediate buffer, no copy.
+/// Make one with [`Build::new`], which lets the closure's argument type be inferred.
 ///
 /// ```
 /// use bytes::BytesMut;
@@ -25,7 +26,7 @@ use crate::owned::Variant;
 ///
 /// let mut codec = FrameCodec::new(LengthPrefix::stream_peer(false), Options::godot4());
 /// let mut out = BytesMut::new();
-/// codec.encode(Build(|w| {
+/// codec.encode(Build::new(|w| {
 ///     w.begin_array(2)?;
 ///     w.string("move")?;
 ///     w.int(3)
@@ -35,6 +36,16 @@ use crate::owned::Variant;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Build<F>(pub F);
+
+impl<F> Build<F>
+where
+    F: FnOnce(&mut BuildWriter<'_>) -> Result<(), EncodeError>,
+{
+    /// The value `write` writes.
+    pub fn new(write: F) -> Self {
+        Build(write)
+    }
+}
 
 impl<F> fmt::Debug for Build<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -29,14 +29,14 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// Builds the library's example `name` (feature `tokio`) with the profile of this test binary,
+/// Builds the library's example `name` (all features, as the test suite builds the library) with the profile of this test binary,
 /// and returns its path.
 pub fn example(name: &str) -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     // target/PROFILE/deps/TEST: the examples go to target/PROFILE/examples.
     let profile_dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
     let mut build = Command::new(env!("CARGO"));
-    build.current_dir(root()).args(["build", "--quiet", "-p", "gdvariant", "--features", "tokio"]);
+    build.current_dir(root()).args(["build", "--quiet", "-p", "gdvariant", "--all-features"]);
     build.args(["--example", name]);
     if profile_dir.file_name().is_some_and(|p| p == "release") {
         build.arg("--release");
