@@ -24,6 +24,9 @@ use crate::failure::Failure;
 const READ_ROOM: usize = 64 << 10;
 /// Slices handed to one vectored write.
 const MAX_SLICES: usize = 64;
+/// Frames up to this size are copied into one output buffer (one write for many small frames);
+/// larger ones are written from where they were received.
+const COPY_BELOW: usize = 4 << 10;
 
 /// Accepts connections until a stop signal; each gets an upstream connection and two pumps.
 pub async fn serve(settings: Arc<Settings>, report: Arc<Report>) -> Result<(), Failure> {
@@ -95,7 +98,8 @@ async fn connection(client: TcpStream, context: &Context) -> (End, Option<String
 }
 
 /// One direction: reads bytes, cuts them into frames, forwards the frames Godot accepts and
-/// the rules admit (their exact bytes, with one vectored write per read), reports the rest.
+/// the rules admit (their exact bytes: small frames copied together, large ones from the
+/// receive buffer, all with one vectored write per read), reports the rest.
 async fn pump(
     mut src: OwnedReadHalf,
     mut dst: OwnedWriteHalf,
@@ -107,6 +111,7 @@ async fn pump(
     let mut codec = FrameCodec::new(settings.prefix, settings.options);
     let mut buffer = BytesMut::with_capacity(READ_ROOM);
     let mut out: Vec<Bytes> = Vec::new();
+    let mut small = BytesMut::new();
     let mut tally = Tally::new(direction);
     let mut rate = context.rate_limit();
     loop {
@@ -127,7 +132,14 @@ async fn pump(
                 Ok(Some(Ok(packet))) => {
                     if admit(context, direction, &packet, &mut rate) {
                         tally.add(&packet);
-                        out.push(packet.into_bytes());
+                        if packet.len() < COPY_BELOW {
+                            small.extend_from_slice(packet.raw_bytes());
+                        } else {
+                            if !small.is_empty() {
+                                out.push(small.split().freeze());
+                            }
+                            out.push(packet.into_bytes());
+                        }
                     } else if settings.disconnect {
                         return End::Refused;
                     }
@@ -141,6 +153,9 @@ async fn pump(
                 Ok(None) => break,
                 Err(_) => return End::Error,
             }
+        }
+        if !small.is_empty() {
+            out.push(small.split().freeze());
         }
         if !out.is_empty() {
             activity.touch();
