@@ -271,9 +271,7 @@ fn main() {
                 .iter()
                 .filter(|p| {
                     ops::decode(p, options).is_ok_and(|v| match v {
-                        gdvariant::Variant::Dictionary(d) => {
-                            d.get(&"type".into()) != Some(&"ping".into())
-                        }
+                        gdvariant::Variant::Dictionary(d) => d.get("type") != Some(&"ping".into()),
                         _ => false,
                     })
                 })

@@ -100,6 +100,7 @@
 //! | which Godot wrote some bytes, and why | [`detect()`] | O(n): two validations |
 //! | a value as lossless, type-tagged JSON | [`json::to_json`], [`json::write_json`] | O(n) |
 //! | a value by a textual path such as `players/3/pos` | [`parse_path`], then [`VariantRef::lookup`] / [`Element::lookup`] | O(path), then each step's lookup |
+//! | frames from a tokio stream, UDP or WebSocket (feature `tokio`) | `net::FrameCodec`, `net::DatagramCodec`, `net::Packet::datagram` | O(frame) per frame, however the bytes arrive |
 //! | statistics over a dump, or the frames of a damaged one | [`framing::FrameStats`], [`framing::scan`] | O(1) per frame / O(n) plus resynchronisation |
 //!
 //! ## What is checked where
@@ -144,6 +145,8 @@
 //! * `serde`: `Serialize` / `Deserialize` for values, and deserializing your own types straight
 //!   from the bytes (see the [`serde` module](crate::serde)).
 //! * `arbitrary`: `Arbitrary` for owned values (property tests, fuzzing).
+//! * `tokio`: [`net`], tokio-util codecs for Godot streams and datagram
+//!   transports, whose items own their bytes (`bytes::Bytes`).
 //!
 //! Without `alloc` or `std`, the crate is `#![no_std]` and needs no allocator: the lazy reader,
 //! [`validate`], the [`Writer`] and the framing iterator all work on borrowed buffers.
@@ -165,6 +168,8 @@ pub mod encoder;
 pub mod framing;
 #[cfg(feature = "alloc")]
 pub mod json;
+#[cfg(feature = "tokio")]
+pub mod net;
 #[cfg(feature = "alloc")]
 pub mod owned;
 #[cfg(feature = "serde")]

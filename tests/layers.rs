@@ -90,3 +90,8 @@ fn the_check_sees_an_upward_import() {
     fs::remove_dir_all(&dir).unwrap();
     assert_eq!(paths, vec![(1, "owned::Variant".to_string()), (2, "{Options".to_string())]);
 }
+
+#[test]
+fn the_network_layer_stands_on_framing_the_view_and_the_encoder() {
+    assert_imports_only("net", &["net::", "framing::", "view::", "wire::", "encoder::", "owned::"]);
+}

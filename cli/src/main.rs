@@ -15,6 +15,7 @@ mod get;
 mod input;
 mod options;
 mod output;
+mod proxy;
 mod reencode;
 mod render;
 mod validate;
@@ -50,6 +51,8 @@ enum Command {
     Get(get::GetArgs),
     /// Tell whether bytes are Godot 3 or Godot 4, and why.
     Detect(detect::DetectArgs),
+    /// Forward Godot traffic (TCP, UDP or WebSocket), dropping every frame Godot would refuse.
+    Proxy(proxy::ProxyArgs),
 }
 
 /// The Godot version the bytes are read as.
@@ -119,6 +122,7 @@ fn main() -> ExitCode {
         Command::Frames(args) => frames::run(args),
         Command::Get(args) => get::run(args),
         Command::Detect(args) => detect::run(args),
+        Command::Proxy(args) => proxy::run(args),
     };
     match result {
         Ok(code) => code,

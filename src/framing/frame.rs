@@ -30,6 +30,12 @@ impl<'a> RawFrame<'a> {
         self.offset.saturating_add(PREFIX_LEN as u64)
     }
 
+    /// The same frame with its offset moved `by` bytes further, for a frame cut out of a buffer
+    /// that starts `by` bytes into a stream. O(1); saturates instead of overflowing.
+    pub fn offset_by(self, by: u64) -> Self {
+        RawFrame { offset: self.offset.saturating_add(by), ..self }
+    }
+
     /// The payload: all the bytes the length prefix declares (the value, then any trailing
     /// bytes Godot ignores).
     pub fn payload(&self) -> &'a [u8] {
@@ -134,6 +140,22 @@ impl<'a> Frame<'a> {
     /// The frame without its checked value.
     pub fn raw(&self) -> RawFrame<'a> {
         self.raw
+    }
+
+    /// Bytes the frame occupies, prefix included (`raw_bytes().len()`). O(1).
+    pub fn len(&self) -> usize {
+        self.raw.bytes.len()
+    }
+
+    /// Always `false`: a frame has at least its 4-byte prefix and a value.
+    pub fn is_empty(&self) -> bool {
+        self.raw.bytes.is_empty()
+    }
+
+    /// The same frame with its offset moved `by` bytes further (the value's [`Element`] keeps
+    /// counting from the payload's start). O(1); saturates instead of overflowing.
+    pub fn offset_by(self, by: u64) -> Self {
+        Frame { raw: self.raw.offset_by(by), ..self }
     }
 }
 

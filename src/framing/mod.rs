@@ -46,8 +46,11 @@
 //! | a dump that may be damaged, read past every bad frame | [`scan`] (and [`resync`]) | O(frame) per good frame; a bad prefix costs a search for the next good frame |
 //! | counts per type, largest and deepest frames | [`FrameStats`] | O(1) per frame, fixed size |
 //! | a receive buffer that may hold part of a frame | [`read_frame`] (checked) / [`split_frame`] | O(frame) / O(1) |
+//! | the same, at an absolute stream offset, with how many bytes a bad frame takes | [`receive`] | O(1) while incomplete, O(frame) once complete |
 //! | a file or socket larger than memory (`std`) | [`FrameReader`] | O(frame) per frame; one buffer of at most [`LengthPrefix::max_frame_size`] + 4 bytes |
 //! | values to frame | [`write_frame`] (a slice), [`append_frame`] (a `Vec`, `alloc`), [`FrameWriter`] (an `io::Write`, `std`) | O(payload) |
+//! | a value to build straight into a frame (prefix reserved, then patched) | [`write_frame_with`] (a slice), [`append_frame_with`] (a `Vec`, `alloc`) | O(bytes written) |
+//! | async streams and datagrams (tokio) | `gdvariant::net` (feature `tokio`) | as [`receive`] |
 //!
 //! Writers frame bytes that are already encoded, and do not check them.
 //!
@@ -60,24 +63,30 @@
 //! decodes a final frame that the file cuts short (shown by the probe in
 //! `corpus/probes/framing`); here it is [`FrameErrorKind::Incomplete`].
 
+mod build;
 mod error;
 mod frame;
 mod frames;
 mod prefix;
 #[cfg(feature = "std")]
 mod reader;
+mod receive;
 mod scan;
 mod stats;
 mod write;
 #[cfg(feature = "std")]
 mod writer;
 
+#[cfg(feature = "alloc")]
+pub use build::append_frame_with;
+pub use build::{WriteError, write_frame_with};
 pub use error::{FrameError, FrameErrorKind};
 pub use frame::{Frame, RawFrame};
 pub use frames::{Frames, RawFrames, frames, raw_frames, read_frame, split_frame};
 pub use prefix::{ByteOrder, DEFAULT_MAX_FRAME_SIZE, LengthPrefix, PREFIX_LEN};
 #[cfg(feature = "std")]
 pub use reader::FrameReader;
+pub use receive::{Received, receive};
 pub use scan::{Scan, Skipped, resync, scan};
 pub use stats::{FrameStats, FrameSummary, LARGEST_KEPT, TypeCount};
 #[cfg(feature = "alloc")]

@@ -10,6 +10,7 @@ use hashbrown::HashTable;
 use super::Variant;
 use super::key_hash::{NEVER, key_hash};
 use super::key_semantics::{KeyRules, keys_equal};
+use super::lookup::LookupKey;
 use crate::ElementType;
 use crate::wire::work;
 
@@ -122,21 +123,24 @@ impl Dictionary {
         self.entries.is_empty()
     }
 
-    /// The value of `key`, if present. O(1) expected after hashing `key`.
-    pub fn get(&self, key: &Variant) -> Option<&Variant> {
-        let position = self.find(key)?;
+    /// The value of `key` (a `&Variant`, or what a lazy lookup takes: `"hp"`, `3`, a
+    /// [`Key`](crate::Key); see [`LookupKey`]), if present. O(1) expected; a key given as text
+    /// is copied once.
+    pub fn get<'k>(&self, key: impl Into<LookupKey<'k>>) -> Option<&Variant> {
+        let position = self.find(&key.into().to_variant())?;
         self.entries.get(position).map(|(_, value)| value)
     }
 
-    /// The value of `key`, mutably, if present. O(1) expected after hashing `key`.
-    pub fn get_mut(&mut self, key: &Variant) -> Option<&mut Variant> {
-        let position = self.find(key)?;
+    /// The value of `key`, mutably, if present. O(1) expected. Takes what
+    /// [`get`](Self::get) takes.
+    pub fn get_mut<'k>(&mut self, key: impl Into<LookupKey<'k>>) -> Option<&mut Variant> {
+        let position = self.find(&key.into().to_variant())?;
         self.entries.get_mut(position).map(|(_, value)| value)
     }
 
-    /// Whether `key` is present. O(1) expected after hashing `key`.
-    pub fn contains_key(&self, key: &Variant) -> bool {
-        self.find(key).is_some()
+    /// Whether `key` is present. O(1) expected. Takes what [`get`](Self::get) takes.
+    pub fn contains_key<'k>(&self, key: impl Into<LookupKey<'k>>) -> bool {
+        self.find(&key.into().to_variant()).is_some()
     }
 
     /// Sets `key` to `value`, as `d[key] = value` does in Godot: an existing equal key keeps its
@@ -161,9 +165,10 @@ impl Dictionary {
     }
 
     /// Removes `key` and returns its value; the entries after it move up one place, keeping their
-    /// order. O(n). The removed key is dropped without deep recursion.
-    pub fn remove(&mut self, key: &Variant) -> Option<Variant> {
-        let position = self.find(key)?;
+    /// order. O(n). The removed key is dropped without deep recursion. Takes what
+    /// [`get`](Self::get) takes.
+    pub fn remove<'k>(&mut self, key: impl Into<LookupKey<'k>>) -> Option<Variant> {
+        let position = self.find(&key.into().to_variant())?;
         if position >= self.entries.len() {
             return None;
         }

@@ -66,7 +66,7 @@ use crate::{Options, Version};
 /// let dictionary = value.as_dictionary().unwrap();
 /// let keys: Vec<_> = dictionary.keys().filter_map(Variant::as_str).collect();
 /// assert_eq!(keys, ["z", "a", "m"]);
-/// assert_eq!(dictionary.get(&"a".into()), Some(&Variant::Int(2)));
+/// assert_eq!(dictionary.get("a"), Some(&Variant::Int(2)));
 /// # Ok::<(), gdvariant::Error>(())
 /// ```
 ///

@@ -81,6 +81,12 @@ pub enum ErrorKind {
         /// The type found.
         found: VariantType,
     },
+    /// The value has the type asked for, but does not fit the Rust type it was asked as (an
+    /// `int` over `i32::MAX` read as `i32`, a finite `float` beyond `f32::MAX` read as `f32`).
+    OutOfRange {
+        /// The Godot type of the value.
+        found: VariantType,
+    },
 }
 
 /// Godot's own `Error` code for a failed decode, so results can be compared with the engine's.
@@ -148,12 +154,12 @@ impl Error {
     /// `true` when the bytes themselves are bad (Godot would refuse them); `false` when they are
     /// fine but not what was asked for.
     pub const fn is_malformed(&self) -> bool {
-        !matches!(self.kind, ErrorKind::WrongType { .. })
+        !matches!(self.kind, ErrorKind::WrongType { .. } | ErrorKind::OutOfRange { .. })
     }
 
     /// For a malformed input, the error Godot's decoder of `version` returns for it.
-    /// `None` for [`ErrorKind::WrongType`] and [`ErrorKind::NotUnicode`], which Godot does not
-    /// have.
+    /// `None` for [`ErrorKind::WrongType`], [`ErrorKind::OutOfRange`] and
+    /// [`ErrorKind::NotUnicode`], which Godot does not have.
     pub const fn godot_error(&self, version: Version) -> Option<GodotError> {
         Some(match self.kind {
             ErrorKind::StringOverrun { .. } => GodotError::FileEof,
@@ -170,7 +176,9 @@ impl Error {
             | ErrorKind::OldNodePath
             | ErrorKind::InvalidContainerType
             | ErrorKind::InvalidScript => GodotError::InvalidData,
-            ErrorKind::WrongType { .. } | ErrorKind::NotUnicode => return None,
+            ErrorKind::WrongType { .. } | ErrorKind::OutOfRange { .. } | ErrorKind::NotUnicode => {
+                return None;
+            }
         })
     }
 }
@@ -202,6 +210,9 @@ impl fmt::Display for ErrorKind {
             ErrorKind::InvalidScript => f.write_str("object script is not a res:// path"),
             ErrorKind::WrongType { expected, found } => {
                 write!(f, "expected {expected:?}, found {found:?}")
+            }
+            ErrorKind::OutOfRange { found } => {
+                write!(f, "{found:?} value out of range for the type asked for")
             }
         }
     }

@@ -1,0 +1,226 @@
+//! `gdvariant proxy`: a validating proxy for Godot traffic over TCP (`StreamPeer.put_var`,
+//! `PacketPeerStream`), UDP (`PacketPeerUDP`) and WebSocket (`WebSocketPeer`), built on the
+//! library's network codecs (`gdvariant::net`).
+//!
+//! Every frame Godot's `get_var` would accept is forwarded byte for byte and in order, in both
+//! directions; every other frame is dropped (or, with `--disconnect`, closes the connection),
+//! with one JSON line on standard error. At exit (Ctrl-C or SIGTERM) one JSON summary line is
+//! printed. Files: `settings.rs` (arguments to settings), `rules.rs` (drop rules, rate limit),
+//! `report.rs` (the JSON lines and counters), `activity.rs` (idle timeouts), one file per
+//! transport.
+
+mod activity;
+mod report;
+mod rules;
+mod settings;
+mod tcp;
+mod udp;
+mod websocket;
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Args, ValueEnum};
+
+use crate::PrefixKind;
+use crate::failure::Failure;
+use report::Report;
+use settings::Settings;
+
+/// The Godot version on both sides of the proxy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ProxyGodot {
+    /// Godot 3.x.
+    #[value(name = "3")]
+    Three,
+    /// Godot 4.x.
+    #[value(name = "4")]
+    Four,
+}
+
+/// Arguments of `gdvariant proxy`.
+#[derive(Args, Debug)]
+pub struct ProxyArgs {
+    /// Address to listen on (`127.0.0.1:0` picks a free port; the address is printed).
+    #[arg(long, value_name = "ADDR")]
+    pub listen: SocketAddr,
+    /// Address to forward to (`host:port`; with --websocket also a `ws://` URL).
+    #[arg(long, value_name = "ADDR")]
+    pub upstream: String,
+    /// UDP: one value per datagram (`PacketPeerUDP`), one upstream socket per client address.
+    #[arg(long, conflicts_with = "websocket")]
+    pub udp: bool,
+    /// WebSocket: one value per message (`WebSocketPeer.put_var`); upstream is a WebSocket
+    /// server.
+    #[arg(long)]
+    pub websocket: bool,
+    /// Godot version of the traffic.
+    #[arg(long, value_enum, default_value = "4")]
+    pub godot: ProxyGodot,
+    /// Accept full objects, as `get_var(true)` does (refused by default, as Godot does).
+    #[arg(long)]
+    pub allow_objects: bool,
+    /// The length prefix of TCP frames.
+    #[arg(long, value_enum, default_value = "stream-peer")]
+    pub prefix: PrefixKind,
+    /// The TCP length prefix is big-endian (the peers' `big_endian` is set).
+    #[arg(long)]
+    pub big_endian: bool,
+    /// Largest frame forwarded, in bytes (the value; a TCP prefix is not counted). Larger frames
+    /// are dropped without being buffered.
+    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
+    pub max_frame: u32,
+    /// Drop a frame whose value at PATH equals VALUE (`cmd="admin"`, `player/hp=0`, `god=true`;
+    /// VALUE is an int, a float, true, false, null, or a string, quoted or not). Repeatable.
+    #[arg(long, value_name = "PATH=VALUE")]
+    pub drop_if: Vec<String>,
+    /// Frames per second each client may send (a burst of one second's worth is allowed); frames
+    /// over the rate are dropped.
+    #[arg(long, value_name = "FRAMES")]
+    pub rate_limit: Option<u32>,
+    /// Close the connection (both sides) on the first frame that would be dropped, instead of
+    /// dropping the frame and going on.
+    #[arg(long)]
+    pub disconnect: bool,
+    /// Close a connection (or forget a UDP client) after this many seconds without a complete
+    /// frame in either direction; also bounds connecting upstream and each write.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub idle_timeout: f64,
+    /// Most connections (UDP: client addresses) served at once; more are closed at once.
+    #[arg(long, value_name = "N", default_value_t = 1024)]
+    pub max_connections: usize,
+}
+
+/// Runs the proxy until Ctrl-C or SIGTERM, then prints the summary.
+pub fn run(args: &ProxyArgs) -> Result<ExitCode, Failure> {
+    let settings = Arc::new(Settings::from_args(args)?);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::Input(format!("cannot start the runtime: {e}")))?;
+    let report = Arc::new(Report::new(settings.options.version()));
+    let served = runtime.block_on(async {
+        if args.udp {
+            udp::serve(settings, Arc::clone(&report)).await
+        } else if args.websocket {
+            websocket::serve(settings, Arc::clone(&report)).await
+        } else {
+            tcp::serve(settings, Arc::clone(&report)).await
+        }
+    });
+    // Connections still open are closed when the runtime goes.
+    runtime.shutdown_background();
+    report.summary();
+    served.map(|()| ExitCode::SUCCESS)
+}
+
+/// Resolves when the process is asked to stop (Ctrl-C, or SIGTERM on Unix).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// What a connection's code needs: the settings, the report, and the peer it serves.
+#[derive(Clone, Debug)]
+pub struct Context {
+    /// The settings.
+    pub settings: Arc<Settings>,
+    /// The shared report.
+    pub report: Arc<Report>,
+    /// The client's address.
+    pub peer: SocketAddr,
+}
+
+impl Context {
+    /// Reports a dropped frame.
+    pub fn dropped(
+        &self,
+        direction: Direction,
+        offset: u64,
+        len: u64,
+        reason: &'static str,
+        detail: String,
+    ) {
+        self.report.dropped(self.peer, direction, offset, len, reason, detail);
+    }
+
+    /// A rate limiter for one client, if there is a limit.
+    pub fn rate_limit(&self) -> Option<rules::RateLimit> {
+        self.settings.rate_limit.map(rules::RateLimit::new)
+    }
+}
+
+/// Which way a frame goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// From the client to the upstream server.
+    ToUpstream,
+    /// From the upstream server back to the client.
+    ToClient,
+}
+
+impl Direction {
+    /// The name in the JSON lines.
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::ToUpstream => "to_upstream",
+            Direction::ToClient => "to_client",
+        }
+    }
+
+    /// 0 or 1, for per-direction counters.
+    pub fn index(self) -> usize {
+        match self {
+            Direction::ToUpstream => 0,
+            Direction::ToClient => 1,
+        }
+    }
+}
+
+/// How one direction of a connection ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// The sender closed its side; the other direction may go on.
+    Closed,
+    /// No complete frame for the idle timeout, or a write that did not finish in it.
+    Idle,
+    /// A refused frame with `--disconnect`.
+    Refused,
+    /// A transport error.
+    Error,
+}
+
+impl End {
+    /// Whether the whole connection must close.
+    pub fn closes_all(self) -> bool {
+        self != End::Closed
+    }
+
+    /// The reason in the JSON `close` line.
+    pub fn name(self) -> &'static str {
+        match self {
+            End::Closed => "closed",
+            End::Idle => "idle_timeout",
+            End::Refused => "disconnect_on_drop",
+            End::Error => "error",
+        }
+    }
+}

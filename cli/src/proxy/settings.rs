@@ -1,0 +1,71 @@
+//! [`Settings`]: the proxy's arguments, checked and turned into library options and rules.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use gdvariant::framing::LengthPrefix;
+use gdvariant::{Options, Version};
+
+use super::rules::DropIf;
+use super::{ProxyArgs, ProxyGodot};
+use crate::FrameArgs;
+use crate::failure::Failure;
+
+/// Everything a connection needs to know, shared by all of them.
+#[derive(Debug)]
+pub struct Settings {
+    /// Where to listen.
+    pub listen: SocketAddr,
+    /// Where to forward to.
+    pub upstream: String,
+    /// How values are checked.
+    pub options: Options,
+    /// The TCP length prefix, its limit set to `max_frame`.
+    pub prefix: LengthPrefix,
+    /// Largest value forwarded, in bytes.
+    pub max_frame: u32,
+    /// Frames dropped by content.
+    pub drop_if: Vec<DropIf>,
+    /// Frames per second a client may send.
+    pub rate_limit: Option<u32>,
+    /// Close on the first dropped frame.
+    pub disconnect: bool,
+    /// The idle timeout.
+    pub idle: Duration,
+    /// Most connections (or UDP clients) at once.
+    pub max_connections: usize,
+}
+
+impl Settings {
+    /// The settings the arguments ask for.
+    pub fn from_args(args: &ProxyArgs) -> Result<Self, Failure> {
+        let version = match args.godot {
+            ProxyGodot::Three => Version::Godot3,
+            ProxyGodot::Four => Version::Godot4,
+        };
+        if !(args.idle_timeout.is_finite() && args.idle_timeout > 0.0) {
+            return Err(Failure::Usage("--idle-timeout must be a positive number".into()));
+        }
+        if args.max_connections == 0 {
+            return Err(Failure::Usage("--max-connections must be at least 1".into()));
+        }
+        if args.rate_limit == Some(0) {
+            return Err(Failure::Usage("--rate-limit must be at least 1".into()));
+        }
+        let drop_if =
+            args.drop_if.iter().map(|rule| DropIf::parse(rule)).collect::<Result<_, _>>()?;
+        let frames = FrameArgs { prefix: args.prefix, big_endian: args.big_endian };
+        Ok(Settings {
+            listen: args.listen,
+            upstream: args.upstream.clone(),
+            options: Options::new(version).with_allow_objects(args.allow_objects),
+            prefix: crate::options::prefix(frames).with_max_frame_size(args.max_frame),
+            max_frame: args.max_frame,
+            drop_if,
+            rate_limit: args.rate_limit,
+            disconnect: args.disconnect,
+            idle: Duration::from_secs_f64(args.idle_timeout.min(1e9)),
+            max_connections: args.max_connections,
+        })
+    }
+}

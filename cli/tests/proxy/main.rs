@@ -1,0 +1,18 @@
+//! `gdvariant proxy` end to end on loopback: the built binary between a test client and an echo
+//! server, over TCP, UDP and WebSocket. Every wait is bounded; every server stops with the test
+//! process.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
+
+mod support;
+
+mod examples;
+mod hostile;
+mod tcp;
+mod udp;
+mod websocket;
