@@ -7,8 +7,7 @@
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::indexing_slicing,
-    clippy::panic,
-    clippy::arithmetic_side_effects
+    clippy::panic
 )]
 
 pub mod work;
