@@ -96,7 +96,7 @@
 //! | bytes from an owned value | [`encode`], [`Variant::encode_into`] | O(n) |
 //! | bytes built piece by piece, or a relayed subtree spliced in | [`Writer`] | O(n), no allocation |
 //! | the frames of a `store_var` dump or a stream | [`framing`] | O(n) |
-//! | Godot's text of a value (`var_to_str` / `var2str`) | [`text::to_text_as`], [`text::write_text_as`] (no allocation) | O(n), plus sorting dictionary keys |
+//! | Godot's text of a value (`var_to_str` / `var2str`) | [`text::to_text_as`], [`text::write_text_as`] (feature `alloc`) | O(n), plus sorting dictionary keys: O(n log n) |
 //! | which Godot wrote some bytes, and why | [`detect()`] | O(n): two validations |
 //! | a value as lossless, type-tagged JSON | [`json::to_json`], [`json::write_json`] | O(n) |
 //! | a value by a textual path such as `players/3/pos` | [`parse_path`], then [`VariantRef::lookup`] / [`Element::lookup`] | O(path), then each step's lookup |

@@ -392,8 +392,8 @@ mod reference {
         a == b || (a.is_nan() && b.is_nan())
     }
 
-    /// Godot's key equality, containers 16 levels deep at most.
-    pub fn key_eq(a: &VariantRef<'_>, b: &VariantRef<'_>, version: Version, depth: u8) -> bool {
+    /// Godot's key equality, containers compared element by element however deep.
+    pub fn key_eq(a: &VariantRef<'_>, b: &VariantRef<'_>, version: Version) -> bool {
         use VariantRef as V;
         if is_string(a) && is_string(b) {
             let same_type = a.variant_type() == b.variant_type();
@@ -411,17 +411,17 @@ mod reference {
             (V::Int(x), V::Int(y)) => x == y,
             (V::Float(x), V::Float(y)) => float_eq(*x, *y),
             (V::PackedInt32Array(x), V::PackedInt32Array(y)) => x.to_vec() == y.to_vec(),
-            (V::Array(x), V::Array(y)) if depth < 16 => {
+            (V::Array(x), V::Array(y)) => {
                 x.len() == y.len()
                     && x.iter()
                         .zip(y.iter())
-                        .all(|(p, q)| key_eq(&p.unwrap(), &q.unwrap(), version, depth + 1))
+                        .all(|(p, q)| key_eq(&p.unwrap(), &q.unwrap(), version))
             }
-            (V::Dictionary(x), V::Dictionary(y)) if version == Version::Godot4 && depth < 16 => {
+            (V::Dictionary(x), V::Dictionary(y)) if version == Version::Godot4 => {
                 x.len() == y.len()
                     && x.iter().zip(y.iter()).all(|(p, q)| {
                         let ((pk, pv), (qk, qv)) = (p.unwrap(), q.unwrap());
-                        key_eq(&pk, &qk, version, depth + 1) && key_eq(&pv, &qv, version, depth + 1)
+                        key_eq(&pk, &qk, version) && key_eq(&pv, &qv, version)
                     })
             }
             _ => false,
@@ -441,7 +441,7 @@ mod reference {
             if kept.last().is_some_and(|(last, _)| !same_run(last, &key)) {
                 run_start = kept.len();
             }
-            match kept[run_start..].iter_mut().find(|(k, _)| key_eq(k, &key, version, 0)) {
+            match kept[run_start..].iter_mut().find(|(k, _)| key_eq(k, &key, version)) {
                 Some(kept) => kept.1 = value,
                 None => kept.push((key, value)),
             }

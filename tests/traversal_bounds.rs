@@ -153,19 +153,52 @@ fn text_reads_each_byte_a_bounded_number_of_times_at_any_depth() {
     }
 }
 
-/// Not yet linear: each dictionary's keys are read whole for their equality forms, so keys nested
-/// inside keys are read once per level of that nesting (O(bytes x depth of keys inside keys)).
+/// Keys nested inside keys: each part inside a key is numbered for key equality once for the
+/// whole printing, and read for Godot's `<` for one dictionary at most.
 #[test]
-#[ignore = "known: keys nested inside keys are read once per level (README, Limits)"]
 fn text_of_dictionaries_nested_as_keys_is_linear() {
     let options = Options::godot4();
-    assert_linear(
-        "text, dictionaries as keys",
-        200,
-        32,
-        |n| (dictionaries_as_keys(n.min(1000)), options),
-        |bytes, options| {
-            gdvariant::text::to_text(gdvariant::parse(bytes, options).unwrap()).unwrap();
-        },
-    );
+    for version in [gdvariant::Version::Godot3, gdvariant::Version::Godot4] {
+        let print = move |bytes: &[u8], options: Options| {
+            gdvariant::text::to_text_as(gdvariant::parse(bytes, options).unwrap(), version)
+                .unwrap();
+        };
+        let m = assert_linear(
+            "text, dictionaries as keys",
+            200,
+            16,
+            |n| (dictionaries_as_keys(n.min(1000)), options),
+            print,
+        );
+        eprintln!("text, dictionaries as keys: {m:?}");
+        let m = assert_linear(
+            "text, wide keys inside keys",
+            200,
+            16,
+            |n| (wide_keys_inside_keys(n / 2, 20), options),
+            print,
+        );
+        eprintln!("text, wide keys inside keys: {m:?}");
+    }
+}
+
+/// `depth` dictionaries nested as keys, each key also holding arrays nested as keys and a wide
+/// array: `{[{[...]: 1, "w": [0, 1, ...]}]: 1}`, so that every level's key forms reach into
+/// every level below.
+pub fn wide_keys_inside_keys(depth: usize, width: usize) -> Vec<u8> {
+    let mut writer = Writer::new(Vec::new(), EncodeOptions::godot4());
+    for _ in 0..depth {
+        writer.begin_dictionary(2).unwrap();
+        writer.begin_array(1).unwrap();
+    }
+    writer.begin_array(0).unwrap();
+    for level in 0..depth {
+        writer.int(1).unwrap();
+        writer.string("w").unwrap();
+        writer.begin_array(width).unwrap();
+        for i in 0..width {
+            writer.int((i + level) as i64).unwrap();
+        }
+    }
+    writer.finish().unwrap()
 }

@@ -1,40 +1,45 @@
-//! Which keys of a dictionary are one key in Godot: every key gets a class number, the same for
-//! keys Godot's key equality holds equal, found with O(k log k) comparisons instead
-//! of comparing every pair.
+//! Which keys of a dictionary are one key in Godot: every value inside a key gets a number,
+//! equal for values Godot's key equality holds equal, so that repeated keys are found by
+//! comparing numbers.
 //!
-//! Each key is read once into a canonical form: its type (`String` and `StringName` as one type
-//! in Godot 4, at every level), then what equality compares, with floats canonical (every NaN
-//! one value, `-0.0` as `0.0`), math values narrowed to f32 as Godot stores them, and containers
-//! as their length and then their values in wire order (dictionaries in Godot 4 only, key then
-//! value). Two keys are equal exactly when their forms are; a key that holds something never
-//! equal to anything (an object other than null, a Godot 3 dictionary, a container
-//! [`COMPARE_DEPTH`] levels down) gets class 0, equal to nothing. The forms are sorted with a
-//! stable merge sort and equal neighbours share a class.
+//! The numbers are given bottom-up over the value's [`Tape`](crate::Tape), each part once
+//! (hash-consing): a value is read into a canonical form (its type, with `String` and
+//! `StringName` one type in Godot 4; floats canonical, every NaN one value and `-0.0` as `0.0`;
+//! math values narrowed to f32 as Godot stores them; strings by their text; packed arrays by
+//! their elements, where they lie), a container's form holding its length and its children's
+//! numbers (Godot 4 dictionaries key then value, in wire order), and looked up among the forms
+//! seen before by a randomly seeded hash. A value that equals nothing (an object other than
+//! null, a Godot 3 dictionary) gets a number of its own, and so does every container holding
+//! one.
 //!
-//! The forms are built in one pass over the dictionary ([`visit_keys`]): O(bytes); packed arrays
-//! other than strings are compared where they lie, not copied. Comparing two forms costs at
-//! most the shorter one, so sorting costs O((bytes of the keys + k) × log k).
+//! Costs: numbering a part is O(its own bytes + its children), and a part already numbered (met
+//! first inside an outer key, then as the key of its own dictionary) costs O(1). Over one
+//! printing, everything inside all dictionaries' keys is numbered in O(n) expected time and
+//! O(n) memory, however the keys nest. The walk keeps its pending parts on the heap.
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;
+use core::hash::{BuildHasher, Hasher};
 
-use super::key_events::{KeyVisitor, Visit, visit_keys};
+use hashbrown::{DefaultHashBuilder, HashTable};
+
 use super::order::{
-    COMPARE_DEPTH, PackedRealsIter, Reals16, color_components, id_of, int_components,
-    real_components, type_id,
+    PackedRealsIter, Reals16, color_components, id_of, int_components, real_components, type_id,
 };
-use super::sort::merge_sort;
-use crate::view::element::Element;
+use crate::view::tape::Part;
 use crate::wire::error::Result;
 use crate::wire::options::Version;
 use crate::wire::types::VariantType;
 use crate::wire::work;
 use crate::{ObjectRef, VariantRef};
 
+/// A part that has no number yet.
+const UNKNOWN: u32 = u32::MAX;
+
 /// One piece of a canonical form.
 #[derive(Clone, Copy)]
 enum Piece<'a> {
-    /// A type, a count, a number or a canonical float's bits.
+    /// A type, a count, a number, a child's number or a canonical float's bits.
     Word(u64),
     /// A string's text.
     Text(&'a [u8]),
@@ -42,47 +47,153 @@ enum Piece<'a> {
     Packed(VariantRef<'a>),
 }
 
-/// The canonical forms of a dictionary's keys.
-struct Forms<'a> {
-    pieces: Vec<Piece<'a>>,
-    /// Where each key's pieces start (they end where the next key's start), and whether the key
-    /// can equal another one.
-    keys: Vec<(usize, bool)>,
+/// A distinct form: where its pieces are kept, its hash and its number.
+#[derive(Clone, Copy)]
+struct Interned {
+    hash: u64,
+    start: usize,
+    len: usize,
+    number: u32,
+}
+
+/// The numbers given so far during one printing.
+pub(super) struct KeyClasses<'a> {
     version: Version,
+    /// By part index; [`UNKNOWN`] until numbered. Sized on first use.
+    numbers: Vec<u32>,
+    /// Parts on the tape.
+    parts: usize,
+    /// The next fresh number.
+    fresh: u32,
+    hasher: DefaultHashBuilder,
+    /// The distinct forms, by hash.
+    table: HashTable<Interned>,
+    /// The pieces of the distinct forms.
+    arena: Vec<Piece<'a>>,
+    /// The form being read.
+    scratch: Vec<Piece<'a>>,
 }
 
-impl<'a> Forms<'a> {
-    /// The pieces of key `index`; `None` for a key equal to no other.
-    fn form(&self, index: usize) -> Option<&[Piece<'a>]> {
-        let &(start, comparable) = self.keys.get(index)?;
-        let end = self.keys.get(index.saturating_add(1)).map_or(self.pieces.len(), |k| k.0);
-        comparable.then(|| self.pieces.get(start..end).unwrap_or(&[]))
+impl<'a> KeyClasses<'a> {
+    /// Numbers for a tape of `parts` parts read as `version` compares keys. Allocates nothing
+    /// until used.
+    pub(super) fn new(parts: usize, version: Version) -> Self {
+        KeyClasses {
+            version,
+            numbers: Vec::new(),
+            parts,
+            fresh: 0,
+            hasher: DefaultHashBuilder::default(),
+            table: HashTable::new(),
+            arena: Vec::new(),
+            scratch: Vec::new(),
+        }
     }
-}
 
-impl<'a> KeyVisitor<'a> for Forms<'a> {
-    fn key(&mut self) {
-        self.keys.push((self.pieces.len(), true));
+    /// The class of each of `keys` (a dictionary's keys, in wire order): equal numbers from 1 up
+    /// for keys Godot holds as one key, at most `keys.len()`. O(what is newly numbered +
+    /// k log k).
+    ///
+    /// # Errors
+    /// A malformed part of a key (strings of a `NodePath` or `PackedStringArray`).
+    pub(super) fn classes(&mut self, keys: &[Part<'_, 'a>]) -> Result<Vec<u32>> {
+        let mut numbered: Vec<(u32, usize)> = Vec::with_capacity(keys.len());
+        for (index, key) in keys.iter().enumerate() {
+            numbered.push((self.number(*key)?, index));
+        }
+        numbered.sort_unstable();
+        work::add(sort_cost(numbered.len()));
+        let mut classes: Vec<u32> = alloc::vec![0; keys.len()];
+        let mut class = 0u32;
+        let mut previous = None;
+        for (number, index) in numbered {
+            if previous != Some(number) {
+                class = class.saturating_add(1);
+                previous = Some(number);
+            }
+            if let Some(slot) = classes.get_mut(index) {
+                *slot = class;
+            }
+        }
+        Ok(classes)
     }
 
-    fn value(&mut self, value: VariantRef<'a>, depth: usize, _: bool) -> Result<Visit> {
+    /// The number of `root`, numbering what inside it has none yet.
+    fn number(&mut self, root: Part<'_, 'a>) -> Result<u32> {
+        if self.numbers.len() != self.parts {
+            self.numbers = alloc::vec![UNKNOWN; self.parts];
+        }
+        if let Some(number) = self.known(root) {
+            return Ok(number);
+        }
+        // Parts to number, each pushed again (`true`) once its children are pending.
+        let mut pending: Vec<(Part<'_, 'a>, bool)> = Vec::from([(root, false)]);
+        while let Some((part, opened)) = pending.pop() {
+            if self.known(part).is_some() {
+                continue;
+            }
+            let value = part.value();
+            let opens = match value {
+                VariantRef::Array(_) => true,
+                VariantRef::Dictionary(_) => self.version == Version::Godot4,
+                _ => false,
+            };
+            if opens && !opened {
+                pending.push((part, true));
+                let children = part.children().filter(|c| self.known(*c).is_none());
+                pending.extend(children.map(|c| (c, false)));
+                continue;
+            }
+            let number =
+                if self.form(part, value, opens)? { self.intern() } else { self.next_fresh() };
+            if let Some(slot) = self.numbers.get_mut(part.index() as usize) {
+                *slot = number;
+            }
+        }
+        Ok(self.known(root).unwrap_or(UNKNOWN))
+    }
+
+    fn known(&self, part: Part<'_, '_>) -> Option<u32> {
+        self.numbers.get(part.index() as usize).copied().filter(|&n| n != UNKNOWN)
+    }
+
+    fn next_fresh(&mut self) -> u32 {
+        let number = self.fresh;
+        self.fresh = self.fresh.saturating_add(1);
+        number
+    }
+
+    /// Reads the canonical form of `part` into the scratch buffer; `false` for a value equal to
+    /// nothing. A container's children are numbered already.
+    fn form(&mut self, part: Part<'_, 'a>, value: VariantRef<'a>, opens: bool) -> Result<bool> {
         use VariantRef as V;
-        let pieces = &mut self.pieces;
-        let deep = depth >= usize::from(COMPARE_DEPTH);
-        let godot4 = self.version == Version::Godot4;
+        self.scratch.clear();
+        let pieces = &mut self.scratch;
         let ty = match value {
             // One type for both strings in Godot 4.
-            V::StringName(_) if godot4 => id_of(VariantType::String, self.version),
+            V::StringName(_) if self.version == Version::Godot4 => {
+                id_of(VariantType::String, self.version)
+            }
             _ => type_id(&value, self.version),
         };
         pieces.push(Piece::Word(u64::from(ty)));
+        if opens {
+            let mut count = 0u64;
+            for child in part.children() {
+                let number = self.numbers.get(child.index() as usize).copied().unwrap_or(UNKNOWN);
+                pieces.push(Piece::Word(u64::from(number)));
+                count = count.saturating_add(1);
+            }
+            pieces.push(Piece::Word(count));
+            return Ok(true);
+        }
         if let Some(reals) = real_components(&value) {
             pieces.extend(reals.as_slice().iter().map(|c| Piece::Word(canonical(*c))));
-            return Ok(Visit::Pass);
+            return Ok(true);
         }
         if let Some((ints, len)) = int_components(&value) {
             pieces.extend(ints.iter().take(len).map(|c| Piece::Word(u64::from(*c as u32))));
-            return Ok(Visit::Pass);
+            return Ok(true);
         }
         match value {
             V::Nil | V::Callable | V::Object(ObjectRef::Null) => {}
@@ -121,54 +232,102 @@ impl<'a> KeyVisitor<'a> for Forms<'a> {
             | V::PackedVector2Array(_)
             | V::PackedVector3Array(_)
             | V::PackedVector4Array(_) => pieces.push(Piece::Packed(value)),
-            V::Array(array) if !deep => {
-                pieces.push(Piece::Word(array.len() as u64));
-                return Ok(Visit::Enter);
-            }
-            V::Dictionary(dictionary) if godot4 && !deep => {
-                pieces.push(Piece::Word(dictionary.len() as u64));
-                return Ok(Visit::Enter);
-            }
-            // Objects, Godot 3 dictionaries, containers past the cut-off: equal to nothing.
-            _ => {
-                if let Some((start, comparable)) = self.keys.last_mut() {
-                    *comparable = false;
-                    pieces.truncate(*start);
-                }
-                return Ok(Visit::PassKey);
-            }
+            // Objects, Godot 3 dictionaries: equal to nothing.
+            _ => return Ok(false),
         }
-        Ok(Visit::Pass)
+        Ok(true)
     }
 
-    fn close(&mut self) {}
+    /// The number of the form in the scratch buffer: that of an equal form seen before, or a
+    /// new one. O(the form) expected.
+    fn intern(&mut self) -> u32 {
+        let mut state = self.hasher.build_hasher();
+        for piece in &self.scratch {
+            hash_piece(piece, &mut state);
+        }
+        let hash = state.finish();
+        let (arena, scratch) = (&self.arena, &self.scratch);
+        let found = self.table.find(hash, |seen| {
+            seen.hash == hash
+                && form_cmp(
+                    arena.get(seen.start..seen.start.saturating_add(seen.len)).unwrap_or(&[]),
+                    scratch,
+                )
+                .is_eq()
+        });
+        if let Some(seen) = found {
+            return seen.number;
+        }
+        let number = self.next_fresh();
+        let interned = Interned { hash, start: self.arena.len(), len: self.scratch.len(), number };
+        self.arena.extend_from_slice(&self.scratch);
+        self.table.insert_unique(hash, interned, |seen| seen.hash);
+        number
+    }
 }
 
-/// The class of each key of `dictionary`, by key index: equal numbers from 1 up for keys Godot
-/// holds as one key, 0 for keys equal to no key.
-pub(super) fn classes(keys: &[Element<'_>], version: Version) -> Result<Vec<u32>> {
-    let mut forms = Forms { pieces: Vec::new(), keys: Vec::new(), version };
-    visit_keys(keys, &mut forms)?;
-    work::add(forms.pieces.len());
-    let count = forms.keys.len();
-    let form = |index: &usize| forms.form(*index).unwrap_or(&[]);
-    let mut order: Vec<usize> = (0..count).filter(|i| forms.form(*i).is_some()).collect();
-    merge_sort(&mut order, &mut |a, b| form_cmp(form(a), form(b)) == Ordering::Less);
-
-    let mut classes: Vec<u32> = alloc::vec![0; count];
-    let mut next = 0u32;
-    let mut previous: Option<usize> = None;
-    for index in order {
-        let same = previous.is_some_and(|p| form_cmp(form(&p), form(&index)).is_eq());
-        if !same {
-            next = next.saturating_add(1);
+/// Feeds a piece to a hasher: the same for pieces that compare equal.
+fn hash_piece(piece: &Piece<'_>, state: &mut impl Hasher) {
+    match piece {
+        Piece::Word(word) => {
+            state.write_u8(0);
+            state.write_u64(*word);
+            work::add(1);
         }
-        if let Some(class) = classes.get_mut(index) {
-            *class = next;
+        Piece::Text(text) => {
+            state.write_u8(1);
+            state.write_usize(text.len());
+            state.write(text);
+            work::add((text.len() / 64).saturating_add(1));
         }
-        previous = Some(index);
+        Piece::Packed(value) => {
+            state.write_u8(2);
+            hash_packed(value, state);
+        }
     }
-    Ok(classes)
+}
+
+/// Feeds a packed array's elements to a hasher, canonical as [`packed_cmp`] compares them.
+fn hash_packed(value: &VariantRef<'_>, state: &mut impl Hasher) {
+    use VariantRef as V;
+    let mut bytes = |raw: &[u8]| {
+        state.write_usize(raw.len());
+        state.write(raw);
+        work::add((raw.len() / 64).saturating_add(1));
+    };
+    match value {
+        V::PackedByteArray(x) => return bytes(x),
+        V::PackedInt32Array(x) => return bytes(x.raw_bytes()),
+        V::PackedInt64Array(x) => return bytes(x.raw_bytes()),
+        _ => {}
+    }
+    let mut words = 0usize;
+    let mut word = |w: u64| {
+        state.write_u64(w);
+        words = words.saturating_add(1);
+    };
+    match value {
+        V::PackedFloat32Array(x) => x.iter().for_each(|f| word(canonical(f64::from(f)))),
+        V::PackedFloat64Array(x) => x.iter().for_each(|f| word(canonical(f))),
+        V::PackedColorArray(x) => {
+            x.iter().for_each(|c| owned_words(color_components(c)).for_each(&mut word))
+        }
+        _ => {
+            let mut elements = PackedRealsIter::new(value);
+            let mut element = Reals16::empty();
+            while elements.next_into(&mut element) {
+                word(u64::MAX);
+                self::words(&element).for_each(&mut word);
+            }
+        }
+    }
+    work::add(words);
+}
+
+/// The steps of sorting `len` items: `len` times its bit length.
+fn sort_cost(len: usize) -> usize {
+    let bits = usize::BITS.saturating_sub(len.leading_zeros());
+    len.saturating_mul(bits as usize)
 }
 
 /// The bits of a float, with every NaN one value and `-0.0` as `0.0`: equal exactly when the

@@ -1,13 +1,15 @@
-//! Reading a dictionary's keys in one forward pass, for the forms the sort builds of them.
+//! Reading a dictionary's keys in one forward pass, for the sort forms built of them.
 //!
-//! A [`Cursor`](crate::Cursor) over each key gives its values in order (each byte read once);
-//! a [`KeyVisitor`] sees each value with its depth below the key and says whether to go into
-//! a container, pass over it, or pass over the rest of the key. The dictionary's values are not
-//! read at all. O(bytes of the keys), one cursor (8 KiB) at a time, no recursion.
+//! The keys are parts of the value's [`Tape`](crate::Tape): a [`KeyVisitor`] sees each value
+//! inside a key with its depth below the key and says whether to go into a container or pass
+//! over it (O(1): the tape knows where it ends). The
+//! dictionary's values are not read at all. O(the parts visited), a heap stack of one entry per
+//! open container, no recursion.
+
+use alloc::vec::Vec;
 
 use crate::VariantRef;
-use crate::view::cursor::Event;
-use crate::view::element::Element;
+use crate::view::tape::{Children, Part};
 use crate::wire::error::Result;
 
 /// What to do after a value.
@@ -17,56 +19,58 @@ pub(super) enum Visit {
     Enter,
     /// Pass over the container without reading its values.
     Pass,
-    /// Pass over the rest of the key.
-    PassKey,
 }
 
 /// What a pass over the keys builds.
 pub(super) trait KeyVisitor<'a> {
     /// The next key begins.
     fn key(&mut self);
-    /// A value `depth` levels below the key (0: the key itself); `container` when it holds
-    /// values (an array, a dictionary, a full object).
+    /// A value `depth` levels below the key (0: the key itself).
     ///
     /// # Errors
     /// A malformed part of the value (strings of a `NodePath` or `PackedStringArray`).
-    fn value(&mut self, value: VariantRef<'a>, depth: usize, container: bool) -> Result<Visit>;
+    fn value(&mut self, value: VariantRef<'a>, depth: usize) -> Result<Visit>;
     /// The innermost container entered has no more values.
     fn close(&mut self);
 }
 
-/// Shows every key in `keys` to `visitor`, in order: one [`Cursor`](crate::Cursor) pass over
-/// each key's own bytes, so the work is O(bytes of the keys); the dictionary's values are never
-/// read.
-pub(super) fn visit_keys<'a>(
-    keys: &[Element<'a>],
+/// Shows every key in `keys` to `visitor`, in order, with what is inside each key as far as the
+/// visitor enters it. O(the parts visited): containers passed over are not read.
+pub(super) fn visit_keys<'t, 'a>(
+    keys: &[Part<'t, 'a>],
     visitor: &mut impl KeyVisitor<'a>,
 ) -> Result<()> {
+    let mut open: Vec<Children<'t, 'a>> = Vec::new();
     for key in keys {
         visitor.key();
-        let mut cursor = key.cursor();
-        while let Some(event) = cursor.next().transpose()? {
-            // Depth of the value below the key: 0 for the key itself.
-            let (visit, container) = match event {
-                Event::Leaf(leaf) => (visitor.value(leaf.value(), cursor.depth(), false)?, false),
-                Event::Open { value, .. } => {
-                    let depth = cursor.depth().saturating_sub(1);
-                    (visitor.value(value, depth, true)?, true)
-                }
-                Event::Close { .. } => {
-                    visitor.close();
-                    (Visit::Enter, false)
-                }
-                // Full objects are never entered.
-                Event::Property(_) => (Visit::Enter, false),
+        open.clear();
+        let mut next = Some(*key);
+        loop {
+            let part = match next.take() {
+                Some(part) => part,
+                None => match open.last_mut().map(Iterator::next) {
+                    Some(Some(part)) => part,
+                    Some(None) => {
+                        open.pop();
+                        visitor.close();
+                        continue;
+                    }
+                    None => break,
+                },
             };
-            match visit {
-                Visit::Enter => {}
-                Visit::Pass if container => {
-                    cursor.skip_container()?;
-                }
-                Visit::Pass => {}
-                Visit::PassKey => break,
+            // A full object's property names: objects are passed over, never entered.
+            if part.name().is_some() {
+                continue;
+            }
+            let value = part.value();
+            let container = matches!(
+                value,
+                VariantRef::Array(_)
+                    | VariantRef::Dictionary(_)
+                    | VariantRef::Object(crate::ObjectRef::Full(_))
+            );
+            if visitor.value(value, open.len())? == Visit::Enter && container {
+                open.push(part.children());
             }
         }
     }

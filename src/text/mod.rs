@@ -53,9 +53,7 @@
 //!   precision) builds print them.
 //! * **Key order where Godot's `<` does not order**: keys of types without `<` (dictionaries,
 //!   objects, colors, transforms, packed arrays, ...) and NaN keys keep their wire order; with
-//!   more than 16 keys Godot's sort is not stable and may order such ties differently. Without
-//!   the `alloc` feature, keys are ordered without memory by a total order close to Godot's (type
-//!   first, so a `String` and a `StringName` key never interleave by text).
+//!   more than 16 keys Godot's sort is not stable and may order such ties differently.
 //! * **Godot 3 strings that are not Unicode** (surrogates, code points above U+10FFFF, which
 //!   Godot 3 accepts) print their invalid bytes as U+FFFD. Types Godot 3 lacks, printed with
 //!   [`Version::Godot3`], use their Godot 4 name in Godot 3's layout. A Godot 3 `RID` prints as
@@ -69,17 +67,14 @@
 //! reaches. The text written before the error is incomplete. Nothing is printed for a value
 //! [`parse`](crate::parse) refused: it never becomes a [`VariantRef`].
 //!
-//! Printing is O(n) for values without dictionaries, plus the re-walk of nested containers
-//! (each container's elements are found by walking them, once per level above). Dictionaries
-//! are sorted. With `alloc`, each key is read once into the form Godot's `<` compares and the
-//! form its key equality compares (one pass over the dictionary for each); repeated keys are
-//! found by sorting the equality forms, and the entries are sorted with O(k log k) comparisons
-//! of the order forms, each at most the shorter key: O((K + k) log k) work and O(k + K) memory
-//! for k entries whose keys take K bytes. Without `alloc`, keys are selected
-//! one at a time with no memory: O(k²) comparisons and equality checks, each up to 16 times the
-//! bytes of the two keys. Nesting is handled with an explicit stack, never recursion: a heap `Vec`
-//! with `alloc`, otherwise a fixed array of 1025 entries on the stack (about 100 KiB). Key
-//! comparisons follow nested arrays 16 levels deep at most.
+//! Printing reads the value once into a [`Tape`] (24 bytes per part) and prints from it, each part
+//! once: O(n) for values without dictionaries, however they nest. Dictionaries are sorted: each
+//! key is read once into the form Godot's `<` compares, and everything inside keys gets an
+//! equality number once for the whole printing (hash-consing, so keys nested inside keys are not
+//! read again per level); repeated keys are found by their numbers, and the entries are sorted
+//! with O(k log k) comparisons of the order forms, each at most the shorter key. In all, O(n log n)
+//! work and O(n) memory, however keys nest. Nesting is handled with explicit stacks on the heap,
+//! never recursion.
 
 mod float;
 mod key_classes;
@@ -95,6 +90,7 @@ use alloc::vec::Vec;
 use crate::view::tape::{Children, Part, Tape};
 use crate::{ContainerType, Error, GdStr, ObjectRef, VariantRef, Version};
 
+use key_classes::KeyClasses;
 use order::{PackedRealsIter, Reals16};
 use sort::sorted;
 
@@ -160,7 +156,7 @@ pub fn write_text_as<W: Write + ?Sized>(
     version: Version,
     out: &mut W,
 ) -> Result<(), TextError> {
-    TextWriter { out, version }.run(value)
+    TextWriter { out, version, numbers: KeyClasses::new(0, version) }.run(value)
 }
 
 /// Godot 4's text of `value` (`var_to_str`), as a `String`.
@@ -210,10 +206,12 @@ enum Frame<'t, 'a> {
     },
 }
 
-/// One printing run.
-struct TextWriter<'w, W: ?Sized> {
+/// One printing run of a value whose bytes live for `'a`.
+struct TextWriter<'w, 'a, W: ?Sized> {
     out: &'w mut W,
     version: Version,
+    /// Equality numbers of everything inside dictionary keys, kept for the whole run.
+    numbers: KeyClasses<'a>,
 }
 
 /// How a string is escaped.
@@ -225,13 +223,14 @@ enum Escape {
     C,
 }
 
-impl<'w, W: Write + ?Sized> TextWriter<'w, W> {
-    fn run(&mut self, value: VariantRef<'_>) -> Result<(), TextError> {
+impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
+    fn run(&mut self, value: VariantRef<'a>) -> Result<(), TextError> {
         let Some(tape) = Tape::of_container(value) else {
             self.value(value, None, 0)?;
             return Ok(());
         };
         let tape = tape?;
+        self.numbers = KeyClasses::new(tape.len(), self.version);
         let mut stack: Vec<Frame<'_, '_>> = Vec::new();
         let root = tape.root();
         if let Some(frame) = self.value(root.value(), Some(root), 0)? {
@@ -258,7 +257,7 @@ impl<'w, W: Write + ?Sized> TextWriter<'w, W> {
 
     /// Writes what comes before the next child of `frame` and returns that child with its
     /// recursion count, or closes the container and returns `None`.
-    fn step<'t, 'a>(
+    fn step<'t>(
         &mut self,
         frame: &mut Frame<'t, 'a>,
     ) -> Result<Option<(Part<'t, 'a>, u16)>, TextError> {
@@ -314,7 +313,7 @@ impl<'w, W: Write + ?Sized> TextWriter<'w, W> {
 
     /// Writes `value` whole, or the opening of a container and returns its frame. `count` is
     /// Godot 4's recursion count of the value (the containers above it).
-    fn value<'t, 'a>(
+    fn value<'t>(
         &mut self,
         value: VariantRef<'a>,
         part: Option<Part<'t, 'a>>,
@@ -468,7 +467,7 @@ impl<'w, W: Write + ?Sized> TextWriter<'w, W> {
     /// null, or past Godot 4's nesting cut-off) and returns its frame.
     /// `part` is the container's place on the tape (every array, dictionary and full object
     /// has one).
-    fn container<'t, 'a>(
+    fn container<'t>(
         &mut self,
         value: VariantRef<'a>,
         part: Option<Part<'t, 'a>>,
@@ -560,18 +559,18 @@ impl<'w, W: Write + ?Sized> TextWriter<'w, W> {
 
     /// The entries of the dictionary at `part` in print order: repeated keys merged (first
     /// position, last value), sorted as Godot sorts them.
-    fn print_order<'t, 'a>(
-        &self,
+    fn print_order<'t>(
+        &mut self,
         part: Part<'t, 'a>,
     ) -> Result<Vec<(Part<'t, 'a>, Part<'t, 'a>)>, Error> {
         let mut children = part.children();
         let mut keys = Vec::new();
         let mut entries = Vec::new();
         while let (Some(key), Some(value)) = (children.next(), children.next()) {
-            keys.push(key.element());
+            keys.push(key);
             entries.push((key, value));
         }
-        sorted(&keys, entries, self.version)
+        sorted(&keys, entries, &mut self.numbers, self.version)
     }
 
     /// The element, key or value type of a typed container.

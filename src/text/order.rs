@@ -9,13 +9,13 @@
 //!
 //! Key equality follows Godot's (`hash_compare`): same type (a `String` and a `StringName` with
 //! the same text are one key in Godot 4), floats equal by `==` or when both are NaN, containers
-//! element by element. Godot 4 compares dictionaries by content regardless of order; here two
-//! dictionary keys are one key when their entries are pairwise equal in wire order.
+//! element by element however deep. Two Godot 4 dictionary keys are one key when their entries
+//! are pairwise equal in wire order (Godot hashes a dictionary's entries in order).
 //!
-//! Comparisons follow nested arrays [`COMPARE_DEPTH`] levels deep at most (deeper ones compare as
-//! neither less nor equal), so they cannot exhaust the stack. Godot has no such cut-off for `<`,
-//! and Godot 4's equality follows containers 100 levels deep (deeper ones are equal), so keys
-//! that differ, or are equal, only more than 16 levels down may be ordered or merged differently.
+//! `<` follows nested arrays [`COMPARE_DEPTH`] levels deep at most (deeper ones compare as neither
+//! less nor greater). Godot has no such cut-off for `<`, so keys that differ only more than 16
+//! levels down may be ordered differently. Godot 4's equality stops at 100 levels (deeper
+//! containers are equal), which only keys nested that deep can tell apart.
 //!
 //! Sorting reads each key once into a sort form ([`SortForms`](super::sort_form)) and an
 //! equality class ([`classes`](super::key_classes)); the helpers here read the components those

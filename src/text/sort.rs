@@ -8,18 +8,19 @@
 //! Godot 4 strings compared by text but with other types by type id), so the result depends on
 //! the exact algorithm: these are the ones the text has always been printed with.
 //!
-//! Costs, for a dictionary of n bytes with k entries whose keys take K bytes: reading the
-//! entries, then every key's sort form ([`SortForms`]) and equality class ([`classes`]), one
-//! pass over the dictionary each, O(n); O(k log k) comparisons of forms, each at most the
-//! shorter key's tokens, and a merge sort outputs one of the two keys it compares, so sorting is
-//! O((K + k) log k); merging is O(k) with the classes in a table. Memory is O(k + K).
+//! Costs, for a dictionary of k entries whose keys take K bytes: every key's sort form
+//! ([`SortForms`]), O(K), and equality class ([`KeyClasses`], O(1) for a key numbered before,
+//! since numbers are kept for the whole printing); O(k log k) comparisons of forms, each at most
+//! the shorter key's tokens, and a merge sort outputs one of the two keys it compares, so
+//! sorting is O((K + k) log k); merging is O(k) with the classes in a table. Memory is
+//! O(k + K).
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
-use super::key_classes::classes;
+use super::key_classes::KeyClasses;
 use super::sort_form::SortForms;
-use crate::view::element::Element;
+use crate::view::tape::Part;
 use crate::wire::error::Error;
 use crate::wire::options::Version;
 use crate::wire::work;
@@ -43,14 +44,15 @@ struct Item<K, V> {
 
 /// The entries of a dictionary (in wire order) in print order: repeated keys merged (first
 /// position, last value), sorted with Godot's key order.
-/// `keys` are the entries' keys, read for their sort and equality forms; `entries` are what is
-/// returned for each entry, `(key, value)`.
+/// `keys` are the entries' keys, read for their sort forms and numbered by `numbers`; `entries`
+/// are what is returned for each entry, `(key, value)`.
 pub(super) fn sorted<'a, K: Copy, V: Copy>(
-    keys: &[Element<'a>],
+    keys: &[Part<'_, 'a>],
     entries: Vec<(K, V)>,
+    numbers: &mut KeyClasses<'a>,
     version: Version,
 ) -> Result<Vec<(K, V)>, Error> {
-    let classes = classes(keys, version)?;
+    let classes = numbers.classes(keys)?;
     let forms = SortForms::new(keys, version)?;
     let mut items: Vec<Item<K, V>> = entries
         .into_iter()

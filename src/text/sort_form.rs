@@ -11,8 +11,9 @@
 //! Godot 4 compares two `String` or `StringName` keys by their text alone (at the top level
 //! only, as its `StringLikeVariantOrder` does).
 //!
-//! The forms are built in one pass over the dictionary ([`visit_keys`]): O(bytes), a token per
-//! value down to the cut-off. Comparing two forms is O(tokens up to the first one that
+//! The forms are built in one pass over the keys ([`visit_keys`]): a token per value down to the
+//! cut-off, arrays only entered (a part is read for the forms of one dictionary at most: the
+//! nearest one whose key holds it through arrays alone), so over one printing O(n). Comparing two forms is O(tokens up to the first one that
 //! decides), at most the shorter form plus the bytes of the compared strings.
 
 use alloc::vec::Vec;
@@ -21,7 +22,7 @@ use core::cmp::Ordering;
 use super::key_events::{KeyVisitor, Visit, visit_keys};
 use super::order::{COMPARE_DEPTH, int_components, lexicographic_less, real_components, type_id};
 use crate::VariantRef;
-use crate::view::element::Element;
+use crate::view::tape::Part as TapePart;
 use crate::wire::error::Result;
 use crate::wire::options::Version;
 use crate::wire::work;
@@ -39,7 +40,7 @@ impl<'a> KeyVisitor<'a> for SortForms<'a> {
         self.starts.push(self.tokens.len());
     }
 
-    fn value(&mut self, value: VariantRef<'a>, depth: usize, _: bool) -> Result<Visit> {
+    fn value(&mut self, value: VariantRef<'a>, depth: usize) -> Result<Visit> {
         let ty = type_id(&value, self.version);
         Ok(match value {
             VariantRef::Array(_) if depth < usize::from(COMPARE_DEPTH) => {
@@ -88,7 +89,7 @@ enum Part<'a> {
 
 impl<'a> SortForms<'a> {
     /// The forms of the keys of `dictionary`, read as `version` orders them.
-    pub(super) fn new(keys: &[Element<'a>], version: Version) -> Result<Self> {
+    pub(super) fn new(keys: &[TapePart<'_, 'a>], version: Version) -> Result<Self> {
         let mut forms = SortForms { tokens: Vec::new(), starts: Vec::new(), version };
         visit_keys(keys, &mut forms)?;
         work::add(forms.tokens.len());
