@@ -270,14 +270,35 @@ fn nested_arrays(version: Version, depth: usize) -> Vec<u8> {
     bytes
 }
 
+/// `depth` dictionaries nested as keys (`{{{...}: 0}: 0}`, the innermost empty), in `version`'s
+/// numbering.
+fn nested_dictionary_keys(version: Version, depth: usize) -> Vec<u8> {
+    let id: u8 = match version {
+        G3 => 18,
+        G4 => 27,
+    };
+    let mut bytes = Vec::new();
+    for level in 0..depth {
+        let count: u32 = if level + 1 < depth { 1 } else { 0 };
+        bytes.extend_from_slice(&[id, 0, 0, 0]);
+        bytes.extend_from_slice(&count.to_le_bytes());
+    }
+    for _ in 1..depth {
+        bytes.extend_from_slice(&[2, 0, 0, 0, 0, 0, 0, 0]);
+    }
+    bytes
+}
+
 #[test]
 fn the_deepest_values_print_on_a_small_stack() {
     let printed = std::thread::Builder::new()
-        .stack_size(2 << 20)
+        .stack_size(256 << 10)
         .spawn(|| {
             let godot3 = text_of(G3, &nested_arrays(G3, 1025));
             let godot4 = text_of(G4, &nested_arrays(G4, 1025));
-            (godot3, godot4)
+            let keys3 = text_of(G3, &nested_dictionary_keys(G3, 1025));
+            let keys4 = text_of(G4, &nested_dictionary_keys(G4, 1025));
+            (godot3, godot4, keys3, keys4)
         })
         .unwrap()
         .join()
@@ -286,6 +307,8 @@ fn the_deepest_values_print_on_a_small_stack() {
     assert_eq!(printed.0, format!("{}[  ]{}", "[ ".repeat(1024), " ]".repeat(1024)));
     // Godot 4 prints containers more than 100 levels down as empty.
     assert_eq!(printed.1, format!("{}[]{}", "[".repeat(101), "]".repeat(101)));
+    assert_eq!(printed.2, format!("{}{{\n\n}}{}", "{\n".repeat(1024), ": 0\n}".repeat(1024)));
+    assert_eq!(printed.3, format!("{}{{}}{}", "{\n".repeat(101), ": 0\n}".repeat(101)));
 }
 
 /// The error printing reports, which must be validate's.

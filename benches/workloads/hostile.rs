@@ -55,6 +55,12 @@ pub fn cases(size: usize) -> Vec<Hostile> {
             run: print_text,
         },
         Hostile {
+            name: "text/wide_keys_inside_keys",
+            bytes: wide_keys_inside_keys(500, size / 4000),
+            options: g4,
+            run: print_text,
+        },
+        Hostile {
             name: "text/packed_keys",
             bytes: dictionary(size / 24, |w, i| {
                 w.packed_int32(&[i as i32, 0]).expect("in memory");
@@ -129,6 +135,27 @@ pub fn deep_around_wide(depth: usize, width: usize) -> Vec<u8> {
     w.begin_array(width).expect("in memory");
     for i in 0..width {
         w.string(if i % 2 == 0 { "even" } else { "odd" }).expect("in memory");
+    }
+    w.finish().expect("complete")
+}
+
+/// `depth` dictionaries nested as keys, each key also holding an array nested as a key and a
+/// wide array: `{[{[...]: 1, "w": [0, 1, ...]}]: 1}`, so that every level's key reaches into
+/// every level below.
+pub fn wide_keys_inside_keys(depth: usize, width: usize) -> Vec<u8> {
+    let mut w = writer();
+    for _ in 0..depth {
+        w.begin_dictionary(2).expect("in memory");
+        w.begin_array(1).expect("in memory");
+    }
+    w.begin_array(0).expect("in memory");
+    for level in 0..depth {
+        w.int(1).expect("in memory");
+        w.string("w").expect("in memory");
+        w.begin_array(width).expect("in memory");
+        for i in 0..width {
+            w.int((i + level) as i64).expect("in memory");
+        }
     }
     w.finish().expect("complete")
 }
