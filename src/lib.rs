@@ -101,7 +101,7 @@
 //! | a value as lossless, type-tagged JSON | [`json::to_json`], [`json::write_json`] | O(n) |
 //! | a value by a textual path such as `players/3/pos` | [`parse_path`], then [`VariantRef::lookup`] / [`Element::lookup`] | O(path), then each step's lookup |
 //! | frames from a tokio stream, UDP or WebSocket (feature `tokio`) | `net::FrameCodec`, `net::DatagramCodec`, `net::Packet::datagram` | O(frame) per frame, however the bytes arrive |
-//! | statistics over a dump, or the frames of a damaged one | [`framing::FrameStats`], [`framing::scan`] | O(1) per frame / O(n) plus resynchronisation |
+//! | statistics over a dump, or the frames of a damaged one | [`framing::FrameStats`], [`framing::scan`] | O(1) per frame / O(n), resynchronisation included |
 //!
 //! ## What is checked where
 //!

@@ -179,18 +179,18 @@ pub fn nested(w: &mut Writer<Vec<u8>>, depth: usize, i: usize) {
     w.int(i as i64).expect("in memory");
 }
 
-/// A `store_var` dump whose first prefix is bad, followed by `size` bytes in which every word
-/// starts something that looks like a frame whose value validates a long way before failing.
+/// A `store_var` dump whose first prefix is bad, followed by `size` bytes in which every
+/// 16-byte step starts something that looks like a frame reaching to the end of the dump:
+/// `[length to the end, Array header, count 2, int header]`, whose value nests arrays until the
+/// depth limit refuses it, 16 KiB into its payload.
 pub fn resync_dump(size: usize) -> Vec<u8> {
-    let mut dump = u32::MAX.to_le_bytes().to_vec();
-    // Repeated [prefix = big, header Array, count = many, int ...]: each candidate offset reads
-    // a prefix, then an array whose ints run on until the prefix's end is passed.
     let words = size / 4;
+    let mut dump = u32::MAX.to_le_bytes().to_vec();
     for i in 0..words {
         let word = match i % 4 {
-            0 => 0x0010_0000u32,
+            0 => ((words - i) * 4 - 4) as u32,
             1 => 28,
-            2 => 0x0004_0000,
+            2 => 2,
             _ => 2,
         };
         dump.extend_from_slice(&word.to_le_bytes());

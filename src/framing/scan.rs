@@ -3,8 +3,10 @@
 use core::iter::FusedIterator;
 
 use super::error::{FrameError, FrameErrorKind};
-use super::frame::{Frame, split};
+use super::frame::{Frame, RawFrame, split};
 use super::prefix::LengthPrefix;
+use crate::wire::error::ErrorKind;
+use crate::wire::work;
 use crate::Options;
 
 /// Bytes of a buffer that held no good frame: the first error met there, and the extent of the
@@ -43,7 +45,7 @@ pub struct Skipped {
 /// assert_eq!(scan.filter(|f| f.is_ok()).count(), 10);
 /// ```
 pub fn scan(buf: &[u8], prefix: LengthPrefix, options: Options) -> Scan<'_> {
-    Scan { buf, pos: 0, prefix, options }
+    Scan { buf, pos: 0, prefix, options, credit: Credit::for_bytes(buf.len()) }
 }
 
 /// The iterator of [`scan`].
@@ -53,6 +55,8 @@ pub struct Scan<'a> {
     pos: usize,
     prefix: LengthPrefix,
     options: Options,
+    /// What every resynchronisation of this scan may still spend on checking candidates.
+    credit: Credit,
 }
 
 impl Scan<'_> {
@@ -81,8 +85,8 @@ impl<'a> Iterator for Scan<'a> {
             Err(error) => {
                 let start = self.pos;
                 let from = start.saturating_add(1);
-                self.pos =
-                    resync(self.buf, from, self.prefix, self.options).unwrap_or(self.buf.len());
+                self.pos = search(self.buf, from, self.prefix, self.options, &mut self.credit)
+                    .unwrap_or(self.buf.len());
                 Some(Err(Skipped { error, len: len(start, self.pos) }))
             }
         }
@@ -97,16 +101,48 @@ impl FusedIterator for Scan<'_> {}
 /// frame. These conditions keep stray bytes inside a damaged stretch (the inside of a
 /// container, say) from being taken for a frame. `None` when there is none.
 ///
-/// Tries each offset in turn: O(bytes passed over), times the size of the frames tried at each
-/// (a candidate's value is checked only when its prefix and payload fit). Damaged data can
-/// still contain bytes that happen to form two frames; the frames after a resynchronisation
-/// are as trustworthy as the damage allows.
+/// Tries each offset in turn. The prefix conditions cost O(1) per offset; a candidate that
+/// meets them has its value checked, which reads up to its payload. Checking is limited to 8
+/// payload bytes per byte of `buf` after `from` (plus 4 KiB) in all: past that, a candidate
+/// lying inside the payload of one already checked and refused is passed over, so the
+/// candidates still checked have disjoint payloads. O(bytes after `from`) in all, whatever the
+/// damage. Damaged data can still contain bytes that happen to form two frames; the frames
+/// after a resynchronisation are as trustworthy as the damage allows, and on data built to
+/// exhaust the limit, a good frame inside a refused candidate's payload is passed over.
 pub fn resync(buf: &[u8], from: usize, prefix: LengthPrefix, options: Options) -> Option<usize> {
+    let mut credit = Credit::for_bytes(buf.len().saturating_sub(from));
+    search(buf, from, prefix, options, &mut credit)
+}
+
+/// Payload bytes that candidates may still have checked, for one scan or one [`resync`].
+#[derive(Clone, Copy, Debug)]
+struct Credit(usize);
+
+impl Credit {
+    /// 8 payload bytes per byte searched, plus 4 KiB.
+    fn for_bytes(bytes: usize) -> Self {
+        Credit(bytes.saturating_mul(8).saturating_add(4096))
+    }
+}
+
+/// [`resync`], spending from `credit`.
+fn search(
+    buf: &[u8],
+    from: usize,
+    prefix: LengthPrefix,
+    options: Options,
+    credit: &mut Credit,
+) -> Option<usize> {
+    // Once the credit is spent, candidates before this offset (inside the payload of one
+    // checked and refused) are passed over.
+    let mut frontier = from;
     let mut at = from;
     while at < buf.len() {
+        work::add(1);
         let rest = buf.get(at..)?;
         let offset = u64::try_from(at).unwrap_or(u64::MAX);
-        if let Ok(raw) = split(rest, offset, prefix) {
+        let candidate = split(rest, offset, prefix).ok().filter(|_| at >= frontier);
+        if let Some(raw) = candidate {
             let next = rest.get(raw.raw_bytes().len()..).unwrap_or(&[]);
             let followed = next.is_empty()
                 || !matches!(
@@ -115,12 +151,32 @@ pub fn resync(buf: &[u8], from: usize, prefix: LengthPrefix, options: Options) -
                         | FrameErrorKind::TooLarge { .. }
                         | FrameErrorKind::NegativeLength { .. })
                 );
-            let exact = |frame: Frame<'_>| frame.trailing_bytes().is_empty();
-            if followed && raw.decode(options).is_ok_and(exact) {
-                return Some(at);
+            if followed {
+                let checked = raw.decode(options);
+                if checked.is_ok_and(|frame| frame.trailing_bytes().is_empty()) {
+                    return Some(at);
+                }
+                credit.0 = credit.0.saturating_sub(read_by_check(raw, checked));
+                if credit.0 == 0 {
+                    frontier = at.saturating_add(raw.raw_bytes().len());
+                }
             }
         }
         at = at.saturating_add(1);
     }
     None
+}
+
+/// How many payload bytes checking a refused candidate read: up to the problem it reported, or
+/// the whole payload when it may have read past it (a string's text is searched for its end
+/// before its first bad byte is reported) or when its value ended early.
+fn read_by_check(raw: RawFrame<'_>, checked: Result<Frame<'_>, FrameError>) -> usize {
+    let payload = raw.payload().len();
+    let start = usize::try_from(raw.payload_offset()).unwrap_or(usize::MAX);
+    match checked.as_ref().map_err(FrameError::kind) {
+        Err(FrameErrorKind::Value(error)) if error.kind() != ErrorKind::InvalidUtf8 => {
+            error.offset().saturating_sub(start).saturating_add(8).min(payload)
+        }
+        _ => payload,
+    }
 }
