@@ -50,7 +50,10 @@ fn assert_linear_scan(name: &str, size: usize, per_byte: u64, make: impl Fn(usiz
     let (a, b) = (scan(&small), scan(&large));
     eprintln!("{name}: {a} units on {} bytes, {b} on {}", small.len(), large.len());
     for (units, bytes) in [(a, small.len()), (b, large.len())] {
-        assert!(units <= per_byte * bytes as u64 + 10_000, "{name}: {units} units on {bytes} bytes");
+        assert!(
+            units <= per_byte * bytes as u64 + 10_000,
+            "{name}: {units} units on {bytes} bytes"
+        );
     }
     assert!(b <= 6 * a, "{name}: {a} units, then {b} for 4x the bytes");
 }

@@ -5,9 +5,9 @@ use core::iter::FusedIterator;
 use super::error::{FrameError, FrameErrorKind};
 use super::frame::{Frame, RawFrame, split};
 use super::prefix::LengthPrefix;
+use crate::Options;
 use crate::wire::error::ErrorKind;
 use crate::wire::work;
-use crate::Options;
 
 /// Bytes of a buffer that held no good frame: the first error met there, and the extent of the
 /// stretch, from the bad frame's first byte to where the next good frame starts (or to the
