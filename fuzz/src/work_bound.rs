@@ -50,6 +50,16 @@ pub fn check(data: &[u8]) {
         for version in [Version::Godot3, Version::Godot4] {
             bounded(data, "text", options, || gdvariant::text::to_text_as(value, version).is_ok());
         }
+        bounded(data, "serialize (serde)", options, || {
+            let mut json = serde_json::Serializer::new(std::io::sink());
+            serde::Serialize::serialize(&value, &mut json).is_ok()
+        });
+        bounded(data, "from_bytes into a Variant (serde)", options, || {
+            gdvariant::serde::from_bytes::<gdvariant::Variant>(data, options).is_ok()
+        });
+        bounded(data, "from_bytes into a tree of your own (serde)", options, || {
+            gdvariant::serde::from_bytes::<Tree>(data, options).is_ok()
+        });
         bounded(data, "lookup", options, || {
             let keys = [gdvariant::Key::from("type"), gdvariant::Key::from(0)];
             value.lookup(&keys).is_ok()
@@ -76,4 +86,78 @@ pub fn check(data: &[u8]) {
         }
     }
     bounded(data, "detect", Options::godot4(), || gdvariant::detect(data));
+}
+
+/// Any value, as a recursive type of a user's own reads it through serde's data model (built
+/// for the work of building it; nothing reads it).
+#[allow(dead_code)]
+enum Tree {
+    Leaf,
+    List(Vec<Tree>),
+    Map(Vec<(Tree, Tree)>),
+}
+
+impl<'de> serde::Deserialize<'de> for Tree {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(TreeVisitor)
+    }
+}
+
+struct TreeVisitor;
+
+impl<'de> serde::de::Visitor<'de> for TreeVisitor {
+    type Value = Tree;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Tree, E> {
+        Ok(Tree::Leaf)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Tree, E> {
+        Ok(Tree::Leaf)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Tree, E> {
+        Ok(Tree::Leaf)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Tree, E> {
+        Ok(Tree::Leaf)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Tree, E> {
+        Ok(Tree::Leaf)
+    }
+    fn visit_bytes<E>(self, _: &[u8]) -> Result<Tree, E> {
+        Ok(Tree::Leaf)
+    }
+    fn visit_unit<E>(self) -> Result<Tree, E> {
+        Ok(Tree::Leaf)
+    }
+    fn visit_none<E>(self) -> Result<Tree, E> {
+        Ok(Tree::Leaf)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Tree, D::Error> {
+        serde::Deserialize::deserialize(d)
+    }
+    fn visit_newtype_struct<D: serde::Deserializer<'de>>(self, d: D) -> Result<Tree, D::Error> {
+        serde::Deserialize::deserialize(d)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Tree, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Tree::List(items))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Tree, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(entry) = map.next_entry()? {
+            entries.push(entry);
+        }
+        Ok(Tree::Map(entries))
+    }
+    fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<Tree, A::Error> {
+        use serde::de::VariantAccess;
+        let (tag, variant): (Tree, _) = data.variant()?;
+        Ok(Tree::Map(vec![(tag, variant.newtype_variant()?)]))
+    }
 }
