@@ -12,7 +12,7 @@
 //! | `owned_roundtrip` | `arbitrary` values | encode, validate, decode: the same value bit for bit, re-encoded to the same bytes |
 //! | `reencode` | bytes | whatever validates re-encodes to bytes that validate and decode to the same value, and encode to themselves |
 //! | `framing` | selector + bytes | the frame iterator and the streaming reader (read in arbitrary chunk sizes) agree on every frame and on the error that ends the stream |
-//! | `work_bound` | bytes | every public path that reads untrusted bytes (validate, cursor, tape, JSON, text, lookups, decode, encode, framing scan, detect) stays within a fixed number of units of work per input byte (`gdvariant::work`) |
+//! | `work_bound` | bytes | every public path that reads untrusted bytes (validate, cursor, tape, JSON, text, serde, lookups, decode, encode, framing scan, detect) stays within a fixed number of units of work per input byte (`gdvariant::work`) |
 //! | `packed_alignment` | selector + elements | a packed array placed at each offset 0..7: native slice, little-endian view, `get`, `iter` and `to_vec` agree bit for bit, and the native slice is there exactly when aligned on a little-endian host |
 
 pub mod differential;
