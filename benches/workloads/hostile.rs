@@ -16,6 +16,38 @@ pub struct Hostile {
     pub options: Options,
     /// The operation under test, run on the bytes.
     pub run: fn(&[u8], Options),
+    /// What the operation is timed beside: `validate` on the same bytes, or for a damaged dump,
+    /// the same scan of an undamaged dump of the same size.
+    pub baseline: Baseline,
+}
+
+/// The reference an operation's time is compared with.
+pub struct Baseline {
+    /// Its name in the benchmark's output.
+    pub name: &'static str,
+    /// Its input: `None` for the worst case's own bytes.
+    pub bytes: Option<Vec<u8>>,
+    /// The reference operation.
+    pub run: fn(&[u8], Options),
+}
+
+impl Baseline {
+    /// `validate` on the same bytes.
+    fn validate() -> Self {
+        Baseline {
+            name: "validate",
+            bytes: None,
+            run: |bytes, options| {
+                gdvariant::validate(bytes, options).expect("Godot accepts every worst case");
+            },
+        }
+    }
+}
+
+/// Every frame of a `store_var` dump, found and checked by `framing::scan`.
+fn scan_dump(bytes: &[u8], options: Options) {
+    let prefix = LengthPrefix::store_var(false);
+    gdvariant::framing::scan(bytes, prefix, options).count();
 }
 
 /// Every worst case, at about `size` bytes each.
@@ -32,6 +64,7 @@ pub fn cases(size: usize) -> Vec<Hostile> {
                     event.expect("valid input");
                 }
             },
+            baseline: Baseline::validate(),
         },
         Hostile {
             name: "json/deep_around_wide",
@@ -41,24 +74,28 @@ pub fn cases(size: usize) -> Vec<Hostile> {
                 let value = gdvariant::parse(bytes, options).expect("valid input");
                 gdvariant::json::to_json(value).expect("valid input");
             },
+            baseline: Baseline::validate(),
         },
         Hostile {
             name: "text/deep_around_wide",
             bytes: deep_around_wide(1000, size / 12),
             options: g4,
             run: print_text,
+            baseline: Baseline::validate(),
         },
         Hostile {
             name: "text/keys_nested_17_deep",
             bytes: dictionary(size / 160, |w, i| nested(w, 17, i)),
             options: g4,
             run: print_text,
+            baseline: Baseline::validate(),
         },
         Hostile {
             name: "text/wide_keys_inside_keys",
             bytes: wide_keys_inside_keys(500, size / 4000),
             options: g4,
             run: print_text,
+            baseline: Baseline::validate(),
         },
         Hostile {
             name: "text/packed_keys",
@@ -67,6 +104,7 @@ pub fn cases(size: usize) -> Vec<Hostile> {
             }),
             options: g4,
             run: print_text,
+            baseline: Baseline::validate(),
         },
         Hostile {
             name: "decode/dictionary_keys_equal_but_deep_inside",
@@ -81,14 +119,17 @@ pub fn cases(size: usize) -> Vec<Hostile> {
             run: |bytes, options| {
                 gdvariant::decode(bytes, options).expect("valid input");
             },
+            baseline: Baseline::validate(),
         },
         Hostile {
             name: "scan/resync_over_frame_starts",
             bytes: resync_dump(size),
             options: g4,
-            run: |bytes, options| {
-                let prefix = LengthPrefix::store_var(false);
-                gdvariant::framing::scan(bytes, prefix, options).count();
+            run: scan_dump,
+            baseline: Baseline {
+                name: "scan_undamaged",
+                bytes: Some(undamaged_dump(size)),
+                run: scan_dump,
             },
         },
     ];
@@ -101,6 +142,7 @@ pub fn cases(size: usize) -> Vec<Hostile> {
             let value = gdvariant::parse(bytes, options).expect("valid input");
             serde_json::to_vec(&value).expect("valid input");
         },
+        baseline: Baseline::validate(),
     });
     cases
 }
@@ -194,6 +236,19 @@ pub fn resync_dump(size: usize) -> Vec<u8> {
             _ => 2,
         };
         dump.extend_from_slice(&word.to_le_bytes());
+    }
+    dump
+}
+
+/// A `store_var` dump of about `size` bytes of good frames, each an Array holding one int.
+pub fn undamaged_dump(size: usize) -> Vec<u8> {
+    let mut dump = Vec::with_capacity(size);
+    let mut i = 0u32;
+    while dump.len() < size {
+        for word in [16, 28, 1, 2, i] {
+            dump.extend_from_slice(&word.to_le_bytes());
+        }
+        i = i.wrapping_add(1);
     }
     dump
 }
