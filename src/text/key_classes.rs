@@ -72,6 +72,8 @@ pub(super) struct KeyClasses<'a> {
     arena: Vec<Piece<'a>>,
     /// The form being read.
     scratch: Vec<Piece<'a>>,
+    /// Parts waiting to be numbered (tape index, children pending), kept between calls.
+    pending: Vec<(u32, bool)>,
 }
 
 impl<'a> KeyClasses<'a> {
@@ -87,6 +89,7 @@ impl<'a> KeyClasses<'a> {
             table: HashTable::new(),
             arena: Vec::new(),
             scratch: Vec::new(),
+            pending: Vec::new(),
         }
     }
 
@@ -126,9 +129,13 @@ impl<'a> KeyClasses<'a> {
         if let Some(number) = self.known(root) {
             return Ok(number);
         }
-        // Parts to number, each pushed again (`true`) once its children are pending.
-        let mut pending: Vec<(Part<'_, 'a>, bool)> = Vec::from([(root, false)]);
-        while let Some((part, opened)) = pending.pop() {
+        // Parts to number (by index on the tape), each pushed again (`true`) once its children
+        // are pending. The stack is kept between calls.
+        let mut pending = core::mem::take(&mut self.pending);
+        pending.clear();
+        pending.push((root.index(), false));
+        while let Some((index, opened)) = pending.pop() {
+            let part = root.at(index);
             if self.known(part).is_some() {
                 continue;
             }
@@ -139,17 +146,25 @@ impl<'a> KeyClasses<'a> {
                 _ => false,
             };
             if opens && !opened {
-                pending.push((part, true));
+                pending.push((index, true));
                 let children = part.children().filter(|c| self.known(*c).is_none());
-                pending.extend(children.map(|c| (c, false)));
+                pending.extend(children.map(|c| (c.index(), false)));
                 continue;
             }
-            let number =
-                if self.form(part, value, opens)? { self.intern() } else { self.next_fresh() };
-            if let Some(slot) = self.numbers.get_mut(part.index() as usize) {
+            let formed = self.form(part, value, opens);
+            let number = match formed {
+                Ok(true) => self.intern(),
+                Ok(false) => self.next_fresh(),
+                Err(error) => {
+                    self.pending = pending;
+                    return Err(error);
+                }
+            };
+            if let Some(slot) = self.numbers.get_mut(index as usize) {
                 *slot = number;
             }
         }
+        self.pending = pending;
         Ok(self.known(root).unwrap_or(UNKNOWN))
     }
 
