@@ -160,6 +160,9 @@ def nodepath_cases(T):
     np("sum_wrap_0_ffffffff_flag2", 0x80000000, 0xFFFFFFFF, 2, [sa, sb], "names 0, subnames 0xFFFFFFFF, flags 2: +1 wraps to 0")
     np("sum_wrap_1_fffffffe_flag2", 0x80000001, 0xFFFFFFFE, 2, [sa, sb], "names 1, subnames 0xFFFFFFFE, flags 2: total wraps to 0")
     np("sum_wrap_2_ffffffff", 0x80000002, 0xFFFFFFFF, 0, [sa, sb], "names 2, subnames 0xFFFFFFFF: total wraps to 1")
+    np("empty_abs", 0x80000000, 0, 1, [], "no names, no subnames, absolute flag")
+    np("sum_wrap_1_ffffffff_abs", 0x80000001, 0xFFFFFFFF, 1, [sa, sb],
+       "names 1, subnames 0xFFFFFFFF, absolute flag: total wraps to 0")
     np("names_huge_nostr", 0xFFFFFFFF, 0, 0, [sa], "names 0x7FFFFFFF, one string present")
     np("empty_name", 0x80000001, 0, 0, [gstr(b"")], "one empty name string")
     np("empty_name_then_a", 0x80000002, 0, 0, [gstr(b""), sa], "names '' and 'a'")

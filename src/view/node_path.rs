@@ -52,9 +52,12 @@ impl<'a> NodePathRef<'a> {
         Ok(NodePathRef { buf, first, names, subnames: total.wrapping_sub(names), flags, version })
     }
 
-    /// Whether the path is absolute (starts with `/`).
+    /// Whether the path is absolute (starts with `/`), as the game reads it: the absolute flag,
+    /// except that Godot 3 reads a path with no names and no subnames as the empty path, which
+    /// is never absolute (Godot 4 keeps it: `/`).
     pub fn is_absolute(&self) -> bool {
-        self.flags & FLAG_ABSOLUTE != 0
+        let empty = self.names == 0 && self.subnames == 0;
+        self.flags & FLAG_ABSOLUTE != 0 && !(empty && self.version == Version::Godot3)
     }
 
     /// Whether the obsolete "property" flag (bit 1) is set; it added one subname.
