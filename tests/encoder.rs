@@ -842,6 +842,8 @@ fn every_type_godot3_lacks_is_refused_there() {
             Err(refused(*ty)),
             "{ty:?}"
         );
+        let message = refused(*ty).to_string();
+        assert_eq!(message, format!("{} does not exist in Godot 3", ty.name(Version::Godot4)));
         // Godot 4 writes them all.
         let bytes = write(EncodeOptions::godot4(), write_it);
         gdvariant::validate(&bytes, Options::godot4()).unwrap();

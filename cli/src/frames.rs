@@ -43,6 +43,9 @@ pub fn run(args: &FramesArgs) -> Result<ExitCode, Failure> {
     let prefix = options::prefix(args.framing);
     let progress = progress_bar(bytes.len());
     let mut out = Out::stdout();
+    if !args.stats {
+        out.line(HEADER)?;
+    }
     let mut stats = FrameStats::new();
     let mut index = 0u64;
     let mut until_update = PROGRESS_EVERY;
@@ -113,6 +116,9 @@ fn progress_bar(len: usize) -> Option<ProgressBar> {
     bar.set_style(style);
     Some(bar)
 }
+
+/// The first line of the list: the columns of [`line`].
+const HEADER: &str = "index\toffset\tbytes\ttype\tdepth";
 
 /// One frame's line: index, offset, bytes (prefix included), type, depth.
 fn line(index: u64, frame: FrameSummary, options: Options) -> String {

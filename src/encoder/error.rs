@@ -59,7 +59,7 @@ impl fmt::Display for EncodeError {
                 write!(f, "output full: {needed} bytes needed, {capacity} available")
             }
             EncodeError::NotInVersion { ty, version } => {
-                write!(f, "{ty:?} does not exist in {version:?}")
+                write!(f, "{} does not exist in {version}", ty.name(Version::Godot4))
             }
             EncodeError::TypedContainerNotInVersion => {
                 f.write_str("typed containers do not exist in Godot 3")

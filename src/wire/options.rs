@@ -12,6 +12,17 @@ pub enum Version {
     Godot4,
 }
 
+impl core::fmt::Display for Version {
+    /// `Godot 3` or `Godot 4`, as every message of the crate and the command-line tool spells
+    /// them.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Version::Godot3 => "Godot 3",
+            Version::Godot4 => "Godot 4",
+        })
+    }
+}
+
 /// The deepest nesting Godot accepts (`Variant::MAX_RECURSION_DEPTH`), and the largest limit
 /// [`Options::with_max_depth`] takes.
 pub const MAX_DEPTH: u16 = 1024;

@@ -67,13 +67,40 @@ fn empty_and_garbage_inputs_never_panic() {
             }
         }
     }
-    // The empty input is refused everywhere a value is needed.
-    let output = run_with_input(&["validate", "--godot", "4", "-"], &[]);
+    // The empty input is refused everywhere a value is needed, with the same words whether
+    // the version is given or detected.
+    for godot in [&["--godot", "3"][..], &["--godot", "4"], &[]] {
+        let args = [&["validate"][..], godot, &["-"]].concat();
+        let output = run_with_input(&args, &[]);
+        assert_eq!(code(&output), 1);
+        assert_eq!(
+            stderr(&output),
+            "-: input ends inside a field that needs 4 bytes at byte offset 0\n",
+            "{args:?}"
+        );
+        let args = [&["dump"][..], godot, &["-"]].concat();
+        let output = run_with_input(&args, &[]);
+        assert_eq!(
+            stderr(&output),
+            "gdvariant: -: input ends inside a field that needs 4 bytes at byte offset 0\n",
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn bytes_neither_version_accepts_are_refused_with_each_versions_reason() {
+    // Godot 3's Dictionary id is a Godot 4 Transform3D, cut short here.
+    let output = run_with_input(&["dump", "-"], &[0x1b, 0, 0, 0]);
     assert_eq!(code(&output), 1);
     assert_eq!(
         stderr(&output),
-        "-: input ends inside a field that needs 4 bytes at byte offset 0\n"
+        "gdvariant: -: invalid as Godot 3 bytes: unknown type id 27 at byte offset 0; invalid as \
+         Godot 4 bytes: input ends inside a field that needs 4 bytes at byte offset 4\n"
     );
+    // The same reason in both versions is given once.
+    let output = run_with_input(&["validate", "-"], &[0xff, 0, 0, 0]);
+    assert_eq!(stderr(&output), "-: unknown type id 255 at byte offset 0\n");
 }
 
 #[test]

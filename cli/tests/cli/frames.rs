@@ -20,6 +20,9 @@ fn stream_cases(version: &str) -> Vec<(Value, &'static str)> {
         .collect()
 }
 
+/// The first line of the frame list.
+const HEADER: &str = "index\toffset\tbytes\ttype\tdepth";
+
 #[test]
 fn every_stream_case_lists_its_frames() {
     let mut seen = 0;
@@ -45,7 +48,8 @@ fn every_stream_case_lists_its_frames() {
                 .map(|s| s.as_u64().unwrap())
                 .collect();
             let text = stdout(&output);
-            let lines: Vec<&str> = text.lines().collect();
+            let lines: Vec<&str> = text.lines().skip(1).collect();
+            assert_eq!(text.lines().next(), Some(HEADER), "{version}/{name}");
             assert_eq!(lines.len(), types.len(), "{version}/{name}");
             let mut offset = 0;
             for (index, line) in lines.iter().enumerate() {
@@ -102,7 +106,7 @@ fn a_bad_value_is_reported_and_skipped() {
     let file = path.to_str().unwrap();
     let output = run(&["frames", "--godot", "4", file]);
     assert_eq!(code(&output), 1);
-    assert_eq!(stdout(&output).lines().count(), 1, "stops at the bad frame");
+    assert_eq!(stdout(&output).lines().count(), 2, "the header and the frame before the bad one");
     let err = stderr(&output);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with(&format!("{file}: frame at byte offset 12: ")), "{err}");
@@ -110,7 +114,7 @@ fn a_bad_value_is_reported_and_skipped() {
 
     let output = run(&["frames", "--godot", "4", "--skip-bad", file]);
     assert_eq!(code(&output), 1, "a bad frame was met");
-    assert_eq!(stdout(&output).lines().count(), 10, "every good frame");
+    assert_eq!(stdout(&output).lines().count(), 11, "the header and every good frame");
     let output = run(&["frames", "--godot", "4", "--skip-bad", "--stats", file]);
     let text = stdout(&output);
     assert!(text.starts_with("frames: 10 (212 bytes)\nbad frames: 1 (20 bytes)\n"), "{text}");
@@ -124,13 +128,13 @@ fn a_bad_prefix_is_skipped_to_the_next_good_frame() {
     let file = path.to_str().unwrap();
     let output = run(&["frames", "--godot", "4", file]);
     assert_eq!(code(&output), 1);
-    assert_eq!(stdout(&output).lines().count(), 3);
+    assert_eq!(stdout(&output).lines().count(), 4, "the header and three frames");
     assert!(stderr(&output).contains("frame at byte offset 48: "), "{}", stderr(&output));
 
     let output = run(&["frames", "--godot", "4", "--skip-bad", file]);
     assert_eq!(code(&output), 1);
     let text = stdout(&output);
-    let offsets: Vec<&str> = text.lines().map(|l| l.split('\t').nth(1).unwrap()).collect();
+    let offsets: Vec<&str> = text.lines().skip(1).map(|l| l.split('\t').nth(1).unwrap()).collect();
     assert_eq!(offsets, ["0", "12", "32", "84", "120", "128", "140", "156", "172", "216"]);
     std::fs::remove_file(path).unwrap();
 }
@@ -141,5 +145,25 @@ fn frames_read_standard_input() {
     let output =
         run_with_input(&["frames", "--godot", "3", "--prefix", "stream-peer", "-"], &bytes);
     assert_eq!(code(&output), 0, "{}", stderr(&output));
-    assert_eq!(stdout(&output).lines().count(), 10);
+    assert_eq!(stdout(&output).lines().count(), 11);
+}
+
+#[test]
+fn the_version_is_detected_from_the_first_frame_either_version_accepts() {
+    // A first frame that neither version accepts, then Godot 3 frames (a Godot 3 Dictionary
+    // is a truncated Transform3D to Godot 4).
+    let godot3 = std::fs::read(case_file("godot3", "stream_file_store_var")).unwrap();
+    let mut bytes = vec![4, 0, 0, 0, 0xff, 0, 0, 0];
+    bytes.extend_from_slice(&godot3);
+    let detected = run_with_input(&["frames", "--skip-bad", "-"], &bytes);
+    let explicit = run_with_input(&["frames", "--godot", "3", "--skip-bad", "-"], &bytes);
+    assert_eq!(stdout(&detected), stdout(&explicit));
+    assert_eq!(
+        stderr(&detected),
+        "-: frame at byte offset 0: invalid value: unknown type id 255 at byte offset 4\n"
+    );
+    assert_eq!(code(&detected), 1);
+    // An empty dump holds no frames in either version.
+    let output = run_with_input(&["frames", "-"], &[]);
+    assert_eq!((code(&output), stdout(&output)), (0, format!("{HEADER}\n")));
 }
