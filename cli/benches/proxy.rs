@@ -152,8 +152,17 @@ fn start(relay: Relay, upstream: SocketAddr) -> (Child, SocketAddr) {
     (child, value["addr"].as_str().unwrap().parse().unwrap())
 }
 
+/// Stops a relay: Ctrl-C (SIGINT), then, if it has not ended within 5 seconds, SIGKILL.
 fn stop(mut child: Child) {
     let _ = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < deadline {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let _ = child.kill();
     let _ = child.wait();
 }
 
@@ -241,10 +250,14 @@ fn plain_forwarder(upstream: &str) {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        // One Ctrl-C listener for the whole run: a listener made anew on each turn of the loop
+        // would miss a signal that arrives between two of them.
+        let stop = tokio::signal::ctrl_c();
+        tokio::pin!(stop);
         eprintln!(r#"{{"event":"listening","addr":"{}"}}"#, listener.local_addr().unwrap());
         loop {
             tokio::select! {
-                _ = tokio::signal::ctrl_c() => return,
+                _ = &mut stop => return,
                 accepted = listener.accept() => {
                     let (client, _) = accepted.unwrap();
                     tokio::spawn(async move {

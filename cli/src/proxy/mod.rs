@@ -115,26 +115,37 @@ pub fn run(args: &ProxyArgs) -> Result<ExitCode, Failure> {
     served.map(|()| ExitCode::SUCCESS)
 }
 
-/// Resolves when the process is asked to stop (Ctrl-C, or SIGTERM on Unix).
-async fn stop_signal() {
+/// Resolves at Ctrl-C (SIGINT) or SIGTERM. The listeners are registered when this is called,
+/// not when the future is first polled, so a signal that arrives right after the `listening`
+/// line is printed is not missed. Call it inside the runtime.
+fn stop_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
+        let interrupt = signal(SignalKind::interrupt());
+        let terminate = signal(SignalKind::terminate());
+        async move {
+            match (interrupt, terminate) {
+                (Ok(mut interrupt), Ok(mut terminate)) => {
+                    tokio::select! {
+                        _ = interrupt.recv() => {}
+                        _ = terminate.recv() => {}
+                    }
                 }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
+                (Ok(mut interrupt), Err(_)) => {
+                    interrupt.recv().await;
+                }
+                (Err(_), _) => {
+                    let _ = tokio::signal::ctrl_c().await;
+                }
             }
         }
     }
     #[cfg(not(unix))]
     {
-        let _ = tokio::signal::ctrl_c().await;
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
 

@@ -45,10 +45,12 @@ pub async fn serve(settings: Arc<Settings>, report: Arc<Report>) -> Result<(), F
         .ok_or_else(|| Failure::Input(format!("cannot resolve {}", settings.upstream)))?;
     let socket = Arc::new(socket);
     let addr = socket.local_addr().map_err(|e| Failure::Input(e.to_string()))?;
+    // Listen for a stop before saying where the proxy listens: a signal sent on that line is
+    // then never missed.
+    let stop = stop_signal();
     report.listening(addr, "udp");
     let mut sessions: HashMap<SocketAddr, Session> = HashMap::new();
     let mut buffer = vec![0u8; DATAGRAM_ROOM];
-    let stop = stop_signal();
     tokio::pin!(stop);
     loop {
         let (len, peer) = tokio::select! {

@@ -25,9 +25,11 @@ pub async fn serve(settings: Arc<Settings>, report: Arc<Report>) -> Result<(), F
         .await
         .map_err(|e| Failure::Input(format!("cannot listen on {}: {e}", settings.listen)))?;
     let addr = listener.local_addr().map_err(|e| Failure::Input(e.to_string()))?;
+    // Listen for a stop before saying where the proxy listens: a signal sent on that line is
+    // then never missed.
+    let stop = stop_signal();
     report.listening(addr, "websocket");
     let slots = Arc::new(Semaphore::new(settings.max_connections));
-    let stop = stop_signal();
     tokio::pin!(stop);
     loop {
         let (client, peer) = tokio::select! {
