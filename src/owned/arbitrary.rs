@@ -95,7 +95,8 @@ impl Variant {
     /// options' depth limit), size at most 100 values. In short (the
     /// [module docs](crate::owned#arbitrary-values-feature-arbitrary) give the reasons):
     ///
-    /// * only types of `options.version()`; Godot 3: no typed containers, `Rid(0)` only;
+    /// * only types of `options.version()`; Godot 3: no typed containers, `Rid(0)` only, no
+    ///   absolute NodePath without names and subnames;
     /// * strings without `\0` and without a leading U+FEFF (Godot cuts and strips them);
     /// * no `Object::Null` (written as `Nil`) or `Object::Id(0)` (read as null); full objects
     ///   only with `options.full_objects()`, of instantiable classes, with a Godot 4 `script`
@@ -367,7 +368,18 @@ impl<'u, 'a> Generator<'u, 'a> {
             }
             T::Color => V::Color(self.u.arbitrary()?),
             T::StringName => V::StringName(godot_string(self.u)?),
-            T::NodePath => V::NodePath(NodePath::arbitrary(self.u)?),
+            T::NodePath => {
+                let mut path = NodePath::arbitrary(self.u)?;
+                // Godot 3 reads a path without names and subnames as the empty path, which is
+                // never absolute.
+                if self.version == Version::Godot3
+                    && path.names.is_empty()
+                    && path.subnames.is_empty()
+                {
+                    path.absolute = false;
+                }
+                V::NodePath(path)
+            }
             T::Rid => match self.version {
                 Version::Godot3 => V::Rid(0),
                 Version::Godot4 => V::Rid(self.u.arbitrary()?),
