@@ -225,7 +225,7 @@ impl<'a> KeyClasses<'a> {
                 pieces.push(Piece::Text(signal.name().text_bytes()));
             }
             V::NodePath(path) => {
-                pieces.push(Piece::Word(u64::from(path.is_absolute())));
+                pieces.push(Piece::Word(u64::from(super::node_path_absolute(&path, self.version))));
                 pieces.push(Piece::Word(path.name_count() as u64));
                 pieces.push(Piece::Word(path.subname_count() as u64));
                 for part in path.names().chain(path.subnames()) {

@@ -88,7 +88,7 @@ use core::fmt::{self, Write};
 use alloc::vec::Vec;
 
 use crate::view::tape::{Children, Part, Tape};
-use crate::{ContainerType, Error, GdStr, ObjectRef, VariantRef, Version};
+use crate::{ContainerType, Error, GdStr, ObjectRef, Options, VariantRef, VariantType, Version};
 
 use key_classes::KeyClasses;
 use order::{PackedRealsIter, Reals16};
@@ -219,7 +219,8 @@ struct TextWriter<'w, 'a, W: ?Sized> {
 enum Escape {
     /// `String::c_escape_multiline`: `\` and `"` only.
     Multiline,
-    /// `String::c_escape`: also `\a \b \f \n \r \t \v`, `'` and `?`.
+    /// `String::c_escape`: also `\a \b \f \n \r \t \v`, `'`, and `?` in Godot 3 (Godot 4.6
+    /// leaves `?` as it is).
     C,
 }
 
@@ -364,7 +365,7 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
             V::Rect2i(v) => write_ints(self.out, name, open, close, |f| v.for_each_component(f))?,
             V::NodePath(path) => {
                 self.out.write_str("NodePath(\"")?;
-                if path.is_absolute() {
+                if node_path_absolute(&path, self.version) {
                     self.out.write_char('/')?;
                 }
                 for (i, part) in path.names().enumerate() {
@@ -373,7 +374,11 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                     }
                     self.escaped(part?, Escape::C)?;
                 }
-                for part in path.subnames() {
+                // Godot 4 writes the subnames joined by `:` after a `:` when that is not empty.
+                let lone_empty = self.version == Version::Godot4
+                    && path.subname_count() == 1
+                    && path.subnames().all(|part| part.is_ok_and(|p| p.text_bytes().is_empty()));
+                for part in path.subnames().filter(|_| !lone_empty) {
                     self.out.write_char(':')?;
                     self.escaped(part?, Escape::C)?;
                 }
@@ -481,7 +486,7 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                 let typed = element_type != ContainerType::Untyped;
                 if typed {
                     self.out.write_str("Array[")?;
-                    self.container_type(element_type)?;
+                    self.container_type(element_type, array.origin().0.options)?;
                     self.out.write_str("](")?;
                 }
                 let close = match (self.godot3(), typed) {
@@ -501,10 +506,11 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                 let (keys, values) = (dictionary.key_type()?, dictionary.value_type()?);
                 let typed = keys != ContainerType::Untyped || values != ContainerType::Untyped;
                 if typed {
+                    let options = dictionary.origin().0.options;
                     self.out.write_str("Dictionary[")?;
-                    self.container_type(keys)?;
+                    self.container_type(keys, options)?;
                     self.out.write_str(", ")?;
-                    self.container_type(values)?;
+                    self.container_type(values, options)?;
                     self.out.write_str("](")?;
                 }
                 let end = if typed { ")" } else { "" };
@@ -573,8 +579,19 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
         sorted(&keys, entries, &mut self.numbers, self.version)
     }
 
-    /// The element, key or value type of a typed container.
-    fn container_type(&mut self, ty: ContainerType<'_>) -> Result<(), TextError> {
+    /// The element, key or value type of a typed container. Without full objects Godot's
+    /// decoder makes every object type (`Object`, a class, a script) `EncodedObjectAsID`.
+    fn container_type(&mut self, ty: ContainerType<'_>, options: Options) -> Result<(), TextError> {
+        let object = matches!(
+            ty,
+            ContainerType::Builtin(VariantType::Object)
+                | ContainerType::ClassName(_)
+                | ContainerType::Script(_)
+        );
+        if object && !options.allow_objects() {
+            self.out.write_str("EncodedObjectAsID")?;
+            return Ok(());
+        }
         match ty {
             ContainerType::Untyped => self.out.write_str("Variant")?,
             ContainerType::Builtin(ty) => self.out.write_str(ty.name(self.version))?,
@@ -650,7 +667,7 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                     ('\t', Escape::C) => "\\t",
                     ('\u{b}', Escape::C) => "\\v",
                     ('\'', Escape::C) => "\\'",
-                    ('?', Escape::C) => "\\?",
+                    ('?', Escape::C) if self.godot3() => "\\?",
                     _ => continue,
                 };
                 self.out.write_str(valid.get(plain..i).unwrap_or(""))?;
@@ -664,6 +681,13 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
         }
         Ok(())
     }
+}
+
+/// Whether Godot prints (and compares) `path` as absolute: Godot 3 keeps no data for a path
+/// without names and subnames, so it forgets the flag there (`NodePath("")`).
+fn node_path_absolute(path: &crate::NodePathRef<'_>, version: Version) -> bool {
+    path.is_absolute()
+        && (version == Version::Godot4 || path.name_count() > 0 || path.subname_count() > 0)
 }
 
 /// `Name(1, 2)` for an integer vector.

@@ -43,7 +43,7 @@ impl Reals16 {
 
     fn push(&mut self, value: f64) {
         if let Some(slot) = self.values.get_mut(self.len) {
-            *slot = f64::from(value as f32);
+            *slot = narrow(value);
             self.len = self.len.saturating_add(1);
         }
     }
@@ -52,6 +52,16 @@ impl Reals16 {
     pub(super) fn as_slice(&self) -> &[f64] {
         self.values.get(..self.len).unwrap_or(&[])
     }
+}
+
+/// `value` narrowed to a 32-bit float and back, as a single-precision engine stores it; a NaN
+/// keeps its sign (Godot 3 prints it).
+pub(super) fn narrow(value: f64) -> f64 {
+    if value.is_nan() {
+        const SIGN: u64 = 1 << 63;
+        return f64::from_bits(f64::NAN.to_bits() & !SIGN | value.to_bits() & SIGN);
+    }
+    f64::from(value as f32)
 }
 
 /// Components of a real math value, narrowed as Godot's single-precision builds read them.
