@@ -80,7 +80,9 @@ mod float;
 mod key_classes;
 mod key_events;
 mod order;
+mod pool_order;
 mod sort;
+mod sort_array;
 mod sort_form;
 
 use core::fmt::{self, Write};
@@ -191,9 +193,11 @@ enum Frame<'t, 'a> {
         count: u16,
     },
     Dictionary {
-        /// The entries in print order.
-        entries: alloc::vec::IntoIter<(Part<'t, 'a>, Part<'t, 'a>)>,
-        pending: Option<Part<'t, 'a>>,
+        /// The entries in print order; a value Godot does not find when it looks the key up is
+        /// `None` (printed `null`).
+        entries: alloc::vec::IntoIter<(Part<'t, 'a>, Option<Part<'t, 'a>>)>,
+        /// The value to print after the key just printed.
+        pending: Option<Option<Part<'t, 'a>>>,
         first: bool,
         close: &'static str,
         count: u16,
@@ -278,7 +282,10 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
             Frame::Dictionary { entries, pending, first, close, count } => {
                 if let Some(value) = pending.take() {
                     self.out.write_str(": ")?;
-                    return Ok(Some((value, *count)));
+                    match value {
+                        Some(value) => return Ok(Some((value, *count))),
+                        None => self.out.write_str("null")?,
+                    }
                 }
                 match entries.next() {
                     Some((key, value)) => {
@@ -564,11 +571,11 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
     }
 
     /// The entries of the dictionary at `part` in print order: repeated keys merged (first
-    /// position, last value), sorted as Godot sorts them.
+    /// position, last value), sorted as Godot sorts them; `None` for a value Godot does not find.
     fn print_order<'t>(
         &mut self,
         part: Part<'t, 'a>,
-    ) -> Result<Vec<(Part<'t, 'a>, Part<'t, 'a>)>, Error> {
+    ) -> Result<Vec<(Part<'t, 'a>, Option<Part<'t, 'a>>)>, Error> {
         let mut children = part.children();
         let mut keys = Vec::new();
         let mut entries = Vec::new();
