@@ -11,12 +11,15 @@ Families (the number of cases of each is in FAMILIES):
   character, as values and as dictionary keys.
 * `keys`: dictionaries whose keys are of every type (numbers of both kinds with NaN and -0.0,
   strings and string names, vectors, arrays and packed arrays, nested containers), from empty
-  to 60 keys, with repeated keys written in other equal forms.
+  to 300 keys, with repeated keys written in other equal forms.
 * `nested`: random values of every type, containers nested a few levels.
 * `deep`: containers nested around Godot 4's printing cut-off (100 levels).
 * `typed` (Godot 4): typed arrays and dictionaries of every builtin type.
 * `utf8` (Godot 3): strings in the non-standard UTF-8 Godot 3 accepts (surrogates, code
   points above U+10FFFF, overlong forms).
+* `objects`: full objects with scripts (RefCounted / Reference and Resource with exported
+  variables, in arrays, dictionaries, typed containers of a script), built by the probes
+  themselves from the scripts beside them (`RECIPES`), encoded and decoded with objects allowed.
 
 Keys avoid what Godot orders by memory address, which the bytes cannot tell: two objects in one
 Godot 3 dictionary's keys, StringNames inside Godot 4 array keys. Godot 3 pool arrays in one
@@ -32,7 +35,15 @@ import awkward
 from values import G3, G4, INT_COUNTS, PACKED_WIDTHS, REAL_COUNTS, TYPE_IDS, encode
 
 FAMILIES = [("float", 400), ("reals", 300), ("ints", 150), ("text", 400), ("keys", 900),
-            ("nested", 300), ("deep", 12), ("typed", 200), ("utf8", 12)]
+            ("nested", 300), ("deep", 12), ("typed", 200), ("utf8", 12), ("objects", 8)]
+
+# Full objects the probes build (they need scripts of the probe's project): by version.
+RECIPES = {
+    G3: ["scripted_reference", "scripted_defaults", "scripted_in_array", "scripted_in_dictionary",
+         "scripted_resource", "reference"],
+    G4: ["scripted_refcounted", "scripted_defaults", "scripted_in_array", "scripted_in_dictionary",
+         "scripted_typed_array", "scripted_typed_dictionary", "scripted_resource", "refcounted"],
+}
 
 REALS_G3 = ["Vector2", "Rect2", "Vector3", "Transform2D", "Plane", "Quaternion", "AABB", "Basis",
             "Transform3D", "Color"]
@@ -123,6 +134,8 @@ def a_string(rng, version, short=False):
 
 def a_nodepath(rng, version):
     def part():
+        if rng.random() < 0.1:
+            return b""
         return a_text(rng, version, short=True) or b"n"
     names = [part() for _ in range(rng.randint(0, 3))]
     subnames = [part() for _ in range(rng.randint(0, 2))]
@@ -429,7 +442,8 @@ def one(rng, version, family, index):
         return ("dict", None, None, entries)
     if family == "keys":
         pick = rng.random()
-        size = rng.randint(0, 8) if pick < 0.5 else rng.randint(9, 16) if pick < 0.75 else rng.randint(17, 60)
+        size = (rng.randint(0, 8) if pick < 0.5 else rng.randint(9, 16) if pick < 0.75
+                else rng.randint(17, 60) if pick < 0.95 else rng.randint(61, 300))
         return a_dict(rng, version, rng.choice([0, 1, 2, 2, 3]), size, repeats=rng.choice([0.0, 0.15, 0.4]))
     if family == "nested":
         return a_value(rng, version, rng.randint(1, 4))
@@ -461,10 +475,14 @@ def one(rng, version, family, index):
 
 
 def cases(version, seed=20240601):
-    """[(name, wire bytes)] for `version`, the same for the same seed."""
+    """[(name, wire bytes or "*recipe")] for `version`, the same for the same seed. A recipe is
+    a value with full objects that the probe builds itself."""
     out = []
     for family, count in FAMILIES:
         if family == "typed" and version != G4 or family == "utf8" and version != G3:
+            continue
+        if family == "objects":
+            out.extend(("objects_%s" % recipe, "*" + recipe) for recipe in RECIPES[version])
             continue
         rng = random.Random("%s-%d-%s" % (seed, version, family))
         for index in range(count):
@@ -475,4 +493,4 @@ def cases(version, seed=20240601):
 
 if __name__ == "__main__":
     for name, data in cases(int(sys.argv[1])):
-        print("%s\t%s" % (name, data.hex()))
+        print("%s\t%s" % (name, data if isinstance(data, str) else data.hex()))

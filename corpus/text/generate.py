@@ -16,22 +16,29 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
 import cases  # noqa: E402
+import padding  # noqa: E402
 import runner  # noqa: E402
 
 SEED = 20240601
 
 
-def record(name, data, got):
-    rec = {"name": name, "input": data.hex()}
+def record(version, name, data, got):
+    if isinstance(data, str):
+        # Built by the engine: full objects, and the bytes it decoded.
+        rec = {"name": name, "input": padding.zero_padding(bytes.fromhex(got["input"]), version).hex(),
+               "full_objects": True}
+    else:
+        rec = {"name": name, "input": data.hex()}
     text = bytes.fromhex(got["text"])
     try:
         rec["text"] = text.decode("utf-8")
     except UnicodeDecodeError:
         rec["text_hex"] = got["text"]
+    engine_bytes = padding.zero_padding(bytes.fromhex(got["bytes"]), version).hex()
     if got["again"]:
         rec["bytes_omitted"] = "the engine prints its own encoding of the value differently"
-    elif got["bytes"] != rec["input"]:
-        rec["bytes"] = got["bytes"]
+    elif engine_bytes != rec["input"]:
+        rec["bytes"] = engine_bytes
     if got["log"]:
         rec["log"] = got["log"]
     return rec
@@ -49,7 +56,7 @@ def main():
         with open(out, "w", encoding="utf-8") as f:
             for name, data in todo:
                 if name in records:
-                    f.write(json.dumps(record(name, data, records[name]), ensure_ascii=False) + "\n")
+                    f.write(json.dumps(record(engine, name, data, records[name]), ensure_ascii=False) + "\n")
         with open(os.path.join(HERE, "crashes-godot%d.json" % engine), "w") as f:
             json.dump(crashed, f, indent=1)
             f.write("\n")

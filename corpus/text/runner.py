@@ -1,7 +1,8 @@
-"""Runs the probes on the real engines: Godot 3.2.3 (`godot3-server`, headless) runs probe3.gd,
-Godot 4.6 (the official web export template, fetched once by ../probes/engines.py) runs probe4/
-in headless Chromium. A case that kills or hangs an engine is reported and the run resumes after
-it in a fresh engine. Python standard library only.
+"""Runs the probes on the real engines: Godot 3.2.3 (`godot3-server`, headless) runs
+probe3/probe3.gd, Godot 4.6 (the official web export template, fetched once by
+../probes/engines.py) runs probe4/ in headless Chromium; both folders also hold the scripts of the
+objects the probes build. A case that kills or hangs an engine is reported and the run resumes
+after it in a fresh engine. Python standard library only.
 """
 import base64
 import http.server
@@ -29,6 +30,9 @@ def log(*args):
 
 def _godot3_once(payload, timeout):
     tmp = tempfile.mkdtemp(prefix="text-g3-")
+    # Without a project, res:// is the working directory: the scripts of the objects it builds.
+    for f in os.listdir(os.path.join(HERE, "probe3")):
+        shutil.copy(os.path.join(HERE, "probe3", f), tmp)
     path = os.path.join(tmp, "cases.txt")
     with open(path, "w") as f:
         f.write(payload)
@@ -37,7 +41,7 @@ def _godot3_once(payload, timeout):
     out = os.path.join(tmp, "log")
     with open(out, "wb") as o:
         try:
-            rc = subprocess.run([probe_engines.godot3(), "--no-window", "-s", os.path.join(HERE, "probe3.gd")],
+            rc = subprocess.run([probe_engines.godot3(), "--no-window", "-s", os.path.join(tmp, "probe3.gd")],
                                 stdout=o, stderr=subprocess.STDOUT, env=env, cwd=tmp, timeout=timeout).returncode
         except subprocess.TimeoutExpired:
             rc = "timeout"
@@ -54,7 +58,7 @@ def _godot4_once(payload, timeout, stall=120, project=os.path.join(HERE, "probe4
         os.symlink(os.path.join(engine, f), os.path.join(web, f))
     shutil.copy(os.path.join(PROBES, "probe4", "run.html"), os.path.join(web, "run.html"))
     with zipfile.ZipFile(os.path.join(web, "probe.zip"), "w", zipfile.ZIP_DEFLATED) as z:
-        for f in ("project.godot", "main.tscn", "probe.gd"):
+        for f in sorted(os.listdir(project)):
             z.write(os.path.join(project, f), f)
         z.writestr("cases.txt", payload)
     chunks, state = [], {"last": time.time(), "done": None}
@@ -137,7 +141,7 @@ def _parse(engine, lines):
             parts = line.rstrip("\n").split("\t")
             name = parts[1]
             records[name] = {"bytes": parts[2], "text": parts[3], "again": parts[4] if len(parts) > 4 else "",
-                             "log": logs.get(name, [])}
+                             "input": parts[5] if len(parts) > 5 else None, "log": logs.get(name, [])}
             current = None
         elif line.startswith("PROBE_DONE"):
             finished = True
@@ -148,13 +152,14 @@ def _parse(engine, lines):
 
 
 def run(engine, cases, timeout=1800):
-    """Runs `cases` ([(name, bytes)]) on Godot `engine` (3 or 4). Returns (records by name,
-    crashed case names)."""
+    """Runs `cases` ([(name, bytes or "*recipe")]) on Godot `engine` (3 or 4). Returns (records by
+    name, crashed case names)."""
     once = _godot3_once if engine == 3 else _godot4_once
     todo = list(cases)
     records, crashed = {}, []
     while todo:
-        payload = "".join("%s\t%s\n" % (name, base64.b64encode(data).decode()) for name, data in todo)
+        payload = "".join("%s\t%s\n" % (name, data if isinstance(data, str) else base64.b64encode(data).decode())
+                          for name, data in todo)
         rc, lines = once(payload, timeout)
         got, logs, finished = _parse(engine, lines)
         records.update(got)
