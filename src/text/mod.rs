@@ -301,7 +301,7 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                     }
                 }
             }
-            Frame::Object { properties, first, count } => {
+            Frame::Object { properties, first, count } => loop {
                 let (Some(name), Some(value)) = (properties.next(), properties.next()) else {
                     self.out.write_str(")\n")?;
                     return Ok(None);
@@ -310,12 +310,21 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                     self.out.write_char(',')?;
                 }
                 self.out.write_char('"')?;
-                if let Some(name) = name.name() {
+                let name = name.name();
+                if let Some(name) = name {
                     self.raw_text(name)?;
                 }
                 self.out.write_str("\":")?;
-                Ok(Some((value, *count)))
-            }
+                match (value.value(), name) {
+                    // Godot 4 sends the script by its path and prints the script it loads.
+                    (VariantRef::String(path), Some(name))
+                        if !self.godot3() && name.text_bytes() == b"script" =>
+                    {
+                        self.resource(path)?;
+                    }
+                    _ => return Ok(Some((value, *count))),
+                }
+            },
         }
     }
 
@@ -603,12 +612,17 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
             ContainerType::Untyped => self.out.write_str("Variant")?,
             ContainerType::Builtin(ty) => self.out.write_str(ty.name(self.version))?,
             ContainerType::ClassName(name) => self.raw_text(name)?,
-            ContainerType::Script(path) => {
-                self.out.write_str("Resource(\"")?;
-                self.escaped(path, Escape::Multiline)?;
-                self.out.write_str("\")")?;
-            }
+            ContainerType::Script(path) => self.resource(path)?,
         }
+        Ok(())
+    }
+
+    /// A resource Godot loaded from `path`: `Resource("res://...")` (Godot adds the `uid://`
+    /// when the project has one).
+    fn resource(&mut self, path: GdStr<'_>) -> Result<(), TextError> {
+        self.out.write_str("Resource(\"")?;
+        self.escaped(path, Escape::Multiline)?;
+        self.out.write_str("\")")?;
         Ok(())
     }
 
