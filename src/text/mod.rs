@@ -21,18 +21,31 @@
 //! `0.3333333333333333` and `Vector2(1, 2)` in Godot 4, `0.333333` and `Vector2( 1, 2 )` in
 //! Godot 3). Pass the version the bytes were parsed with.
 //!
-//! The output matches the engines' text for every value case of both corpora except the ones
-//! listed below and in `tests/text.rs`. What is reproduced:
+//! The output matches the engines' text for every value case of both corpora and for every case
+//! of `corpus/text` (seeded random values of every type, decoded and printed by each engine)
+//! except the ones listed below, in `tests/text.rs` and in `tests/text_generated.rs`. What is
+//! reproduced:
 //!
 //! * numbers exactly as the engines print them (Godot 4: the Grisu2 digits, in single precision
-//!   for values that are exact 32-bit floats, `inf`, `inf_neg`, `nan`, `1e+20`; Godot 3: the value
-//!   narrowed to a 32-bit float with six significant digits, `-inf.0`);
-//! * strings escaped as Godot does (`String` with only `\` and `"` escaped, the rest of `StringName`,
-//!   `NodePath` and `PackedStringArray` text in C style);
-//! * dictionaries with their keys sorted as Godot sorts them and repeated keys merged as Godot's
-//!   decoder merges them (first position, last value), Godot's line layout, typed containers
-//!   (`Array[int]([1, 2])`, `Dictionary[String, Variant]({...})`), Godot 4's nesting cut-off (a
-//!   container more than 100 levels down prints as `[]` or `{}`, an object as `null`).
+//!   for values that are exact 32-bit floats, `inf`, `inf_neg`, `nan` whatever its sign,
+//!   `1e+20`; Godot 3: the value narrowed to a 32-bit float with six significant digits,
+//!   `-inf.0`, and `-nan` for a NaN with its sign bit set, `-nan.0` as a float);
+//! * strings escaped as Godot does (`String` with only `\` and `"` escaped, the rest of
+//!   `StringName`, `NodePath` and `PackedStringArray` text in C style, `?` escaped by Godot 3
+//!   only), node paths as Godot rebuilds them (Godot 3 prints an absolute path without names or
+//!   subnames as `NodePath("")`, Godot 4 leaves out a lone empty subname);
+//! * dictionaries: repeated keys merged as Godot's decoder merges them (first position, last
+//!   value, with each version's key equality, quirks included), then the keys sorted as the
+//!   engine sorts them: its `SortArray` step for step (insertion sort up to 16 keys, introsort
+//!   above), with its `<` (Godot 4: `StringLikeVariantOrder`; Godot 3: `Variant::operator<`,
+//!   whose `<` on arrays and pool arrays is not lexicographic), so keys Godot's `<` does not
+//!   order (NaN, types without `<`, inconsistent orders) come out where the engine puts them.
+//!   Keys Godot 3 does not find when it looks their value up (a pool of reals holding a NaN, and
+//!   what holds one) print with `null`, as Godot 3 prints them. Godot's line layout, typed
+//!   containers (`Array[int]([1, 2])`, `Dictionary[String, Variant]({...})`, object types as
+//!   `EncodedObjectAsID` without full objects), Godot 4's nesting cut-off (a container more than
+//!   100 levels down prints as `[]` or `{}`, an object as `null`), a Godot 4 full object's
+//!   script as `Resource("res://...")`.
 //!
 //! What cannot be reproduced from the bytes, and what is printed instead:
 //!
@@ -44,20 +57,28 @@
 //!   included, in its class's order; this prints the class and the properties on the wire, in
 //!   wire order (`Object(Class,"name":value,...)`). For objects Godot itself encoded, the
 //!   properties on the wire are the stored ones, so the text usually matches.
-//! * **Typed containers of a class**: without full objects Godot writes the class name
-//!   `EncodedObjectAsID`, which is printed as found (`Array[EncodedObjectAsID]([])` where the
-//!   original was an `Array[Node]`). A script type prints as `Resource("res://...")` without the
-//!   `uid://` that Godot adds when the project has one.
+//! * **Typed containers of a class**: Godot writes the class name `EncodedObjectAsID` without
+//!   full objects, which is printed as found (`Array[EncodedObjectAsID]([])` where the original
+//!   was an `Array[Node]`). A script type prints as `Resource("res://...")` without the `uid://`
+//!   that Godot adds when the project has one; in a typed dictionary Godot 4 prints the script's
+//!   native base class instead, which only loading the script tells.
 //! * **Values a single-precision engine narrows**: math values and packed vectors sent in double
 //!   precision (header bit 16) are printed narrowed to 32-bit floats, as the official (single
 //!   precision) builds print them.
-//! * **Key order where Godot's `<` does not order**: keys of types without `<` (dictionaries,
-//!   objects, colors, transforms, packed arrays, ...) and NaN keys keep their wire order; with
-//!   more than 16 keys Godot's sort is not stable and may order such ties differently.
+//! * **Key order by address**: Godot 3 orders two objects (other than null) by their address,
+//!   Godot 4 two `StringName`s inside arrays by the address of their interned text; these are
+//!   tied here (objects) or compared by text (string names). Godot 3 compares pool arrays of
+//!   different lengths by reading past the shorter one (and crashes when it is empty); they are
+//!   taken as different.
+//! * **Large inconsistent orders**: where Godot's `<` is inconsistent (Godot 3 arrays and pool
+//!   arrays, each less than the other), its sort takes O(k^2) comparisons; past a budget of
+//!   O((K + k) log k) work the keys are merge sorted instead, by the same `<` but maybe not in the
+//!   engine's order (Godot 3 dictionaries of more than about a hundred such keys).
 //! * **Godot 3 strings that are not Unicode** (surrogates, code points above U+10FFFF, which
-//!   Godot 3 accepts) print their invalid bytes as U+FFFD. Types Godot 3 lacks, printed with
-//!   [`Version::Godot3`], use their Godot 4 name in Godot 3's layout. A Godot 3 `RID` prints as
-//!   nothing at all, as Godot 3 prints it.
+//!   Godot 3 accepts) and **overlong UTF-8 forms** (which Godot 3 decodes as the characters they
+//!   spell) print their bytes as U+FFFD. Types Godot 3 lacks, printed with [`Version::Godot3`],
+//!   use their Godot 4 name in Godot 3's layout. A Godot 3 `RID` prints as nothing at all, as
+//!   Godot 3 prints it.
 //!
 //! # What is checked, and costs
 //!
@@ -72,9 +93,9 @@
 //! key is read once into the form Godot's `<` compares, and everything inside keys gets an
 //! equality number once for the whole printing (hash-consing, so keys nested inside keys are not
 //! read again per level); repeated keys are found by their numbers, and the entries are sorted
-//! with O(k log k) comparisons of the order forms, each at most the shorter key. In all, O(n log n)
-//! work and O(n) memory, however keys nest. Nesting is handled with explicit stacks on the heap,
-//! never recursion.
+//! within a budget of O((K + k) log k) work for k keys of K bytes. In all, O(n log n) work and
+//! O(n) memory, however keys nest. Nesting is handled with explicit stacks on the heap, never
+//! recursion.
 
 mod float;
 mod key_classes;
