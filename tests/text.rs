@@ -229,8 +229,8 @@ fn strings_are_escaped_as_godot_escapes_them() {
     });
     assert_eq!(
         text_of(G4, &bytes),
-        "[\"a\\\\b\\\"c\nd\te'f?g\u{7}\", &\"a\\\\b\\\"c\\nd\\te\\'f\\?g\\a\", \
-         PackedStringArray(\"a\\\\b\\\"c\\nd\\te\\'f\\?g\\a\")]"
+        "[\"a\\\\b\\\"c\nd\te'f?g\u{7}\", &\"a\\\\b\\\"c\\nd\\te\\'f?g\\a\", \
+         PackedStringArray(\"a\\\\b\\\"c\\nd\\te\\'f?g\\a\")]"
     );
 }
 

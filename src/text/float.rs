@@ -7,7 +7,7 @@
 //!   `d.ddde+XX` with at least two exponent digits.
 //! * Godot 3 (`rtosfix` then `printf("%lg")`): the value narrowed to a 32-bit float (Godot 3
 //!   stores reals as `float`), six significant digits, trailing zeros removed; `0`, `inf`,
-//!   `-inf`, `nan`.
+//!   `-inf`, `nan`, and `-nan` for a NaN with its sign bit set (whatever its payload).
 //!
 //! Grisu2 is not always the shortest representation (Ryu and Rust's `{}` are), so it is
 //! implemented here as the engine runs it: the same cached powers of ten (computed from exact
@@ -358,14 +358,15 @@ pub(super) fn write_float_godot4<W: Write + ?Sized>(out: &mut W, value: f64) -> 
     Ok(())
 }
 
-/// A real as Godot 3's `rtosfix` writes it: narrowed to f32, then `%lg`.
+/// A real as Godot 3's `rtosfix` writes it: narrowed to f32, then `%lg` (which writes a NaN's
+/// sign: `-nan`).
 pub(super) fn write_real_godot3<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
+    if value.is_nan() {
+        return out.write_str(if value.is_sign_negative() { "-nan" } else { "nan" });
+    }
     let value = f64::from(value as f32);
     if value == 0.0 {
         return out.write_char('0');
-    }
-    if value.is_nan() {
-        return out.write_str("nan");
     }
     if value.is_infinite() {
         return out.write_str(if value > 0.0 { "inf" } else { "-inf" });
@@ -415,7 +416,7 @@ pub(super) fn write_real_godot3<W: Write + ?Sized>(out: &mut W, value: f64) -> f
 }
 
 /// A `float` value as Godot 3 writes it: `.0` added unless the text has a point or an exponent
-/// (or is `inf` or `nan`; `-inf` does get it: `-inf.0`).
+/// (or is `inf` or `nan`; `-inf` and `-nan` do get it: `-inf.0`, `-nan.0`).
 pub(super) fn write_float_godot3<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
     let mut text = StackText::new();
     write_real_godot3(&mut text, value)?;
@@ -516,6 +517,8 @@ mod tests {
         assert_eq!(g3(16777217.0), "1.67772e+07");
         assert_eq!(g3(1e300), "inf");
         assert_eq!(g3(f64::NEG_INFINITY), "-inf.0");
+        assert_eq!(g3(f64::NAN), "nan");
+        assert_eq!(g3(-f64::NAN), "-nan.0");
         assert_eq!(g3(5e-324), "0.0");
         assert_eq!(g3(123456.0), "123456.0");
         assert_eq!(g3(0.0001), "0.0001");

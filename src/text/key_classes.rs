@@ -8,9 +8,18 @@
 //! math values narrowed to f32 as Godot stores them; strings by their text; packed arrays by
 //! their elements, where they lie), a container's form holding its length and its children's
 //! numbers (Godot 4 dictionaries key then value, in wire order), and looked up among the forms
-//! seen before by a randomly seeded hash. A value that equals nothing (an object other than
+//! seen before by a randomly seeded hash. A value that equals nothing else (an object other than
 //! null, a Godot 3 dictionary) gets a number of its own, and so does every container holding
-//! one.
+//! one. So does a Godot 4 array holding a float NaN, or dictionary holding one as a value: Godot
+//! compares those with `==` (only keys and the top level compare NaN equal).
+//!
+//! Godot 3 has keys it does not find at all, not even as themselves, which it never merges and
+//! prints with the value `null` (its lookup fails): a pool of reals holding a NaN (Godot 3.2
+//! tests each pair of elements with a macro whose negation, `!(a == b) || (isnan(a) &&
+//! isnan(b))`, takes two NaNs as different), an array
+//! holding a lost value, and a value holding a dictionary with a lost key: printing that
+//! dictionary looks the key up, which adds an entry, which changes the hash of what holds it.
+//! A pool of reals is hashed by its bytes (`-0.0` is not `0.0` there).
 //!
 //! Costs: numbering a part is O(its own bytes + its children), and a part already numbered (met
 //! first inside an outer key, then as the key of its own dictionary) costs O(1). Over one
@@ -35,6 +44,14 @@ use crate::{ObjectRef, VariantRef};
 
 /// A part that has no number yet.
 const UNKNOWN: u32 = u32::MAX;
+
+/// The bit of a number given to a value Godot does not find when it looks it up as a key: equal
+/// to nothing, not even itself (Godot 3).
+const LOST: u32 = 1 << 31;
+
+/// The bit of a number given to a value whose printing changes it (Godot 3 adds an entry to a
+/// dictionary when it does not find one of its keys), so that it is lost as a key too.
+const MUTATES: u32 = 1 << 30;
 
 /// One piece of a canonical form.
 #[derive(Clone, Copy)]
@@ -94,8 +111,9 @@ impl<'a> KeyClasses<'a> {
     }
 
     /// The class of each of `keys` (a dictionary's keys, in wire order): equal numbers from 1 up
-    /// for keys Godot holds as one key, at most `keys.len()`. O(what is newly numbered +
-    /// k log k).
+    /// for keys Godot holds as one key, at most `keys.len()`, and 0 for a key equal to nothing,
+    /// not even itself (Godot 3 compares pools of reals holding a NaN so). O(what is newly
+    /// numbered + k log k).
     ///
     /// # Errors
     /// A malformed part of a key (strings of a `NodePath` or `PackedStringArray`).
@@ -110,6 +128,9 @@ impl<'a> KeyClasses<'a> {
         let mut class = 0u32;
         let mut previous = None;
         for (number, index) in numbered {
+            if number & LOST != 0 {
+                continue;
+            }
             if previous != Some(number) {
                 class = class.saturating_add(1);
                 previous = Some(number);
@@ -140,11 +161,7 @@ impl<'a> KeyClasses<'a> {
                 continue;
             }
             let value = part.value();
-            let opens = match value {
-                VariantRef::Array(_) => true,
-                VariantRef::Dictionary(_) => self.version == Version::Godot4,
-                _ => false,
-            };
+            let opens = matches!(value, VariantRef::Array(_) | VariantRef::Dictionary(_));
             if opens && !opened {
                 pending.push((index, true));
                 let children = part.children().filter(|c| self.known(*c).is_none());
@@ -153,8 +170,11 @@ impl<'a> KeyClasses<'a> {
             }
             let formed = self.form(part, value, opens);
             let number = match formed {
-                Ok(true) => self.intern(),
-                Ok(false) => self.next_fresh(),
+                Ok(Formed::Canonical) => self.intern(),
+                Ok(Formed::Unique) => self.next_fresh(),
+                Ok(Formed::Lost { mutates }) => {
+                    self.next_fresh() | LOST | if mutates { MUTATES } else { 0 }
+                }
                 Err(error) => {
                     self.pending = pending;
                     return Err(error);
@@ -178,9 +198,9 @@ impl<'a> KeyClasses<'a> {
         number
     }
 
-    /// Reads the canonical form of `part` into the scratch buffer; `false` for a value equal to
-    /// nothing. A container's children are numbered already.
-    fn form(&mut self, part: Part<'_, 'a>, value: VariantRef<'a>, opens: bool) -> Result<bool> {
+    /// Reads the canonical form of `part` into the scratch buffer, or says the value is equal to
+    /// nothing else or not even to itself. A container's children are numbered already.
+    fn form(&mut self, part: Part<'_, 'a>, value: VariantRef<'a>, opens: bool) -> Result<Formed> {
         use VariantRef as V;
         self.scratch.clear();
         let pieces = &mut self.scratch;
@@ -193,22 +213,52 @@ impl<'a> KeyClasses<'a> {
         };
         pieces.push(Piece::Word(u64::from(ty)));
         if opens {
+            let dictionary = matches!(value, V::Dictionary(_));
             let mut count = 0u64;
-            for child in part.children() {
+            let (mut lost, mut lost_key, mut mutates, mut nan) = (false, false, false, false);
+            for (i, child) in part.children().enumerate() {
                 let number = self.numbers.get(child.index() as usize).copied().unwrap_or(UNKNOWN);
+                let key = dictionary && i & 1 == 0;
+                lost |= number & LOST != 0;
+                lost_key |= key && number & LOST != 0;
+                mutates |= number & MUTATES != 0;
+                nan |= !key && matches!(child.value(), V::Float(f) if f.is_nan());
                 pieces.push(Piece::Word(u64::from(number)));
                 count = count.saturating_add(1);
             }
             pieces.push(Piece::Word(count));
-            return Ok(true);
+            return Ok(match (self.version, dictionary) {
+                // Element by element, so an array holding a lost value is lost.
+                (Version::Godot3, false) if lost => Formed::Lost { mutates },
+                // By reference; printing adds an entry for each key it does not find.
+                (Version::Godot3, true) if lost_key || mutates => Formed::Lost { mutates: true },
+                (Version::Godot3, true) => Formed::Unique,
+                // Array elements and dictionary values compare floats with `==`: NaN differs.
+                (Version::Godot4, _) if nan => Formed::Unique,
+                _ => Formed::Canonical,
+            });
         }
         if let Some(reals) = real_components(&value) {
             pieces.extend(reals.as_slice().iter().map(|c| Piece::Word(canonical(*c))));
-            return Ok(true);
+            return Ok(Formed::Canonical);
         }
         if let Some((ints, len)) = int_components(&value) {
             pieces.extend(ints.iter().take(len).map(|c| Piece::Word(u64::from(*c as u32))));
-            return Ok(true);
+            return Ok(Formed::Canonical);
+        }
+        if self.version == Version::Godot3 {
+            if let V::PackedFloat32Array(reals) = value {
+                if reals.iter().any(f32::is_nan) {
+                    // Godot 3.2's pool comparison negates only the first half of its NaN test.
+                    return Ok(Formed::Lost { mutates: false });
+                }
+            }
+            // Godot 3 hashes a pool of reals (not one of vectors or colors) by its bytes: -0.0
+            // and 0.0 make other keys.
+            if let V::PackedFloat32Array(reals) = value {
+                pieces.push(Piece::Text(reals.raw_bytes()));
+                return Ok(Formed::Canonical);
+            }
         }
         match value {
             V::Nil | V::Callable | V::Object(ObjectRef::Null) => {}
@@ -225,7 +275,7 @@ impl<'a> KeyClasses<'a> {
                 pieces.push(Piece::Text(signal.name().text_bytes()));
             }
             V::NodePath(path) => {
-                pieces.push(Piece::Word(u64::from(path.is_absolute())));
+                pieces.push(Piece::Word(u64::from(super::node_path_absolute(&path, self.version))));
                 pieces.push(Piece::Word(path.name_count() as u64));
                 pieces.push(Piece::Word(path.subname_count() as u64));
                 for part in path.names().chain(path.subnames()) {
@@ -247,10 +297,10 @@ impl<'a> KeyClasses<'a> {
             | V::PackedVector2Array(_)
             | V::PackedVector3Array(_)
             | V::PackedVector4Array(_) => pieces.push(Piece::Packed(value)),
-            // Objects, Godot 3 dictionaries: equal to nothing.
-            _ => return Ok(false),
+            // Objects: equal to nothing else.
+            _ => return Ok(Formed::Unique),
         }
-        Ok(true)
+        Ok(Formed::Canonical)
     }
 
     /// The number of the form in the scratch buffer: that of an equal form seen before, or a
@@ -279,6 +329,16 @@ impl<'a> KeyClasses<'a> {
         self.table.insert_unique(hash, interned, |seen| seen.hash);
         number
     }
+}
+
+/// What a value's canonical form says of it.
+enum Formed {
+    /// The form is in the scratch buffer: equal values have equal forms.
+    Canonical,
+    /// Equal to itself only (an object: each decoded one is a new instance).
+    Unique,
+    /// Equal to nothing, not even itself; `mutates` when printing it changes it.
+    Lost { mutates: bool },
 }
 
 /// Feeds a piece to a hasher: the same for pieces that compare equal.

@@ -21,18 +21,31 @@
 //! `0.3333333333333333` and `Vector2(1, 2)` in Godot 4, `0.333333` and `Vector2( 1, 2 )` in
 //! Godot 3). Pass the version the bytes were parsed with.
 //!
-//! The output matches the engines' text for every value case of both corpora except the ones
-//! listed below and in `tests/text.rs`. What is reproduced:
+//! The output matches the engines' text for every value case of both corpora and for every case
+//! of `corpus/text` (seeded random values of every type, decoded and printed by each engine)
+//! except the ones listed below, in `tests/text.rs` and in `tests/text_generated.rs`. What is
+//! reproduced:
 //!
 //! * numbers exactly as the engines print them (Godot 4: the Grisu2 digits, in single precision
-//!   for values that are exact 32-bit floats, `inf`, `inf_neg`, `nan`, `1e+20`; Godot 3: the value
-//!   narrowed to a 32-bit float with six significant digits, `-inf.0`);
-//! * strings escaped as Godot does (`String` with only `\` and `"` escaped, the rest of `StringName`,
-//!   `NodePath` and `PackedStringArray` text in C style);
-//! * dictionaries with their keys sorted as Godot sorts them and repeated keys merged as Godot's
-//!   decoder merges them (first position, last value), Godot's line layout, typed containers
-//!   (`Array[int]([1, 2])`, `Dictionary[String, Variant]({...})`), Godot 4's nesting cut-off (a
-//!   container more than 100 levels down prints as `[]` or `{}`, an object as `null`).
+//!   for values that are exact 32-bit floats, `inf`, `inf_neg`, `nan` whatever its sign,
+//!   `1e+20`; Godot 3: the value narrowed to a 32-bit float with six significant digits,
+//!   `-inf.0`, and `-nan` for a NaN with its sign bit set, `-nan.0` as a float);
+//! * strings escaped as Godot does (`String` with only `\` and `"` escaped, the rest of
+//!   `StringName`, `NodePath` and `PackedStringArray` text in C style, `?` escaped by Godot 3
+//!   only), node paths as Godot rebuilds them (Godot 3 prints an absolute path without names or
+//!   subnames as `NodePath("")`, Godot 4 leaves out a lone empty subname);
+//! * dictionaries: repeated keys merged as Godot's decoder merges them (first position, last
+//!   value, with each version's key equality, quirks included), then the keys sorted as the
+//!   engine sorts them: its `SortArray` step for step (insertion sort up to 16 keys, introsort
+//!   above), with its `<` (Godot 4: `StringLikeVariantOrder`; Godot 3: `Variant::operator<`,
+//!   whose `<` on arrays and pool arrays is not lexicographic), so keys Godot's `<` does not
+//!   order (NaN, types without `<`, inconsistent orders) come out where the engine puts them.
+//!   Keys Godot 3 does not find when it looks their value up (a pool of reals holding a NaN, and
+//!   what holds one) print with `null`, as Godot 3 prints them. Godot's line layout, typed
+//!   containers (`Array[int]([1, 2])`, `Dictionary[String, Variant]({...})`, object types as
+//!   `EncodedObjectAsID` without full objects), Godot 4's nesting cut-off (a container more than
+//!   100 levels down prints as `[]` or `{}`, an object as `null`), a Godot 4 full object's
+//!   script as `Resource("res://...")`.
 //!
 //! What cannot be reproduced from the bytes, and what is printed instead:
 //!
@@ -44,20 +57,28 @@
 //!   included, in its class's order; this prints the class and the properties on the wire, in
 //!   wire order (`Object(Class,"name":value,...)`). For objects Godot itself encoded, the
 //!   properties on the wire are the stored ones, so the text usually matches.
-//! * **Typed containers of a class**: without full objects Godot writes the class name
-//!   `EncodedObjectAsID`, which is printed as found (`Array[EncodedObjectAsID]([])` where the
-//!   original was an `Array[Node]`). A script type prints as `Resource("res://...")` without the
-//!   `uid://` that Godot adds when the project has one.
+//! * **Typed containers of a class**: Godot writes the class name `EncodedObjectAsID` without
+//!   full objects, which is printed as found (`Array[EncodedObjectAsID]([])` where the original
+//!   was an `Array[Node]`). A script type prints as `Resource("res://...")` without the `uid://`
+//!   that Godot adds when the project has one; in a typed dictionary Godot 4 prints the script's
+//!   native base class instead, which only loading the script tells.
 //! * **Values a single-precision engine narrows**: math values and packed vectors sent in double
 //!   precision (header bit 16) are printed narrowed to 32-bit floats, as the official (single
 //!   precision) builds print them.
-//! * **Key order where Godot's `<` does not order**: keys of types without `<` (dictionaries,
-//!   objects, colors, transforms, packed arrays, ...) and NaN keys keep their wire order; with
-//!   more than 16 keys Godot's sort is not stable and may order such ties differently.
+//! * **Key order by address**: Godot 3 orders two objects (other than null) by their address,
+//!   Godot 4 two `StringName`s inside arrays by the address of their interned text; these are
+//!   tied here (objects) or compared by text (string names). Godot 3 compares pool arrays of
+//!   different lengths by reading past the shorter one (and crashes when it is empty); they are
+//!   taken as different.
+//! * **Large inconsistent orders**: where Godot's `<` is inconsistent (Godot 3 arrays and pool
+//!   arrays, each less than the other), its sort takes O(k^2) comparisons; past a budget of
+//!   O((K + k) log k) work the keys are merge sorted instead, by the same `<` but maybe not in the
+//!   engine's order (Godot 3 dictionaries of more than about a hundred such keys).
 //! * **Godot 3 strings that are not Unicode** (surrogates, code points above U+10FFFF, which
-//!   Godot 3 accepts) print their invalid bytes as U+FFFD. Types Godot 3 lacks, printed with
-//!   [`Version::Godot3`], use their Godot 4 name in Godot 3's layout. A Godot 3 `RID` prints as
-//!   nothing at all, as Godot 3 prints it.
+//!   Godot 3 accepts) and **overlong UTF-8 forms** (which Godot 3 decodes as the characters they
+//!   spell) print their bytes as U+FFFD. Types Godot 3 lacks, printed with [`Version::Godot3`],
+//!   use their Godot 4 name in Godot 3's layout. A Godot 3 `RID` prints as nothing at all, as
+//!   Godot 3 prints it.
 //!
 //! # What is checked, and costs
 //!
@@ -72,15 +93,17 @@
 //! key is read once into the form Godot's `<` compares, and everything inside keys gets an
 //! equality number once for the whole printing (hash-consing, so keys nested inside keys are not
 //! read again per level); repeated keys are found by their numbers, and the entries are sorted
-//! with O(k log k) comparisons of the order forms, each at most the shorter key. In all, O(n log n)
-//! work and O(n) memory, however keys nest. Nesting is handled with explicit stacks on the heap,
-//! never recursion.
+//! within a budget of O((K + k) log k) work for k keys of K bytes. In all, O(n log n) work and
+//! O(n) memory, however keys nest. Nesting is handled with explicit stacks on the heap, never
+//! recursion.
 
 mod float;
 mod key_classes;
 mod key_events;
 mod order;
+mod pool_order;
 mod sort;
+mod sort_array;
 mod sort_form;
 
 use core::fmt::{self, Write};
@@ -88,7 +111,7 @@ use core::fmt::{self, Write};
 use alloc::vec::Vec;
 
 use crate::view::tape::{Children, Part, Tape};
-use crate::{ContainerType, Error, GdStr, ObjectRef, VariantRef, Version};
+use crate::{ContainerType, Error, GdStr, ObjectRef, Options, VariantRef, VariantType, Version};
 
 use key_classes::KeyClasses;
 use order::{PackedRealsIter, Reals16};
@@ -191,9 +214,11 @@ enum Frame<'t, 'a> {
         count: u16,
     },
     Dictionary {
-        /// The entries in print order.
-        entries: alloc::vec::IntoIter<(Part<'t, 'a>, Part<'t, 'a>)>,
-        pending: Option<Part<'t, 'a>>,
+        /// The entries in print order; a value Godot does not find when it looks the key up is
+        /// `None` (printed `null`).
+        entries: alloc::vec::IntoIter<(Part<'t, 'a>, Option<Part<'t, 'a>>)>,
+        /// The value to print after the key just printed.
+        pending: Option<Option<Part<'t, 'a>>>,
         first: bool,
         close: &'static str,
         count: u16,
@@ -219,7 +244,8 @@ struct TextWriter<'w, 'a, W: ?Sized> {
 enum Escape {
     /// `String::c_escape_multiline`: `\` and `"` only.
     Multiline,
-    /// `String::c_escape`: also `\a \b \f \n \r \t \v`, `'` and `?`.
+    /// `String::c_escape`: also `\a \b \f \n \r \t \v`, `'`, and `?` in Godot 3 (Godot 4.6
+    /// leaves `?` as it is).
     C,
 }
 
@@ -277,7 +303,10 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
             Frame::Dictionary { entries, pending, first, close, count } => {
                 if let Some(value) = pending.take() {
                     self.out.write_str(": ")?;
-                    return Ok(Some((value, *count)));
+                    match value {
+                        Some(value) => return Ok(Some((value, *count))),
+                        None => self.out.write_str("null")?,
+                    }
                 }
                 match entries.next() {
                     Some((key, value)) => {
@@ -293,7 +322,7 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                     }
                 }
             }
-            Frame::Object { properties, first, count } => {
+            Frame::Object { properties, first, count } => loop {
                 let (Some(name), Some(value)) = (properties.next(), properties.next()) else {
                     self.out.write_str(")\n")?;
                     return Ok(None);
@@ -302,12 +331,21 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                     self.out.write_char(',')?;
                 }
                 self.out.write_char('"')?;
-                if let Some(name) = name.name() {
+                let name = name.name();
+                if let Some(name) = name {
                     self.raw_text(name)?;
                 }
                 self.out.write_str("\":")?;
-                Ok(Some((value, *count)))
-            }
+                match (value.value(), name) {
+                    // Godot 4 sends the script by its path and prints the script it loads.
+                    (VariantRef::String(path), Some(name))
+                        if !self.godot3() && name.text_bytes() == b"script" =>
+                    {
+                        self.resource(path)?;
+                    }
+                    _ => return Ok(Some((value, *count))),
+                }
+            },
         }
     }
 
@@ -364,7 +402,7 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
             V::Rect2i(v) => write_ints(self.out, name, open, close, |f| v.for_each_component(f))?,
             V::NodePath(path) => {
                 self.out.write_str("NodePath(\"")?;
-                if path.is_absolute() {
+                if node_path_absolute(&path, self.version) {
                     self.out.write_char('/')?;
                 }
                 for (i, part) in path.names().enumerate() {
@@ -373,7 +411,11 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                     }
                     self.escaped(part?, Escape::C)?;
                 }
-                for part in path.subnames() {
+                // Godot 4 writes the subnames joined by `:` after a `:` when that is not empty.
+                let lone_empty = self.version == Version::Godot4
+                    && path.subname_count() == 1
+                    && path.subnames().all(|part| part.is_ok_and(|p| p.text_bytes().is_empty()));
+                for part in path.subnames().filter(|_| !lone_empty) {
                     self.out.write_char(':')?;
                     self.escaped(part?, Escape::C)?;
                 }
@@ -481,7 +523,7 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                 let typed = element_type != ContainerType::Untyped;
                 if typed {
                     self.out.write_str("Array[")?;
-                    self.container_type(element_type)?;
+                    self.container_type(element_type, array.origin().0.options)?;
                     self.out.write_str("](")?;
                 }
                 let close = match (self.godot3(), typed) {
@@ -501,10 +543,11 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                 let (keys, values) = (dictionary.key_type()?, dictionary.value_type()?);
                 let typed = keys != ContainerType::Untyped || values != ContainerType::Untyped;
                 if typed {
+                    let options = dictionary.origin().0.options;
                     self.out.write_str("Dictionary[")?;
-                    self.container_type(keys)?;
+                    self.container_type(keys, options)?;
                     self.out.write_str(", ")?;
-                    self.container_type(values)?;
+                    self.container_type(values, options)?;
                     self.out.write_str("](")?;
                 }
                 let end = if typed { ")" } else { "" };
@@ -558,11 +601,11 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
     }
 
     /// The entries of the dictionary at `part` in print order: repeated keys merged (first
-    /// position, last value), sorted as Godot sorts them.
+    /// position, last value), sorted as Godot sorts them; `None` for a value Godot does not find.
     fn print_order<'t>(
         &mut self,
         part: Part<'t, 'a>,
-    ) -> Result<Vec<(Part<'t, 'a>, Part<'t, 'a>)>, Error> {
+    ) -> Result<Vec<(Part<'t, 'a>, Option<Part<'t, 'a>>)>, Error> {
         let mut children = part.children();
         let mut keys = Vec::new();
         let mut entries = Vec::new();
@@ -573,18 +616,34 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
         sorted(&keys, entries, &mut self.numbers, self.version)
     }
 
-    /// The element, key or value type of a typed container.
-    fn container_type(&mut self, ty: ContainerType<'_>) -> Result<(), TextError> {
+    /// The element, key or value type of a typed container. Without full objects Godot's
+    /// decoder makes every object type (`Object`, a class, a script) `EncodedObjectAsID`.
+    fn container_type(&mut self, ty: ContainerType<'_>, options: Options) -> Result<(), TextError> {
+        let object = matches!(
+            ty,
+            ContainerType::Builtin(VariantType::Object)
+                | ContainerType::ClassName(_)
+                | ContainerType::Script(_)
+        );
+        if object && !options.allow_objects() {
+            self.out.write_str("EncodedObjectAsID")?;
+            return Ok(());
+        }
         match ty {
             ContainerType::Untyped => self.out.write_str("Variant")?,
             ContainerType::Builtin(ty) => self.out.write_str(ty.name(self.version))?,
             ContainerType::ClassName(name) => self.raw_text(name)?,
-            ContainerType::Script(path) => {
-                self.out.write_str("Resource(\"")?;
-                self.escaped(path, Escape::Multiline)?;
-                self.out.write_str("\")")?;
-            }
+            ContainerType::Script(path) => self.resource(path)?,
         }
+        Ok(())
+    }
+
+    /// A resource Godot loaded from `path`: `Resource("res://...")` (Godot adds the `uid://`
+    /// when the project has one).
+    fn resource(&mut self, path: GdStr<'_>) -> Result<(), TextError> {
+        self.out.write_str("Resource(\"")?;
+        self.escaped(path, Escape::Multiline)?;
+        self.out.write_str("\")")?;
         Ok(())
     }
 
@@ -650,7 +709,7 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                     ('\t', Escape::C) => "\\t",
                     ('\u{b}', Escape::C) => "\\v",
                     ('\'', Escape::C) => "\\'",
-                    ('?', Escape::C) => "\\?",
+                    ('?', Escape::C) if self.godot3() => "\\?",
                     _ => continue,
                 };
                 self.out.write_str(valid.get(plain..i).unwrap_or(""))?;
@@ -664,6 +723,13 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
         }
         Ok(())
     }
+}
+
+/// Whether Godot prints (and compares) `path` as absolute: Godot 3 keeps no data for a path
+/// without names and subnames, so it forgets the flag there (`NodePath("")`).
+fn node_path_absolute(path: &crate::NodePathRef<'_>, version: Version) -> bool {
+    path.is_absolute()
+        && (version == Version::Godot4 || path.name_count() > 0 || path.subname_count() > 0)
 }
 
 /// `Name(1, 2)` for an integer vector.

@@ -5,17 +5,21 @@
 //! type with that type's `<` (numbers, strings, vectors and integer vectors component by
 //! component, RIDs by id, arrays element by element and then by length). Types without `<`
 //! (dictionaries, objects, colors, transforms, packed arrays, ...) are never less than each other.
-//! Godot 3 sorts with `Variant::operator<` (type id first, then the type's `<`).
+//! Godot 3 sorts with `Variant::operator<` (type id first, then the type's `<`), whose `<` on
+//! arrays and pool arrays is its own ([`sort_form`](super::sort_form),
+//! [`pool_order`](super::pool_order)), and orders objects by address (a null one first). Both
+//! sort with their `SortArray` ([`sort_array`](super::sort_array)).
 //!
 //! Key equality follows Godot's (`hash_compare`): same type (a `String` and a `StringName` with
 //! the same text are one key in Godot 4), floats equal by `==` or when both are NaN, containers
 //! element by element however deep. Two Godot 4 dictionary keys are one key when their entries
-//! are pairwise equal in wire order (Godot hashes a dictionary's entries in order).
+//! are pairwise equal in wire order (Godot hashes a dictionary's entries in order). The
+//! exceptions are in [`key_classes`](super::key_classes): Godot 4 compares the floats of array
+//! elements and dictionary values with `==`, Godot 3 the elements of a pool of reals with a
+//! NaN test that fails, and hashes that pool by its bytes.
 //!
-//! `<` follows nested arrays [`COMPARE_DEPTH`] levels deep at most (deeper ones compare as neither
-//! less nor greater). Godot has no such cut-off for `<`, so keys that differ only more than 16
-//! levels down may be ordered differently. Godot 4's equality stops at 100 levels (deeper
-//! containers are equal), which only keys nested that deep can tell apart.
+//! Godot 4's equality stops at 100 levels (deeper containers are equal), which only keys nested
+//! that deep can tell apart.
 //!
 //! Sorting reads each key once into a sort form ([`SortForms`](super::sort_form)) and an
 //! equality class ([`classes`](super::key_classes)); the helpers here read the components those
@@ -24,9 +28,6 @@
 use crate::view::math::{Color, Vector2, Vector3, Vector4};
 use crate::wire::types::VariantType;
 use crate::{VariantRef, Version};
-
-/// How deep comparisons follow nested arrays.
-pub(super) const COMPARE_DEPTH: u8 = 16;
 
 /// Up to 16 real components of a math value, narrowed to f32 as a single-precision engine stores
 /// them, in wire order.
@@ -43,7 +44,7 @@ impl Reals16 {
 
     fn push(&mut self, value: f64) {
         if let Some(slot) = self.values.get_mut(self.len) {
-            *slot = f64::from(value as f32);
+            *slot = narrow(value);
             self.len = self.len.saturating_add(1);
         }
     }
@@ -52,6 +53,16 @@ impl Reals16 {
     pub(super) fn as_slice(&self) -> &[f64] {
         self.values.get(..self.len).unwrap_or(&[])
     }
+}
+
+/// `value` narrowed to a 32-bit float and back, as a single-precision engine stores it; a NaN
+/// keeps its sign (Godot 3 prints it).
+pub(super) fn narrow(value: f64) -> f64 {
+    if value.is_nan() {
+        const SIGN: u64 = 1 << 63;
+        return f64::from_bits(f64::NAN.to_bits() & !SIGN | value.to_bits() & SIGN);
+    }
+    f64::from(value as f32)
 }
 
 /// Components of a real math value, narrowed as Godot's single-precision builds read them.

@@ -1,35 +1,34 @@
-//! A dictionary's entries in print order, in memory (feature `alloc`): repeated keys merged
-//! (first position, last value) and the keys sorted with Godot's order.
+//! A dictionary's entries in print order, in memory (feature `alloc`): repeated keys merged as
+//! Godot's decoder merges them (first position, last value), then sorted as Godot's text writer
+//! sorts them.
 //!
-//! Up to [`MERGE_BEFORE_SORT`] entries, repeated keys are merged first, then sorted; past that,
-//! all entries are sorted and a repeat is merged into an equal key kept in the same run of
-//! tied keys. Up to [`INSERTION_SORT_MAX`] keys are sorted by Godot's insertion sort, more by a
-//! stable merge sort. Godot's `<` is not a strict weak order (NaN, types without `<`, and in
-//! Godot 4 strings compared by text but with other types by type id), so the result depends on
-//! the exact algorithm: these are the ones the text has always been printed with.
+//! Godot sorts with its `SortArray` ([`sort_array`](super::sort_array)), which is reproduced
+//! comparison for comparison, so keys that Godot's `<` does not order (ties, NaN, inconsistent
+//! orders) come out as they do in the engine. That sort can take O(k^2) comparisons when the
+//! order is inconsistent (Godot 3's `<` on arrays and pool arrays, where different values are
+//! each less than the other); it gets a budget of work proportional to (K + k) log k, and when
+//! the budget is spent the entries are sorted again with a stable merge sort: the text is then
+//! ordered by Godot's `<` but not necessarily as the engine orders it.
 //!
 //! Costs, for a dictionary of k entries whose keys take K bytes: every key's sort form
 //! ([`SortForms`]), O(K), and equality class ([`KeyClasses`], O(1) for a key numbered before,
-//! since numbers are kept for the whole printing); O(k log k) comparisons of forms, each at most
-//! the shorter key's tokens, and a merge sort outputs one of the two keys it compares, so
-//! sorting is O((K + k) log k); merging is O(k) with the classes in a table. Memory is
-//! O(k + K).
+//! since numbers are kept for the whole printing); merging O(k) with the classes in a table;
+//! sorting within the budget, O((K + k) log k), and the merge sort after it O((K + k) log k) (it
+//! outputs one of the two keys it compares). Memory is O(k + K).
 
 use alloc::vec::Vec;
-use core::cmp::Ordering;
 
 use super::key_classes::KeyClasses;
+use super::sort_array;
 use super::sort_form::SortForms;
 use crate::view::tape::Part;
 use crate::wire::error::Error;
 use crate::wire::options::Version;
 use crate::wire::work;
 
-/// Entries up to which repeated keys are merged before sorting.
-const MERGE_BEFORE_SORT: usize = 256;
-
-/// Godot sorts up to this many keys by insertion (stable), more with introsort.
-const INSERTION_SORT_MAX: usize = 16;
+/// The exact sort's budget, in work units per unit of (K + k) log k, and for every dictionary.
+const BUDGET_FACTOR: usize = 2;
+const BUDGET_BASE: usize = 4096;
 
 /// An entry being put in order.
 #[derive(Clone, Copy)]
@@ -38,12 +37,14 @@ struct Item<K, V> {
     value: V,
     /// The key's index in wire order (its sort form).
     index: usize,
-    /// The key's equality class (0: equal to no key).
+    /// The key's equality class (0: equal to no key, not even itself).
     class: u32,
 }
 
 /// The entries of a dictionary (in wire order) in print order: repeated keys merged (first
-/// position, last value), sorted with Godot's key order.
+/// position, last value), sorted with Godot's key order. A key that equals no key, not even
+/// itself (Godot 3: a pool of reals holding a NaN), is not found when Godot looks its value up
+/// to print it: its value is `None`, printed `null`.
 /// `keys` are the entries' keys, read for their sort forms and numbered by `numbers`; `entries`
 /// are what is returned for each entry, `(key, value)`.
 pub(super) fn sorted<'a, K: Copy, V: Copy>(
@@ -51,10 +52,10 @@ pub(super) fn sorted<'a, K: Copy, V: Copy>(
     entries: Vec<(K, V)>,
     numbers: &mut KeyClasses<'a>,
     version: Version,
-) -> Result<Vec<(K, V)>, Error> {
+) -> Result<Vec<(K, Option<V>)>, Error> {
     let classes = numbers.classes(keys)?;
-    let forms = SortForms::new(keys, version)?;
-    let mut items: Vec<Item<K, V>> = entries
+    let mut forms = SortForms::new(keys, version)?;
+    let items: Vec<Item<K, V>> = entries
         .into_iter()
         .enumerate()
         .map(|(index, (key, value))| {
@@ -62,81 +63,62 @@ pub(super) fn sorted<'a, K: Copy, V: Copy>(
             Item { key, value, index, class }
         })
         .collect();
-    let merged_first = items.len() <= MERGE_BEFORE_SORT;
-    if merged_first {
-        items = merge_repeats(items, |_, _| true);
+    let items = merge_repeats(items);
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    let key_of = |i: usize| items.get(i).map_or(0, |item| item.index);
+    let budget = BUDGET_FACTOR
+        .saturating_mul(forms.size().saturating_add(items.len()))
+        .saturating_mul(log2(items.len()).saturating_add(2))
+        .saturating_add(BUDGET_BASE);
+    let mut spent = 0usize;
+    let exact = sort_array::sort(&mut order, |a, b| {
+        let (less, cost) = forms.less(key_of(a), key_of(b));
+        spent = spent.saturating_add(cost);
+        (spent <= budget).then_some(less)
+    });
+    work::add(spent);
+    if exact.is_err() {
+        order = (0..items.len()).collect();
+        merge_sort(&mut order, &mut |a, b| {
+            let (less, cost) = forms.less(key_of(*a), key_of(*b));
+            work::add(cost);
+            less
+        });
     }
-    let mut less = |a: &Item<K, V>, b: &Item<K, V>| forms.cmp(a.index, b.index) == Ordering::Less;
-    if items.len() <= INSERTION_SORT_MAX {
-        insertion_sort(&mut items, &mut less);
-    } else {
-        merge_sort(&mut items, &mut less);
-    }
-    if !merged_first {
-        // Repeats of one key are tied; a stable sort leaves them in runs of tied keys.
-        items = merge_repeats(items, |a, b| forms.cmp(a.index, b.index).is_eq());
-    }
-    Ok(items.into_iter().map(|item| (item.key, item.value)).collect())
+    Ok(order
+        .into_iter()
+        .filter_map(|i| items.get(i))
+        .map(|item| (item.key, (item.class != 0).then_some(item.value)))
+        .collect())
 }
 
-/// Merges entries with equal keys into the first one, which takes the last one's value. A run
-/// of entries ends where `same_run(last kept entry, entry)` is false; only entries kept in the
-/// current run are merged into.
-fn merge_repeats<K: Copy, V: Copy>(
-    items: Vec<Item<K, V>>,
-    same_run: impl Fn(&Item<K, V>, &Item<K, V>) -> bool,
-) -> Vec<Item<K, V>> {
+/// `floor(log2(n))`, 0 for 0.
+fn log2(n: usize) -> usize {
+    usize::BITS.saturating_sub(n.leading_zeros()).saturating_sub(1) as usize
+}
+
+/// Merges entries with equal keys into the first one, which takes the last one's value.
+fn merge_repeats<K: Copy, V: Copy>(items: Vec<Item<K, V>>) -> Vec<Item<K, V>> {
     work::add(items.len());
-    // For each class (numbered from 1 to k at most): the run it was last kept in and where.
-    let mut kept_at: Vec<Option<(usize, usize)>> = alloc::vec![None; items.len().saturating_add(1)];
+    // For each class (numbered from 1 to k at most): where it was kept.
+    let mut kept_at: Vec<Option<usize>> = alloc::vec![None; items.len().saturating_add(1)];
     let mut kept: Vec<Item<K, V>> = Vec::with_capacity(items.len());
-    let mut run = 0usize;
     for item in items {
-        if let Some(last) = kept.last() {
-            if !same_run(last, &item) {
-                run = run.saturating_add(1);
-            }
-        }
         // Class 0: equal to no key.
-        let slot = kept_at.get_mut(item.class as usize).filter(|_| item.class != 0);
-        match slot {
-            Some(Some((in_run, at))) if *in_run == run => {
+        match kept_at.get_mut(item.class as usize).filter(|_| item.class != 0) {
+            Some(Some(at)) => {
                 if let Some(first) = kept.get_mut(*at) {
                     first.value = item.value;
                 }
             }
             Some(slot) => {
-                *slot = Some((run, kept.len()));
+                *slot = Some(kept.len());
                 kept.push(item);
             }
             None => kept.push(item),
         }
     }
     kept
-}
-
-/// Godot's insertion sort: an element less than the first goes to the front, otherwise it moves
-/// back past every element it is less than.
-fn insertion_sort<T: Copy>(items: &mut [T], less: &mut impl FnMut(&T, &T) -> bool) {
-    for i in 1..items.len() {
-        let Some(&value) = items.get(i) else { break };
-        let to = match items.first() {
-            Some(first) if less(&value, first) => 0,
-            _ => {
-                let mut j = i;
-                while let Some(previous) = j.checked_sub(1).and_then(|p| items.get(p)) {
-                    if !less(&value, previous) {
-                        break;
-                    }
-                    j = j.saturating_sub(1);
-                }
-                j
-            }
-        };
-        if let Some(range) = items.get_mut(to..=i) {
-            range.rotate_right(1);
-        }
-    }
 }
 
 /// A stable bottom-up merge sort that never panics, whatever `less` answers. Each comparison

@@ -1,26 +1,37 @@
 //! The sort form of dictionary keys: what Godot's `<` looks at in each key, read once into a
-//! flat sequence of tokens, so that ordering two keys is one pass over two slices.
+//! flat sequence of tokens, so that ordering two keys is one forward pass over two slices.
 //!
-//! A key becomes one token per value in depth-first order, an array below [`COMPARE_DEPTH`]
-//! levels as an opening token, its elements and a closing token. Comparing two forms token by
-//! token, the first pair that is not tied decides: this is `Variant::operator<` (type id first,
-//! then the type's `<`, arrays element by element and then by length, with a closing token
-//! before any element), evaluated once per pair as a three-way comparison instead of as `<` in
-//! both directions at every level. Values of types without `<` (and arrays past the cut-off)
-//! are a token without payload, tied with any value of their type; NaN ties with every float.
-//! Godot 4 compares two `String` or `StringName` keys by their text alone (at the top level
-//! only, as its `StringLikeVariantOrder` does).
+//! A key becomes one token per value in depth-first order; an array is an opening token (with
+//! its length and where its elements end), its elements, and a closing token. Values of types
+//! without `<` are a token without payload, tied with any value of their type.
 //!
-//! The forms are built in one pass over the keys ([`visit_keys`]): a token per value down to the
-//! cut-off, arrays only entered (a part is read for the forms of one dictionary at most: the
-//! nearest one whose key holds it through arrays alone), so over one printing O(n). Comparing two forms is O(tokens up to the first one that
-//! decides), at most the shorter form plus the bytes of the compared strings.
+//! * Godot 4 ([`SortForms::less`]): `StringLikeVariantOrder` at the top (two `String` or
+//!   `StringName` keys compare by text), else `Variant::operator<`: type id first, then the
+//!   type's `<`, arrays element by element and then by length. Comparing two forms token by
+//!   token, the first pair that is not tied decides (a closing token comes before any element):
+//!   the same answer as Godot's `<`, evaluated once per pair as a three-way comparison instead
+//!   of as `<` in both directions at every level. NaN ties with every float.
+//! * Godot 3 ([`godot3_less`]): `Variant::operator<` with Godot 3's own `<` for containers, which
+//!   is not lexicographic: an array is less than another when it is not longer and some element
+//!   is *not* less than the other's element at its place (so `[2] < [1]`, `[1] < [1]`, and
+//!   `[1] < [2]` is false); a pool array is less than another when they differ
+//!   ([`pool_order`](super::pool_order)).
+//!
+//! Godot 4 compares two `StringName`s inside arrays by the address of their interned text,
+//! which the bytes cannot tell; they are compared by text here.
+//!
+//! The forms are built in one pass over the keys ([`visit_keys`]): a token per value, arrays
+//! entered (a part is read for the forms of one dictionary at most: the nearest one whose key
+//! holds it through arrays alone), so over one printing O(n). Comparing two forms is O(the
+//! tokens of the first form up to the place that decides, plus the bytes of the compared
+//! strings and pool arrays); every comparison reports its cost, which the sort is budgeted in.
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use super::key_events::{KeyVisitor, Visit, visit_keys};
-use super::order::{COMPARE_DEPTH, int_components, lexicographic_less, real_components, type_id};
+use super::order::{int_components, lexicographic_less, real_components, type_id};
+use super::pool_order;
 use crate::VariantRef;
 use crate::view::tape::Part as TapePart;
 use crate::wire::error::Result;
@@ -32,7 +43,13 @@ pub(super) struct SortForms<'a> {
     tokens: Vec<Token<'a>>,
     /// Where each key's tokens start; they end where the next key's start.
     starts: Vec<usize>,
+    /// Arrays opened and not closed yet, while the forms are built.
+    open: Vec<usize>,
+    /// The work units of the forms: a token, or 64 bytes of text or pool array, each one.
+    size: usize,
     version: Version,
+    /// Arrays whose elements are being compared (Godot 3), kept between comparisons.
+    stack: Vec<Pending>,
 }
 
 impl<'a> KeyVisitor<'a> for SortForms<'a> {
@@ -40,15 +57,20 @@ impl<'a> KeyVisitor<'a> for SortForms<'a> {
         self.starts.push(self.tokens.len());
     }
 
-    fn value(&mut self, value: VariantRef<'a>, depth: usize) -> Result<Visit> {
+    fn value(&mut self, value: VariantRef<'a>, _depth: usize) -> Result<Visit> {
         let ty = type_id(&value, self.version);
+        self.size = self.size.saturating_add(1);
         Ok(match value {
-            VariantRef::Array(_) if depth < usize::from(COMPARE_DEPTH) => {
-                self.tokens.push(Token::Value(ty, Part::Open));
+            VariantRef::Array(array) => {
+                self.open.push(self.tokens.len());
+                let len = u32::try_from(array.len()).unwrap_or(u32::MAX);
+                self.tokens.push(Token::Value(ty, Part::Open { len, end: 0 }));
                 Visit::Enter
             }
             _ => {
-                self.tokens.push(Token::Value(ty, part(&value)));
+                let part = part(&value, self.version);
+                self.size = self.size.saturating_add(part_size(&part));
+                self.tokens.push(Token::Value(ty, part));
                 Visit::Pass
             }
         })
@@ -56,6 +78,12 @@ impl<'a> KeyVisitor<'a> for SortForms<'a> {
 
     fn close(&mut self) {
         self.tokens.push(Token::End);
+        let end = self.tokens.len();
+        if let Some(Some(Token::Value(_, Part::Open { end: slot, .. }))) =
+            self.open.pop().map(|at| self.tokens.get_mut(at))
+        {
+            *slot = end;
+        }
     }
 }
 
@@ -71,7 +99,7 @@ enum Token<'a> {
 /// What `<` compares within a type.
 #[derive(Clone, Copy)]
 enum Part<'a> {
-    /// Nothing: the type has no `<` (or the array is past the cut-off).
+    /// Nothing: the type has no `<`.
     Tied,
     Bool(bool),
     Int(i64),
@@ -83,55 +111,113 @@ enum Part<'a> {
     Reals([f32; 4], u8),
     /// `Vector2i`, `Vector3i`, `Vector4i`.
     Ints([i32; 4], u8),
-    /// An array whose elements follow, then [`Token::End`].
-    Open,
+    /// A Godot 3 pool array.
+    Pool(VariantRef<'a>),
+    /// A Godot 3 object, which `<` orders by address: whether it is null (a null one comes
+    /// first; two others are tied here, as the bytes cannot tell their addresses).
+    Object(bool),
+    /// An array of `len` elements, whose tokens follow up to its [`Token::End`]; `end` is the
+    /// index after that token.
+    Open {
+        len: u32,
+        end: usize,
+    },
+}
+
+/// An array whose elements are being compared with another's (Godot 3's `<`).
+#[derive(Clone, Copy)]
+struct Pending {
+    /// The current element of each array.
+    a: usize,
+    b: usize,
+    /// Elements of the first array not compared yet, the current one included.
+    left: u32,
 }
 
 impl<'a> SortForms<'a> {
     /// The forms of the keys of `dictionary`, read as `version` orders them.
     pub(super) fn new(keys: &[TapePart<'_, 'a>], version: Version) -> Result<Self> {
-        let mut forms = SortForms { tokens: Vec::new(), starts: Vec::new(), version };
+        let mut forms = SortForms {
+            tokens: Vec::new(),
+            starts: Vec::new(),
+            open: Vec::new(),
+            size: 0,
+            version,
+            stack: Vec::new(),
+        };
         visit_keys(keys, &mut forms)?;
         work::add(forms.tokens.len());
         Ok(forms)
     }
 
-    /// The tokens of key `index`.
-    fn form(&self, index: usize) -> &[Token<'a>] {
-        let start = self.starts.get(index).copied().unwrap_or(self.tokens.len());
-        let end = self.starts.get(index.saturating_add(1)).copied().unwrap_or(self.tokens.len());
-        self.tokens.get(start..end).unwrap_or(&[])
+    /// The work units of all the forms (at least one per token).
+    pub(super) fn size(&self) -> usize {
+        self.size
     }
 
-    /// Godot's order of keys `a` and `b`: `Less` when `a < b`, `Greater` when `b < a`, `Equal`
+    /// Where the tokens of key `index` start.
+    fn start(&self, index: usize) -> usize {
+        self.starts.get(index).copied().unwrap_or(self.tokens.len())
+    }
+
+    /// The tokens of key `index`.
+    fn form(&self, index: usize) -> &[Token<'a>] {
+        let end = self.start(index.saturating_add(1));
+        self.tokens.get(self.start(index)..end).unwrap_or(&[])
+    }
+
+    /// Whether key `a` is less than key `b` in Godot's key order, and the work units it took.
+    pub(super) fn less(&mut self, a: usize, b: usize) -> (bool, usize) {
+        match self.version {
+            Version::Godot4 => {
+                let (order, cost) = self.godot4_cmp(a, b);
+                (order == Ordering::Less, cost)
+            }
+            Version::Godot3 => {
+                let (a, b) = (self.start(a), self.start(b));
+                godot3_less(&self.tokens, a, b, &mut self.stack)
+            }
+        }
+    }
+
+    /// Godot 4's order of keys `a` and `b`: `Less` when `a < b`, `Greater` when `b < a`, `Equal`
     /// when neither (a tie, not necessarily equal keys).
-    pub(super) fn cmp(&self, a: usize, b: usize) -> Ordering {
+    fn godot4_cmp(&self, a: usize, b: usize) -> (Ordering, usize) {
         let (a, b) = (self.form(a), self.form(b));
-        if self.version == Version::Godot4 {
-            if let (Some(Token::Value(_, Part::Text(x))), Some(Token::Value(_, Part::Text(y)))) =
-                (a.first(), b.first())
-            {
-                // Two strings (only strings have text), whatever their types.
-                work::add((x.len().min(y.len()) / 64).saturating_add(1));
-                return x.cmp(y);
-            }
+        if let (Some(Token::Value(_, Part::Text(x))), Some(Token::Value(_, Part::Text(y)))) =
+            (a.first(), b.first())
+        {
+            // Two strings (only strings have text), whatever their types.
+            return (x.cmp(y), text_cost(x, y));
         }
-        let mut steps = 0usize;
-        let mut order = Ordering::Equal;
+        let mut cost = 0usize;
         for (x, y) in a.iter().zip(b) {
-            steps = steps.saturating_add(1);
-            order = token_cmp(x, y);
+            let (order, steps) = token_cmp(x, y);
+            cost = cost.saturating_add(steps);
             if order.is_ne() {
-                break;
+                return (order, cost);
             }
         }
-        work::add(steps);
-        order
+        (Ordering::Equal, cost)
     }
 }
 
-/// What `<` compares in a value that is not opened as an array.
-fn part<'a>(value: &VariantRef<'a>) -> Part<'a> {
+/// The work units of comparing two texts.
+fn text_cost(x: &[u8], y: &[u8]) -> usize {
+    (x.len().min(y.len()) / 64).saturating_add(1)
+}
+
+/// Work units of a part beyond its token: its text or pool bytes.
+fn part_size(part: &Part<'_>) -> usize {
+    match part {
+        Part::Text(text) => text.len() / 64,
+        Part::Pool(pool) => pool_order::size(pool),
+        _ => 0,
+    }
+}
+
+/// What `<` compares in a value that is not an array.
+fn part<'a>(value: &VariantRef<'a>, version: Version) -> Part<'a> {
     use VariantRef as V;
     match value {
         V::Bool(b) => Part::Bool(*b),
@@ -156,32 +242,33 @@ fn part<'a>(value: &VariantRef<'a>) -> Part<'a> {
             Some((ints, len)) => Part::Ints(ints, u8::try_from(len).unwrap_or(0)),
             None => Part::Tied,
         },
+        V::Object(object) if version == Version::Godot3 => {
+            Part::Object(matches!(object, crate::ObjectRef::Null))
+        }
+        _ if version == Version::Godot3 && pool_order::is_pool(value) => Part::Pool(*value),
         _ => Part::Tied,
     }
 }
 
-/// Two tokens at the same place of two forms.
-fn token_cmp(a: &Token<'_>, b: &Token<'_>) -> Ordering {
+/// Two tokens at the same place of two forms (Godot 4), and the work units it took.
+fn token_cmp(a: &Token<'_>, b: &Token<'_>) -> (Ordering, usize) {
     match (a, b) {
-        (Token::End, Token::End) => Ordering::Equal,
+        (Token::End, Token::End) => (Ordering::Equal, 1),
         // The array that ends first is the shorter one.
-        (Token::End, Token::Value(..)) => Ordering::Less,
-        (Token::Value(..), Token::End) => Ordering::Greater,
+        (Token::End, Token::Value(..)) => (Ordering::Less, 1),
+        (Token::Value(..), Token::End) => (Ordering::Greater, 1),
         (Token::Value(ta, x), Token::Value(tb, y)) if ta == tb => part_cmp(x, y),
-        (Token::Value(ta, _), Token::Value(tb, _)) => ta.cmp(tb),
+        (Token::Value(ta, _), Token::Value(tb, _)) => (ta.cmp(tb), 1),
     }
 }
 
-/// Two values of one type, by that type's `<` in both directions.
-fn part_cmp(a: &Part<'_>, b: &Part<'_>) -> Ordering {
-    match (a, b) {
+/// Two values of one type, by that type's `<` in both directions (Godot 4).
+fn part_cmp(a: &Part<'_>, b: &Part<'_>) -> (Ordering, usize) {
+    let order = match (a, b) {
+        (Part::Text(x), Part::Text(y)) => return (x.cmp(y), text_cost(x, y)),
         (Part::Bool(x), Part::Bool(y)) => x.cmp(y),
         (Part::Int(x), Part::Int(y)) => x.cmp(y),
         (Part::Float(x), Part::Float(y)) => x.partial_cmp(y).unwrap_or(Ordering::Equal),
-        (Part::Text(x), Part::Text(y)) => {
-            work::add(x.len().min(y.len()) / 64);
-            x.cmp(y)
-        }
         (Part::Rid(x), Part::Rid(y)) => x.cmp(y),
         (Part::Reals(x, n), Part::Reals(y, m)) => {
             let (x, y) = (prefix(x, *n), prefix(y, *m));
@@ -192,6 +279,92 @@ fn part_cmp(a: &Part<'_>, b: &Part<'_>) -> Ordering {
             both_ways(lexicographic_less(x, y), lexicographic_less(y, x))
         }
         _ => Ordering::Equal,
+    };
+    (order, 1)
+}
+
+/// Godot 3's `a < b` for the forms starting at tokens `a` and `b`, and the work units it took.
+/// Iterative: `stack` holds the arrays whose elements are being compared.
+fn godot3_less(
+    tokens: &[Token<'_>],
+    mut a: usize,
+    mut b: usize,
+    stack: &mut Vec<Pending>,
+) -> (bool, usize) {
+    stack.clear();
+    let mut cost = 0usize;
+    loop {
+        cost = cost.saturating_add(1);
+        let (x, y) = (tokens.get(a), tokens.get(b));
+        let mut less = match (x, y) {
+            (Some(Token::Value(ta, x)), Some(Token::Value(tb, y))) if ta == tb => match (x, y) {
+                (Part::Open { len: la, .. }, Part::Open { len: lb, .. }) => {
+                    if lb < la || *la == 0 {
+                        false
+                    } else {
+                        // `a < b` when some element of `a` is not less than `b`'s.
+                        stack.push(Pending {
+                            a: a.saturating_add(1),
+                            b: b.saturating_add(1),
+                            left: *la,
+                        });
+                        a = a.saturating_add(1);
+                        b = b.saturating_add(1);
+                        continue;
+                    }
+                }
+                (Part::Pool(x), Part::Pool(y)) => {
+                    let (differ, steps) = pool_order::differ(x, y);
+                    cost = cost.saturating_add(steps);
+                    differ
+                }
+                (Part::Text(x), Part::Text(y)) => {
+                    cost = cost.saturating_add(text_cost(x, y));
+                    x < y
+                }
+                (Part::Bool(x), Part::Bool(y)) => !x & y,
+                (Part::Int(x), Part::Int(y)) => x < y,
+                (Part::Float(x), Part::Float(y)) => x < y,
+                (Part::Reals(x, n), Part::Reals(y, m)) => {
+                    lexicographic_less(prefix(x, *n), prefix(y, *m))
+                }
+                (Part::Rid(x), Part::Rid(y)) => x < y,
+                (Part::Object(x), Part::Object(y)) => *x && !y,
+                _ => false,
+            },
+            (Some(Token::Value(ta, _)), Some(Token::Value(tb, _))) => ta < tb,
+            _ => false,
+        };
+        // Hand the answer up to the arrays being compared.
+        loop {
+            let Some(pending) = stack.last_mut() else { return (less, cost) };
+            if !less {
+                // An element that is not less: the array is less.
+                stack.pop();
+                less = true;
+                continue;
+            }
+            pending.left = pending.left.saturating_sub(1);
+            if pending.left == 0 {
+                // Every element less: the array is not.
+                stack.pop();
+                less = false;
+                continue;
+            }
+            pending.a = after(tokens, pending.a);
+            pending.b = after(tokens, pending.b);
+            a = pending.a;
+            b = pending.b;
+            break;
+        }
+    }
+}
+
+/// The index of the token after the value at `at` (past an array's elements and end).
+fn after(tokens: &[Token<'_>], at: usize) -> usize {
+    match tokens.get(at) {
+        Some(Token::Value(_, Part::Open { end, .. })) => *end,
+        _ => at.saturating_add(1),
     }
 }
 
@@ -199,7 +372,7 @@ fn prefix<T>(values: &[T; 4], len: u8) -> &[T] {
     values.get(..usize::from(len)).unwrap_or(&[])
 }
 
-/// The three-way answer of `a < b` and `b < a` (never both: Godot's `<` is asymmetric).
+/// The three-way answer of `a < b` and `b < a` (never both: Godot 4's `<` is asymmetric).
 fn both_ways(less: bool, greater: bool) -> Ordering {
     match (less, greater) {
         (true, _) => Ordering::Less,
