@@ -184,7 +184,7 @@ pub use detect::detect;
 pub use encoder::encode;
 pub use encoder::{EncodeError, EncodeOptions, Output, SliceOutput, Writer};
 #[cfg(feature = "alloc")]
-pub use owned::{Array, Dictionary, NodePath, Object, Signal, Variant, decode};
+pub use owned::{Array, Dictionary, GdString, NodePath, Object, Signal, Variant, decode};
 #[cfg(feature = "alloc")]
 pub use view::path::parse_path;
 #[cfg(feature = "alloc")]
@@ -214,6 +214,7 @@ pub use view::{
 pub use wire::error::{Error, ErrorKind, GodotError, Result};
 pub use wire::options::{MAX_DEPTH, Options, Version};
 pub use wire::types::VariantType;
+pub use wire::utf8::CodePoints;
 /// Counting the units of work an operation does (feature `work-counter`), for tests that prove
 /// time bounds by counting instead of timing.
 #[cfg(feature = "work-counter")]

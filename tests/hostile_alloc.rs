@@ -1092,18 +1092,21 @@ fn a_failed_decode_drops_deep_values_on_a_small_stack() {
         let decoded = on_small_stack(|| gdvariant::decode(bytes, Options::godot4()).map(Box::new));
         assert_eq!(decoded.err(), validated.err(), "case {i}");
     }
-    // Godot 3 accepts a string holding a surrogate, which a Rust `String` cannot: the decode
-    // fails after reading 1023 nested arrays (in the second case, two dictionary values that
-    // are), and drops them on the way out.
-    let surrogate = words(&[4, 3, 0x0080_a0ed]);
+    // Godot 3 accepts a property name holding a surrogate, which the `String` of an owned
+    // property name cannot hold: the decode fails after reading 1023 nested arrays (in the
+    // second case, two dictionary values that are), and drops them on the way out.
+    // `Reference` with one property, `<U+D800>`: 7.
+    let reference = [0x6566_6552, 0x636e_6572, 0x65];
+    let object = [words(&[0x11, 9]), words(&reference), words(&[1, 3, 0x0080_a0ed, 2, 7])].concat();
     let deep3 = nested(&SHAPES[0], 0x13, 1022);
+    let options = Options::godot3().with_allow_objects(true);
     for bytes in [
-        [words(&[0x13, 2]), deep3.clone(), surrogate.clone()].concat(),
-        [words(&[0x12, 3, 0]), deep3.clone(), words(&[2, 1]), deep3, words(&[2, 2]), surrogate]
+        [words(&[0x13, 2]), deep3.clone(), object.clone()].concat(),
+        [words(&[0x12, 3, 0]), deep3.clone(), words(&[2, 1]), deep3, words(&[2, 2]), object]
             .concat(),
     ] {
-        assert_eq!(gdvariant::validate(&bytes, Options::godot3()), Ok(()));
-        let decoded = on_small_stack(|| gdvariant::decode(&bytes, Options::godot3()).map(|_| ()));
+        assert_eq!(gdvariant::validate(&bytes, options), Ok(()));
+        let decoded = on_small_stack(|| gdvariant::decode(&bytes, options).map(|_| ()));
         assert_eq!(decoded.unwrap_err().kind(), ErrorKind::NotUnicode);
     }
 }

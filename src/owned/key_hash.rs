@@ -126,7 +126,7 @@ pub(crate) fn leaf_hash(value: &Variant) -> u64 {
         V::Int(i) => i.hash(state),
         V::Float(f) => real(*f, state),
         V::String(s) | V::StringName(s) => {
-            work::add(s.len() / 64);
+            work::add(s.as_bytes().len() / 64);
             s.hash(state);
         }
         V::Vector2(v) => v.for_each_component(|c| real(c, state)),

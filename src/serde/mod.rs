@@ -157,6 +157,7 @@ mod de_owned;
 mod de_ref;
 mod dedup;
 mod error;
+mod gd_string;
 mod key_ids;
 mod raw;
 mod repr;

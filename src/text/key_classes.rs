@@ -26,6 +26,7 @@ use hashbrown::{DefaultHashBuilder, HashTable};
 use super::order::{
     PackedRealsIter, Reals16, color_components, id_of, int_components, real_components, type_id,
 };
+use crate::view::string::GameText;
 use crate::view::tape::Part;
 use crate::wire::error::Result;
 use crate::wire::options::Version;
@@ -41,8 +42,8 @@ const UNKNOWN: u32 = u32::MAX;
 enum Piece<'a> {
     /// A type, a count, a number, a child's number or a canonical float's bits.
     Word(u64),
-    /// A string's text.
-    Text(&'a [u8]),
+    /// A string's text, compared as Godot compares it (by code point).
+    Text(GameText<'a>),
     /// A packed array of numbers, compared element by element where it lies.
     Packed(VariantRef<'a>),
 }
@@ -215,27 +216,27 @@ impl<'a> KeyClasses<'a> {
             V::Bool(b) => pieces.push(Piece::Word(u64::from(b))),
             V::Int(i) => pieces.push(Piece::Word(i as u64)),
             V::Float(f) => pieces.push(Piece::Word(canonical(f))),
-            V::String(s) | V::StringName(s) => pieces.push(Piece::Text(s.text_bytes())),
+            V::String(s) | V::StringName(s) => pieces.push(Piece::Text(s.game_text()?)),
             V::Rid(id) => {
                 pieces.push(Piece::Word(u64::from(id.is_some())));
                 pieces.push(Piece::Word(id.unwrap_or(0)));
             }
             V::Signal(signal) => {
                 pieces.push(Piece::Word(signal.object_id()));
-                pieces.push(Piece::Text(signal.name().text_bytes()));
+                pieces.push(Piece::Text(signal.name().game_text()?));
             }
             V::NodePath(path) => {
                 pieces.push(Piece::Word(u64::from(path.is_absolute())));
                 pieces.push(Piece::Word(path.name_count() as u64));
                 pieces.push(Piece::Word(path.subname_count() as u64));
                 for part in path.names().chain(path.subnames()) {
-                    pieces.push(Piece::Text(part?.text_bytes()));
+                    pieces.push(Piece::Text(part?.game_text()?));
                 }
             }
             V::PackedStringArray(strings) => {
                 pieces.push(Piece::Word(strings.len() as u64));
                 for s in strings.iter() {
-                    pieces.push(Piece::Text(s?.text_bytes()));
+                    pieces.push(Piece::Text(s?.game_text()?));
                 }
             }
             V::PackedByteArray(_)
@@ -291,8 +292,7 @@ fn hash_piece(piece: &Piece<'_>, state: &mut impl Hasher) {
         }
         Piece::Text(text) => {
             state.write_u8(1);
-            state.write_usize(text.len());
-            state.write(text);
+            text.hash(state);
             work::add((text.len() / 64).saturating_add(1));
         }
         Piece::Packed(value) => {

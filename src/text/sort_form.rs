@@ -22,6 +22,7 @@ use core::cmp::Ordering;
 use super::key_events::{KeyVisitor, Visit, visit_keys};
 use super::order::{COMPARE_DEPTH, int_components, lexicographic_less, real_components, type_id};
 use crate::VariantRef;
+use crate::view::string::GameText;
 use crate::view::tape::Part as TapePart;
 use crate::wire::error::Result;
 use crate::wire::options::Version;
@@ -48,7 +49,7 @@ impl<'a> KeyVisitor<'a> for SortForms<'a> {
                 Visit::Enter
             }
             _ => {
-                self.tokens.push(Token::Value(ty, part(&value)));
+                self.tokens.push(Token::Value(ty, part(&value)?));
                 Visit::Pass
             }
         })
@@ -76,8 +77,8 @@ enum Part<'a> {
     Bool(bool),
     Int(i64),
     Float(f64),
-    /// A `String` or `StringName`.
-    Text(&'a [u8]),
+    /// A `String` or `StringName`, compared by code point.
+    Text(GameText<'a>),
     Rid(Option<u64>),
     /// `Vector2`, `Vector3`, `Vector4`: components narrowed to f32.
     Reals([f32; 4], u8),
@@ -131,13 +132,16 @@ impl<'a> SortForms<'a> {
 }
 
 /// What `<` compares in a value that is not opened as an array.
-fn part<'a>(value: &VariantRef<'a>) -> Part<'a> {
+///
+/// # Errors
+/// A string Godot refuses.
+fn part<'a>(value: &VariantRef<'a>) -> Result<Part<'a>> {
     use VariantRef as V;
-    match value {
+    Ok(match value {
         V::Bool(b) => Part::Bool(*b),
         V::Int(i) => Part::Int(*i),
         V::Float(f) => Part::Float(*f),
-        V::String(s) | V::StringName(s) => Part::Text(s.text_bytes()),
+        V::String(s) | V::StringName(s) => Part::Text(s.game_text()?),
         V::Rid(id) => Part::Rid(*id),
         V::Vector2(_) | V::Vector3(_) | V::Vector4(_) => match real_components(value) {
             Some(reals) => {
@@ -157,7 +161,7 @@ fn part<'a>(value: &VariantRef<'a>) -> Part<'a> {
             None => Part::Tied,
         },
         _ => Part::Tied,
-    }
+    })
 }
 
 /// Two tokens at the same place of two forms.
