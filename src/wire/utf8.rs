@@ -15,13 +15,15 @@
 //!   of up to 6 bytes, so overlong forms are normalised and everything else is kept.
 //!
 //! [`CodePoints`] is the one decoder: Godot 3's sequence rule, which gives the standard code
-//! points for standard UTF-8. The sweeps of `corpus/probes/` (every 2-byte string, and 3- to
+//! points for standard UTF-8. Each multi-byte sequence it reads counts a unit of work
+//! (`crate::wire::work`). The sweeps of `corpus/probes/` (every 2-byte string, and 3- to
 //! 6-byte strings around each lead byte where the engines differ) hold each engine's code
 //! points for every input it accepts, and the tests require exactly those.
 //!
-//! Cost: one pass over the text (plus one `memchr` for the NUL).
+//! Cost: one pass over the text (plus one `memchr` for the NUL), O(1) per sequence.
 
 use crate::wire::options::Version;
+use crate::wire::work;
 
 const BOM: &[u8] = &[0xEF, 0xBB, 0xBF];
 
@@ -110,6 +112,7 @@ pub(crate) fn godot3_check(text: &[u8]) -> Result<(), usize> {
 /// with no range or surrogate check, so a well-formed (standard) sequence decodes to its
 /// standard code point. `text` must not be empty. O(1).
 pub(crate) fn godot3_sequence(text: &[u8]) -> Result<(u32, usize), usize> {
+    work::add(1);
     let &lead = text.first().ok_or(0usize)?;
     let len = godot3_sequence_length(lead).ok_or(0usize)?;
     if len == 1 {
