@@ -120,7 +120,8 @@ impl<'a> NodePathRef<'a> {
     /// reads it ([`GdStr::to_text`]). O(n).
     ///
     /// # Errors
-    /// The first malformed string, or one that is not Unicode ([`ErrorKind::NotUnicode`](crate::ErrorKind::NotUnicode)).
+    /// The first malformed string, or one that is not Unicode
+    /// ([`ErrorKind::NotUnicode`](crate::ErrorKind::NotUnicode)).
     #[cfg(feature = "alloc")]
     pub fn to_text(&self) -> Result<alloc::string::String> {
         let mut text = alloc::string::String::new();
