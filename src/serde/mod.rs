@@ -98,7 +98,7 @@
 //! | --- | --- |
 //! | `null` (and a null object) | `()`, `None` (anything else is `Some`) |
 //! | `bool`, `int`, `float` | `bool`; any integer type (range-checked: `300` is not a `u8`); `f64`, `f32` |
-//! | `String`, `StringName` | `&'de str` (zero copy), `String`, `char`: the text the game reads; a Godot 3 string spelled with overlong forms has no `&'de str` in the buffer, and reads into `String` only (a `&'de str` field reports the offset and path) |
+//! | `String`, `StringName` | `&'de str` (zero copy), `String`, `char`: the text the game reads; a Godot 3 string spelled with overlong forms has no `&'de str` in the buffer, and reads into `String` only (a `&'de str` field reports the offset and path); code points `str` cannot hold (Godot 3 surrogates, values above U+10FFFF) are `NotUnicode` (a [`Variant`] field holds them) |
 //! | `NodePath` | its text (`"/root/Main:position"`; `&'de str` for a single relative name) |
 //! | math types | maps with their field names, so [`math::Vector2<f32>`](crate::math::Vector2) or your own `struct V { x: f32, y: f32 }` both read; also sequences of their fields, for tuples; single-precision components exactly as on the wire |
 //! | `Color` | `r`, `g`, `b`, `a` |

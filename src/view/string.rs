@@ -201,7 +201,15 @@ impl<'a> GdStr<'a> {
                 raw
             }
         };
-        self.version == Version::Godot3 && body.len() > bytes.len() && respelled(body, text)
+        // Only a Godot 3 string longer than `text` can spell it with overlong forms, and it
+        // differs from `text` first at an overlong lead (most strings differ at their first byte).
+        if self.version != Version::Godot3 || body.len() <= bytes.len() {
+            return false;
+        }
+        match (body.first(), bytes.first()) {
+            (Some(&a), Some(&b)) if a != b && !is_overlong_lead(a) => false,
+            _ => respelled(body, text),
+        }
     }
 
     /// The text the game sees, code points `str` cannot hold (and, in a string Godot refuses,
@@ -254,16 +262,24 @@ impl<'a> GdStr<'a> {
 /// form never leads with the byte that leads the character's own form, so the first byte where
 /// `raw` and `text` differ must be an overlong lead (E0, F0, F8, FC) at a character boundary of
 /// `text`. O(length of `text`).
+#[cold]
+#[inline(never)]
 fn respelled(raw: &[u8], text: &str) -> bool {
     let bytes = text.as_bytes();
     let same = raw.iter().zip(bytes).take_while(|(a, b)| a == b).count();
-    if !matches!(raw.get(same), Some(0xE0 | 0xF0 | 0xF8 | 0xFC)) || bytes.contains(&0) {
+    if !raw.get(same).is_some_and(|&lead| is_overlong_lead(lead)) || bytes.contains(&0) {
         return false;
     }
     match (raw.get(same..), text.get(same..)) {
         (Some(raw), Some(text)) => utf8::godot3_spells(raw, text),
         _ => false,
     }
+}
+
+/// Whether `byte` can lead an overlong form Godot 3 accepts (3 to 6 bytes: E0, F0, F8, FC).
+#[inline]
+fn is_overlong_lead(byte: u8) -> bool {
+    matches!(byte, 0xE0 | 0xF0 | 0xF8 | 0xFC)
 }
 
 /// A string's text as Godot compares it (dictionary keys, sorting, repeated property names):
