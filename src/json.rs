@@ -38,11 +38,12 @@
 //! `"nan:7fc00001"` (every bit, in hex) for any other NaN. `float` values are `f64`s (Godot
 //! widens an f32 on the wire), and follow the same rule inside their tagged form.
 //!
-//! **Strings** are the text Godot decodes (after its BOM and NUL handling). Godot 3 accepts
-//! some strings that are not Unicode (surrogates, code points past U+10FFFF); such a string is
-//! written as `{"type": "String", "bytes": "<hex>"}` (likewise for `StringName`), and as
-//! `{"bytes": "<hex>"}` where a plain JSON string stands for a name (NodePath names, property
-//! and class names, `PackedStringArray` elements), the hex being the text's bytes.
+//! **Strings** are the text the game reads (after Godot's BOM and NUL handling; a Godot 3 string
+//! spelled with overlong forms, `E0 81 B4` for `t`, is written as the text it spells). Godot 3
+//! accepts some strings that are not Unicode (surrogates, code points past U+10FFFF); such a
+//! string is written as `{"type": "String", "bytes": "<hex>"}` (likewise for `StringName`), and
+//! as `{"bytes": "<hex>"}` where a plain JSON string stands for a name (NodePath names, property
+//! and class names, `PackedStringArray` elements), the hex being the text's bytes as received.
 //!
 //! What is checked: the walk reads each element's structure as container iteration does, and
 //! each string's text as it is written; a malformed value stops the output with the
@@ -64,6 +65,7 @@
 //! # Ok::<(), gdvariant::Error>(())
 //! ```
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
@@ -241,14 +243,14 @@ fn write_leaf<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(
             out.write_char('}')?;
         }
         V::String(s) => match text(&s)? {
-            Some(text) => string(out, text)?,
+            Some(text) => string(out, &text)?,
             None => tagged_bytes(out, VariantType::String, s)?,
         },
         V::StringName(s) => match text(&s)? {
             Some(text) => {
                 head(out, VariantType::StringName)?;
                 out.write_str(",\"value\":")?;
-                string(out, text)?;
+                string(out, &text)?;
                 out.write_char('}')?;
             }
             None => tagged_bytes(out, VariantType::StringName, s)?,
@@ -418,9 +420,10 @@ fn open<W: Write + ?Sized>(out: &mut W, value: VariantRef<'_>) -> Result<Kind, J
     }
 }
 
-/// The text of a string; `None` for a Godot 3 string that is not Unicode.
-fn text<'a>(s: &GdStr<'a>) -> Result<Option<&'a str>, Error> {
-    match s.to_str() {
+/// The text the game reads from a string (overlong forms normalised); `None` for a Godot 3
+/// string that is not Unicode.
+fn text<'a>(s: &GdStr<'a>) -> Result<Option<Cow<'a, str>>, Error> {
+    match s.to_text() {
         Ok(text) => Ok(Some(text)),
         Err(error) if error.kind() == ErrorKind::NotUnicode => Ok(None),
         Err(error) => Err(error),
@@ -443,7 +446,7 @@ fn tagged_bytes<W: Write + ?Sized>(
 /// A string that names something: a JSON string, or `{"bytes":"<hex>"}`.
 fn name_string<W: Write + ?Sized>(out: &mut W, s: GdStr<'_>) -> Result<(), JsonError> {
     match text(&s)? {
-        Some(text) => string(out, text)?,
+        Some(text) => string(out, &text)?,
         None => {
             out.write_str("{\"bytes\":\"")?;
             hex(out, s.text_bytes())?;

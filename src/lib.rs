@@ -110,7 +110,8 @@
 //! information, NodePath heads, object class names (the names of classes and scripts are checked
 //! as text, in O(length)). Deeper content is checked when it is
 //! reached: iterating a container walks each element's structure (headers, counts, lengths,
-//! depth, `allow_objects`); [`GdStr::to_str`] checks text. A value that parses can therefore
+//! depth, `allow_objects`); [`GdStr::to_str`], [`GdStr::to_text`] and [`GdStr::code_points`]
+//! check text. A value that parses can therefore
 //! still hold a malformed element further in. [`validate`] walks everything, including every
 //! string's text, and accepts exactly the inputs that Godot's `decode_variant` accepts (with the
 //! caveats listed in the README). Trailing bytes after the value are ignored, as in Godot.
@@ -126,6 +127,8 @@
 //! | [`validate`], [`parse_prefix`] | O(n), iterative, 8 KiB of stack, no heap |
 //! | packed `as_slice` / `as_le_slice` / `len` / `get(i)` | O(1) |
 //! | [`GdStr::raw_bytes`] / [`GdStr::text_bytes`] / [`GdStr::to_str`] | O(1) / O(n) / O(n) |
+//! | [`GdStr::eq_str`] (the game's text: a Godot 3 string may spell it with overlong forms) | O(length of the text compared with) |
+//! | [`GdStr::code_points`] / [`GdStr::to_text`] | O(n), no allocation / O(n), allocating only to normalise overlong forms |
 //!
 //! Iterating nested containers re-walks each inner container once per level above it; for a
 //! whole-tree pass, [`validate`] is the one-pass walk.
@@ -140,8 +143,8 @@
 //! ## Features
 //!
 //! * `std` (default): implies `alloc`; adds the framing reader over `std::io::Read`.
-//! * `alloc`: the owned [`Variant`] and [`decode`] / [`encode`]; `to_vec`, `to_string_lossy`,
-//!   `NodePathRef::to_text`.
+//! * `alloc`: the owned [`Variant`] and [`GdString`], [`decode`] / [`encode`]; `to_vec`,
+//!   `to_string_lossy`, [`GdStr::to_text`], `NodePathRef::to_text`.
 //! * `serde`: `Serialize` / `Deserialize` for values, and deserializing your own types straight
 //!   from the bytes (see the [`serde` module](crate::serde)).
 //! * `arbitrary`: `Arbitrary` for owned values (property tests, fuzzing).
@@ -184,7 +187,7 @@ pub use detect::detect;
 pub use encoder::encode;
 pub use encoder::{EncodeError, EncodeOptions, Output, SliceOutput, Writer};
 #[cfg(feature = "alloc")]
-pub use owned::{Array, Dictionary, NodePath, Object, Signal, Variant, decode};
+pub use owned::{Array, Dictionary, GdString, NodePath, Object, Signal, Variant, decode};
 #[cfg(feature = "alloc")]
 pub use view::path::parse_path;
 #[cfg(feature = "alloc")]
@@ -214,6 +217,7 @@ pub use view::{
 pub use wire::error::{Error, ErrorKind, GodotError, Result};
 pub use wire::options::{MAX_DEPTH, Options, Version};
 pub use wire::types::VariantType;
+pub use wire::utf8::CodePoints;
 /// Counting the units of work an operation does (feature `work-counter`), for tests that prove
 /// time bounds by counting instead of timing.
 #[cfg(feature = "work-counter")]

@@ -993,7 +993,7 @@ fn error_api_matches_godot() {
     let not_unicode = gdvariant::parse(&surrogate, g3).unwrap().as_gd_str().unwrap().to_str();
     let not_unicode = not_unicode.unwrap_err();
     assert_eq!((not_unicode.kind(), not_unicode.offset()), (ErrorKind::NotUnicode, 8));
-    assert!(not_unicode.is_malformed());
+    assert!(!not_unicode.is_malformed());
     assert_eq!(not_unicode.godot_error(G3), None);
     assert_eq!(Error::new(0, ErrorKind::NotUnicode).godot_error(G4), None);
     // Godot 4 refuses the same bytes.

@@ -154,23 +154,31 @@ fn counts_are_checked_before_anything_is_reserved() {
     assert_eq!(error.kind(), ErrorKind::BadCount { count: 3 });
 }
 
-/// A Godot 3 string that `str` cannot hold is `NotUnicode` only when Godot accepts the value;
-/// when Godot refuses it for a problem further on, `decode` reports that problem, as `validate`
-/// does (found by the `differential` fuzz target).
+/// A Godot 3 property name that `str` cannot hold is `NotUnicode` only when Godot accepts the
+/// value; when Godot refuses it for a problem further on, `decode` reports that problem, as
+/// `validate` does (found by the `differential` fuzz target).
 #[test]
 fn not_unicode_gives_way_to_godots_own_error() {
-    let o = Options::godot3();
-    // NodePath with two names: a surrogate (ED A0 80, accepted by Godot 3), then nothing.
-    let cut =
-        [0x0f, 0, 0, 0, 2, 0, 0, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0xed, 0xa0, 0x80, 0];
+    let o = Options::godot3().with_allow_objects(true);
+    // A `Reference` with two properties: `<U+D800>` (accepted by Godot 3) = 7, then nothing.
+    let mut cut = vec![0x11, 0, 0, 0, 9, 0, 0, 0];
+    cut.extend_from_slice(b"Reference\0\0\0");
+    cut.extend_from_slice(&[2, 0, 0, 0, 3, 0, 0, 0, 0xed, 0xa0, 0x80, 0, 2, 0, 0, 0, 7, 0, 0, 0]);
     let refused = gdvariant::validate(&cut, o).unwrap_err();
-    assert_eq!((refused.offset(), refused.kind()), (24, ErrorKind::Truncated { needed: 4 }));
+    assert_eq!((refused.offset(), refused.kind()), (40, ErrorKind::Truncated { needed: 4 }));
     assert_eq!(gdvariant::decode(&cut, o).unwrap_err(), refused);
-    // With its second name the value is Godot's, and only the owned form fails.
-    let whole = [&cut[..], &[1, 0, 0, 0, b'a', 0, 0, 0]].concat();
+    // With its second property the value is Godot's, and only the owned property name fails.
+    let whole = [&cut[..], &[1, 0, 0, 0, b'a', 0, 0, 0, 0, 0, 0, 0]].concat();
     gdvariant::validate(&whole, o).unwrap();
     let not_unicode = gdvariant::decode(&whole, o).unwrap_err();
-    assert_eq!((not_unicode.offset(), not_unicode.kind()), (20, ErrorKind::NotUnicode));
+    assert_eq!((not_unicode.offset(), not_unicode.kind()), (28, ErrorKind::NotUnicode));
+    // A NodePath name, a value's string, holds the surrogate.
+    let path =
+        [0x0f, 0, 0, 0, 1, 0, 0, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0xed, 0xa0, 0x80, 0];
+    let Variant::NodePath(path) = gdvariant::decode(&path, Options::godot3()).unwrap() else {
+        panic!("a NodePath")
+    };
+    assert_eq!(path.names[0].code_points().collect::<Vec<_>>(), [0xD800]);
 }
 
 #[test]
@@ -298,8 +306,11 @@ fn dictionaries_as_keys_compare_by_content_at_every_size() {
         let mut d = Dictionary::new();
         for &i in order {
             let text = format!("k{i}");
-            let key =
-                if variant && i == 3 { Variant::StringName(text) } else { Variant::from(text) };
+            let key = if variant && i == 3 {
+                Variant::StringName(text.into())
+            } else {
+                Variant::from(text)
+            };
             let value = match i {
                 5 => Variant::Float(if variant { -f64::NAN } else { f64::NAN }),
                 6 => Variant::Float(if variant { -0.0 } else { 0.0 }),

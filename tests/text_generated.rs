@@ -26,12 +26,7 @@ const EXCEPTIONS: &[(Version, &str, &str)] = &[
     (G3, "utf8_0003", NOT_UNICODE),
     (G3, "utf8_0004", NOT_UNICODE),
     (G3, "utf8_0005", NOT_UNICODE),
-    (G3, "utf8_0006", OVERLONG),
-    (G3, "utf8_0007", OVERLONG),
-    (G3, "utf8_0008", OVERLONG),
-    (G3, "utf8_0009", OVERLONG),
     (G3, "utf8_0010", NOT_UNICODE),
-    (G3, "utf8_0011", OVERLONG),
     (
         G4,
         "objects_scripted_typed_dictionary",
@@ -44,11 +39,6 @@ const EXCEPTIONS: &[(Version, &str, &str)] = &[
 /// forms): Godot prints the code points, this prints U+FFFD for the bytes.
 const NOT_UNICODE: &str = "a Godot 3 string that is not Unicode: Godot prints its code points \
                            (as CESU-like bytes), this prints U+FFFD";
-
-/// Overlong UTF-8 forms Godot 3 decodes as the characters they spell; to revisit with the
-/// decoding of Godot 3 strings (src/view/string.rs, src/wire/utf8.rs).
-const OVERLONG: &str = "an overlong UTF-8 form in a Godot 3 string: Godot decodes and prints the \
-                        character (and orders keys by it), this prints U+FFFD";
 
 /// One generated case.
 struct Case {

@@ -346,13 +346,26 @@ fn text(s: GdStr<'_>, input: &[u8]) -> Result<(), Error> {
             options::assert_offset_inside(&error, input, "GdStr::to_str");
             let _ = s.to_string_lossy();
             if checked.is_ok() {
-                assert_eq!(
-                    error.kind(),
-                    ErrorKind::NotUnicode,
-                    "to_str refuses what check accepts"
+                assert!(
+                    matches!(error.kind(), ErrorKind::NotUnicode | ErrorKind::Overlong),
+                    "to_str refuses what check accepts: {error}"
                 );
             }
         }
+    }
+    // The game's text: what `eq_str` matches and what the code points spell.
+    match (s.to_text(), s.code_points()) {
+        (Ok(text), Ok(points)) => {
+            assert!(s.eq_str(&text), "eq_str refuses the game's text");
+            assert!(points.eq(text.chars().map(u32::from)), "code points vs to_text");
+            assert_eq!(s.to_string_lossy(), text);
+        }
+        (Err(error), Ok(mut points)) => {
+            assert_eq!(error.kind(), ErrorKind::NotUnicode, "to_text refuses what check accepts");
+            assert!(points.any(|c| char::from_u32(c).is_none()), "NotUnicode without a reason");
+        }
+        (Ok(_), Err(error)) => panic!("to_text accepts what code_points refuses: {error}"),
+        (Err(_), Err(_)) => assert!(checked.is_err()),
     }
     checked
 }

@@ -3,7 +3,8 @@
 //! Under both versions, with objects refused and allowed: when the input validates and decodes,
 //! its owned value encodes (full objects written when they were allowed in), and those bytes
 //! validate and decode to a value `same` (bitwise) as the first, and encode to themselves:
-//! Godot's canonical form is a fixed point. Godot 4 values are written in single precision and,
+//! Godot's canonical form is a fixed point (a Godot 3 string spelled with overlong forms is
+//! written in the shortest forms the first time, as Godot writes it). Godot 4 values are written in single precision and,
 //! again, in double precision (which holds every single-precision value exactly); the check in
 //! single precision is skipped when the input holds double-precision math values, which single
 //! precision narrows. Three rewrites are Godot's own, and for values that
@@ -17,7 +18,8 @@
 //!   text still starts with one (it had two on the wire) loses it at each round trip.
 
 use gdvariant::{
-    ElementType, EncodeOptions, Object, ObjectRef, Precision, Variant, VariantRef, Version,
+    ElementType, EncodeOptions, GdString, Object, ObjectRef, Precision, Variant, VariantRef,
+    Version,
 };
 
 use super::options;
@@ -28,7 +30,7 @@ pub fn check(data: &[u8]) {
         if gdvariant::validate(data, options).is_err() {
             continue;
         }
-        // Godot 3 strings outside Unicode validate but have no owned form.
+        // Godot 3 class and property names outside Unicode validate but have no owned form.
         let Ok(value) = gdvariant::decode(data, options) else { continue };
         let single =
             EncodeOptions::new(options.version()).with_full_objects(options.allow_objects());
@@ -98,6 +100,7 @@ fn holds_double_reals(value: VariantRef<'_>) -> bool {
 /// docs).
 fn rewritten_by_godot(value: &Variant, full_objects: bool) -> bool {
     let bom = |text: &String| text.starts_with('\u{feff}');
+    let bom_first = |text: &GdString| text.code_points().next() == Some(0xFEFF);
     let container = |ty: &ElementType<String>| match ty {
         ElementType::Untyped | ElementType::Builtin(_) => false,
         ElementType::ClassName(class) => {
@@ -109,9 +112,9 @@ fn rewritten_by_godot(value: &Variant, full_objects: bool) -> bool {
     while let Some(value) = stack.pop() {
         let rewritten = match value {
             Variant::Object(Object::Null) => true,
-            Variant::String(text) | Variant::StringName(text) => bom(text),
-            Variant::NodePath(path) => path.names.iter().chain(&path.subnames).any(bom),
-            Variant::PackedStringArray(texts) => texts.iter().any(bom),
+            Variant::String(text) | Variant::StringName(text) => bom_first(text),
+            Variant::NodePath(path) => path.names.iter().chain(&path.subnames).any(bom_first),
+            Variant::PackedStringArray(texts) => texts.iter().any(bom_first),
             Variant::Signal(signal) => bom(&signal.name),
             Variant::Object(Object::Full { class, properties }) => {
                 stack.extend(properties.iter().map(|(_, v)| v));

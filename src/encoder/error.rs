@@ -50,6 +50,9 @@ pub enum EncodeError {
     /// [`Writer::splice`](crate::Writer::splice) was given an element read as another Godot
     /// version.
     VersionMismatch,
+    /// A [`GdString`](crate::GdString) holds code points only Godot 3 reads (surrogates, values
+    /// above U+10FFFF) and was written for Godot 4, which refuses them.
+    NotUnicode,
 }
 
 impl fmt::Display for EncodeError {
@@ -82,6 +85,9 @@ impl fmt::Display for EncodeError {
             }
             EncodeError::VersionMismatch => {
                 f.write_str("spliced element was read as another Godot version")
+            }
+            EncodeError::NotUnicode => {
+                f.write_str("a string holds code points that only Godot 3 reads")
             }
         }
     }

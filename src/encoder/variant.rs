@@ -5,7 +5,8 @@ use alloc::vec::Vec;
 use core::slice;
 
 use super::{EncodeError, EncodeOptions, Output, Writer};
-use crate::owned::{Object, Variant};
+use crate::owned::{GdString, Object, Variant};
+use crate::{VariantType, Version};
 
 /// Encodes `value` as Godot would (`var_to_bytes`, or `var2bytes` for Godot 3). O(n).
 ///
@@ -19,9 +20,13 @@ use crate::owned::{Object, Variant};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
+/// Strings are written as Godot writes them ([`GdString::as_bytes`]): a Godot 3 string decoded
+/// from overlong forms is written in the shortest forms, everything else byte for byte.
+///
 /// # Errors
 /// A type that does not exist in the target version, a full object without full objects,
-/// nesting past the depth limit, a size past Godot's 32-bit limits.
+/// nesting past the depth limit, a size past Godot's 32-bit limits, a string holding code points
+/// Godot 4 refuses ([`EncodeError::NotUnicode`]) written for Godot 4.
 pub fn encode(value: &Variant, options: EncodeOptions) -> Result<Vec<u8>, EncodeError> {
     value.encode(options)
 }
@@ -115,7 +120,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
             V::Bool(b) => self.bool(*b)?,
             V::Int(i) => self.int(*i)?,
             V::Float(f) => self.float(*f)?,
-            V::String(s) => self.string(s)?,
+            V::String(s) => self.text(VariantType::String, self.readable(s)?)?,
             V::Vector2(v) => self.vector2(*v)?,
             V::Vector2i(v) => self.vector2i(*v)?,
             V::Rect2(v) => self.rect2(*v)?,
@@ -132,12 +137,16 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
             V::Transform3D(v) => self.transform3d(**v)?,
             V::Projection(v) => self.projection(**v)?,
             V::Color(c) => self.color(*c)?,
-            V::StringName(s) => self.string_name(s)?,
-            V::NodePath(path) => self.node_path(
-                path.absolute,
-                path.names.iter().map(String::as_str),
-                path.subnames.iter().map(String::as_str),
-            )?,
+            V::StringName(s) => self.text(VariantType::StringName, self.readable(s)?)?,
+            V::NodePath(path) => {
+                self.all_readable(&path.names)?;
+                self.all_readable(&path.subnames)?;
+                self.node_path_bytes(
+                    path.absolute,
+                    path.names.iter().map(GdString::as_bytes),
+                    path.subnames.iter().map(GdString::as_bytes),
+                )?
+            }
             V::Rid(id) => self.rid(*id)?,
             V::Object(Object::Null) => self.null_object()?,
             V::Object(Object::Id(id)) => self.object_id(*id)?,
@@ -168,7 +177,8 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
             V::PackedFloat32Array(values) => self.packed_float32(values)?,
             V::PackedFloat64Array(values) => self.packed_float64(values)?,
             V::PackedStringArray(strings) => {
-                self.packed_strings(strings.iter().map(String::as_str))?
+                self.all_readable(strings)?;
+                self.packed_strings_bytes(strings.iter().map(GdString::as_bytes))?
             }
             V::PackedVector2Array(values) => self.packed_vector2(values)?,
             V::PackedVector3Array(values) => self.packed_vector3(values)?,
@@ -176,5 +186,19 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
             V::PackedVector4Array(values) => self.packed_vector4(values)?,
         }
         Ok(None)
+    }
+
+    /// The bytes of `s`, when the target version reads its code points (Godot 4 reads Unicode
+    /// text only).
+    fn readable<'s>(&self, s: &'s GdString) -> Result<&'s [u8], EncodeError> {
+        match (self.options().version(), s.as_str()) {
+            (Version::Godot4, None) => Err(EncodeError::NotUnicode),
+            _ => Ok(s.as_bytes()),
+        }
+    }
+
+    /// Checks that the target version reads every string of `strings`.
+    fn all_readable(&self, strings: &[GdString]) -> Result<(), EncodeError> {
+        strings.iter().try_for_each(|s| self.readable(s).map(|_| ()))
     }
 }

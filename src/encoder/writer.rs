@@ -222,7 +222,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// [`EncodeError::TooLarge`] past `i32::MAX` bytes; see [`Writer`].
     pub fn string(&mut self, text: &str) -> Result<(), EncodeError> {
-        self.text(VariantType::String, text)
+        self.text(VariantType::String, text.as_bytes())
     }
 
     /// A `StringName` (Godot 4).
@@ -230,7 +230,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer::string`].
     pub fn string_name(&mut self, text: &str) -> Result<(), EncodeError> {
-        self.text(VariantType::StringName, text)
+        self.text(VariantType::StringName, text.as_bytes())
     }
 
     /// A `Vector2`.
@@ -379,7 +379,21 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
         S: IntoIterator<Item = &'s str>,
         S::IntoIter: ExactSizeIterator,
     {
-        let (names, subnames) = (names.into_iter(), subnames.into_iter());
+        let names = names.into_iter().map(str::as_bytes);
+        self.node_path_bytes(absolute, names, subnames.into_iter().map(str::as_bytes))
+    }
+
+    /// [`Writer::node_path`] from the bytes of each string (a [`GdString`](crate::GdString)'s).
+    pub(crate) fn node_path_bytes<'s, N, S>(
+        &mut self,
+        absolute: bool,
+        names: N,
+        subnames: S,
+    ) -> Result<(), EncodeError>
+    where
+        N: ExactSizeIterator<Item = &'s [u8]>,
+        S: ExactSizeIterator<Item = &'s [u8]>,
+    {
         let name_count = count_u32(names.len(), MAX_SIZE)?;
         let subname_count = count_u32(subnames.len(), MAX_SIZE)?;
         self.begin(VariantType::NodePath, 0)?;
@@ -431,7 +445,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
         }
         let count = count_u32(property_count as usize, MAX_SIZE)?;
         self.begin(VariantType::Object, 0)?;
-        self.put_string(class)?;
+        self.put_string(class.as_bytes())?;
         self.put_u32(count)?;
         self.open_container(count, true)
     }
@@ -445,7 +459,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
             Some(open) if open.properties && open.name_due => open.name_due = false,
             _ => return Err(EncodeError::PropertyOrder),
         }
-        self.put_string(name)
+        self.put_string(name.as_bytes())
     }
 
     /// A `Callable` (Godot 4): the header alone, as Godot writes every callable.
@@ -462,7 +476,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// [`EncodeError::NotInVersion`] in Godot 3; see [`Writer`].
     pub fn signal(&mut self, name: &str, object_id: u64) -> Result<(), EncodeError> {
         self.begin(VariantType::Signal, 0)?;
-        self.put_string(name)?;
+        self.put_string(name.as_bytes())?;
         self.out.write(&object_id.to_le_bytes())?;
         self.end();
         Ok(())
@@ -578,14 +592,22 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
         I: IntoIterator<Item = &'s str>,
         I::IntoIter: ExactSizeIterator,
     {
-        let strings = strings.into_iter();
+        self.packed_strings_bytes(strings.into_iter().map(str::as_bytes))
+    }
+
+    /// [`Writer::packed_strings`] from the bytes of each string (a
+    /// [`GdString`](crate::GdString)'s).
+    pub(crate) fn packed_strings_bytes<'s, I>(&mut self, strings: I) -> Result<(), EncodeError>
+    where
+        I: ExactSizeIterator<Item = &'s [u8]>,
+    {
         let count = count_u32(strings.len(), MAX_SIZE)?;
         self.begin(VariantType::PackedStringArray, 0)?;
         self.put_u32(count)?;
         for text in strings {
             let with_nul = text.len().saturating_add(1);
             self.put_u32(count_u32(with_nul, MAX_SIZE)?)?;
-            self.out.write(text.as_bytes())?;
+            self.out.write(text)?;
             self.out.write(&[0])?;
             self.put_padding(with_nul)?;
         }
@@ -754,11 +776,11 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
 
     /// A `String` or `StringName`: header and length written at once, the bytes, the padding.
     #[inline]
-    fn text(&mut self, ty: VariantType, text: &str) -> Result<(), EncodeError> {
+    pub(crate) fn text(&mut self, ty: VariantType, text: &[u8]) -> Result<(), EncodeError> {
         let id = self.begin_checked(ty)?;
         let len = count_u32(text.len(), MAX_SIZE)?;
         self.out.write(&pair(u32::from(id), len))?;
-        self.out.write(text.as_bytes())?;
+        self.out.write(text)?;
         self.put_padding(text.len())?;
         self.end();
         Ok(())
@@ -880,7 +902,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
         match info {
             TypeInfo::None => Ok(()),
             TypeInfo::Id(id) => self.put_u32(id),
-            TypeInfo::Name(name) => self.put_string(name),
+            TypeInfo::Name(name) => self.put_string(name.as_bytes()),
         }
     }
 
@@ -909,9 +931,9 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     }
 
     /// A string: its length, its bytes, zero padding to 4.
-    fn put_string(&mut self, text: &str) -> Result<(), EncodeError> {
+    fn put_string(&mut self, text: &[u8]) -> Result<(), EncodeError> {
         self.put_u32(count_u32(text.len(), MAX_SIZE)?)?;
-        self.out.write(text.as_bytes())?;
+        self.out.write(text)?;
         self.put_padding(text.len())
     }
 

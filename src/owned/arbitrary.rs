@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 use arbitrary::{Arbitrary, Result, Unstructured};
 
 use super::key_semantics::KeyRules;
-use super::{Array, Dictionary, NodePath, Object, Signal, Variant};
+use super::{Array, Dictionary, GdString, NodePath, Object, Signal, Variant};
 use crate::encoder::ENCODED_OBJECT_AS_ID;
 use crate::view::math::{
     Aabb, Basis, Plane, Projection, Quaternion, Rect2, Transform2D, Transform3D, Vector2, Vector3,
@@ -212,9 +212,28 @@ pub(crate) fn godot_string(u: &mut Unstructured<'_>) -> Result<String> {
 }
 
 /// Up to four strings of [`godot_string`]: the names or subnames of a [`NodePath`].
-pub(crate) fn godot_strings(u: &mut Unstructured<'_>) -> Result<Vec<String>> {
+pub(crate) fn godot_strings(u: &mut Unstructured<'_>) -> Result<Vec<GdString>> {
     let count = u.int_in_range(0..=MAX_NAMES)?;
-    (0..count).map(|_| godot_string(u)).collect()
+    (0..count).map(|_| godot_string(u).map(GdString::from)).collect()
+}
+
+/// A string value Godot `version` reads back unchanged: [`godot_string`]'s text, or in Godot 3
+/// (one time in four) up to 16 code points that only Godot 3 holds (surrogates, values above
+/// U+10FFFF up to `0x7FFF_FFFF`) among ASCII.
+fn gd_string(u: &mut Unstructured<'_>, version: Version) -> Result<GdString> {
+    if version == Version::Godot4 || !u.ratio(1u8, 4)? {
+        return godot_string(u).map(GdString::from);
+    }
+    let count = u.int_in_range(1..=MAX_CHARS)?;
+    let mut points = Vec::with_capacity(count);
+    for _ in 0..count {
+        points.push(match u.int_in_range(0u8..=3)? {
+            0 => u.int_in_range(0xD800..=0xDFFF)?,
+            1 => u.int_in_range(0x11_0000..=0x7FFF_FFFF)?,
+            _ => u32::from(u.int_in_range(0x20u8..=0x7E)?),
+        });
+    }
+    Ok(GdString::from_code_points(points).unwrap_or_default())
 }
 
 /// What a value must be to sit in a typed container.
@@ -344,7 +363,7 @@ impl<'u, 'a> Generator<'u, 'a> {
             T::Bool => V::Bool(self.u.arbitrary()?),
             T::Int => V::Int(self.int()?),
             T::Float => V::Float(self.float()?),
-            T::String => V::String(godot_string(self.u)?),
+            T::String => V::String(gd_string(self.u, self.version)?),
             T::Vector2 => V::Vector2(self.reals(|v: Vector2<f32>| v.map(widen_exact))?),
             T::Vector2i => V::Vector2i(self.u.arbitrary()?),
             T::Rect2 => V::Rect2(self.reals(|v: Rect2<f32>| v.map(widen_exact))?),
@@ -367,7 +386,7 @@ impl<'u, 'a> Generator<'u, 'a> {
                 V::Projection(Box::new(self.reals(|v: Projection<f32>| v.map(widen_exact))?))
             }
             T::Color => V::Color(self.u.arbitrary()?),
-            T::StringName => V::StringName(godot_string(self.u)?),
+            T::StringName => V::StringName(gd_string(self.u, self.version)?),
             T::NodePath => {
                 let mut path = NodePath::arbitrary(self.u)?;
                 // Godot 3 reads a path without names and subnames as the empty path, which is
@@ -394,7 +413,10 @@ impl<'u, 'a> Generator<'u, 'a> {
             T::PackedInt64Array => V::PackedInt64Array(self.packed(|u| u.arbitrary())?),
             T::PackedFloat32Array => V::PackedFloat32Array(self.packed(|u| u.arbitrary())?),
             T::PackedFloat64Array => V::PackedFloat64Array(self.packed(|u| u.arbitrary())?),
-            T::PackedStringArray => V::PackedStringArray(self.packed(godot_string)?),
+            T::PackedStringArray => {
+                let version = self.version;
+                V::PackedStringArray(self.packed(|u| gd_string(u, version))?)
+            }
             T::PackedVector2Array => V::PackedVector2Array(self.packed_reals(Vector2::map)?),
             T::PackedVector3Array => V::PackedVector3Array(self.packed_reals(Vector3::map)?),
             T::PackedColorArray => V::PackedColorArray(self.packed(|u| u.arbitrary())?),
@@ -544,10 +566,10 @@ impl<'u, 'a> Generator<'u, 'a> {
         // Godot 4 writes `script` last: nil, or the script's path.
         let may_nest = self.may_nest(depth);
         let script = match typed {
-            Typed::Script(path) if may_nest => Some(Variant::String(String::from(path))),
+            Typed::Script(path) if may_nest => Some(Variant::from(path)),
             _ if godot4 && may_nest && !self.u.ratio(7u8, 8)? => {
                 Some(match self.u.arbitrary::<bool>()? {
-                    true => Variant::String(self.script_path()?),
+                    true => Variant::from(self.script_path()?),
                     false => Variant::Nil,
                 })
             }

@@ -18,8 +18,9 @@ use crate::wire::work;
 /// declared key and value types of a typed dictionary (Godot 4.4+), and Godot's key equality.
 ///
 /// Keys follow Godot, not Rust's `PartialEq`: `1` and `1.0` are different keys, `0.0` and `-0.0`
-/// are one key, every NaN is the same key, `"a"` and `&"a"` (a `StringName`) are one key, arrays
-/// and dictionaries compare by content. A key holding an object (other than a null one) is an
+/// are one key, every NaN is the same key, `"a"` and `&"a"` (a `StringName`) are one key, strings
+/// compare by code point (a Godot 3 key decoded from an overlong spelling of `"type"` is `"type"`,
+/// see [`GdString`](crate::GdString)), arrays and dictionaries compare by content. A key holding an object (other than a null one) is an
 /// instance of its own, as every decoded object is in Godot: it equals no other key and is never
 /// found by a lookup. A dictionary decoded from Godot 3 bytes keeps Godot 3's rules (`String` and
 /// `StringName` apart, dictionary keys by reference, so never found either). Inserting an

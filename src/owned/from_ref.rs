@@ -1,9 +1,9 @@
 //! Reading a whole value into a [`Variant`]: one iterative pass over the bytes.
 //!
 //! The pass reads each value's head with the same code as [`parse`](crate::parse), checks what
-//! [`validate`](crate::validate) checks in the same order (strings are turned into `String`s,
-//! which checks their text), and keeps the containers it is inside on a heap-allocated stack, so
-//! nesting costs no call stack.
+//! [`validate`](crate::validate) checks in the same order (strings are turned into
+//! [`GdString`]s, which checks their text), and keeps the containers it is inside on a
+//! heap-allocated stack, so nesting costs no call stack.
 //!
 //! Memory: each container is sized once, from its declared count. Room reserved that way ahead of
 //! reading the elements is only at risk when a count lies, so the pass keeps the bytes reserved
@@ -33,7 +33,7 @@ use alloc::vec::Vec;
 use super::dictionary::Settled;
 use super::key_hash::{NEVER, array_start, array_step, dictionary_hash, entry_hash, leaf_hash};
 use super::key_semantics::KeyRules;
-use super::{Array, Dictionary, NodePath, Object, Signal, Variant};
+use super::{Array, Dictionary, GdString, NodePath, Object, Signal, Variant};
 use crate::ElementType;
 use crate::view::container_type::kind_bits;
 use crate::view::element::Element;
@@ -52,9 +52,9 @@ use crate::{Options, Version};
 /// most 32 bytes per input byte (plus a few KiB), whatever the input. Trailing bytes are ignored,
 /// as in Godot.
 ///
-/// Accepts what [`validate`](crate::validate) accepts, except Godot 3 strings that hold code
-/// points Rust's `str` cannot carry ([`ErrorKind::NotUnicode`]). Sizes containers from their
-/// counts, validating the whole value first when that would reserve more than 2 bytes per input
+/// Accepts what [`validate`](crate::validate) accepts, except Godot 3 class and property names
+/// that hold code points Rust's `str` cannot carry ([`ErrorKind::NotUnicode`]; strings that are
+/// values become [`GdString`]s, which hold them). Sizes containers from their counts, validating the whole value first when that would reserve more than 2 bytes per input
 /// byte ahead of the elements (see the module docs).
 ///
 /// ```
@@ -227,9 +227,9 @@ impl Decoder<'_> {
 
 /// Reads the value whose header is at `pos`, at nesting `depth`.
 ///
-/// A Godot 3 string outside Unicode stops the conversion where it is met, but Godot may still
-/// refuse the value for a problem further on; the validating walk then gives that error, so the
-/// result is `NotUnicode` only for values Godot accepts.
+/// A Godot 3 class or property name outside Unicode stops the conversion where it is met, but
+/// Godot may still refuse the value for a problem further on; the validating walk then gives
+/// that error, so the result is `NotUnicode` only for values Godot accepts.
 fn convert(buf: &[u8], pos: usize, options: Options, depth: u16) -> Result<Variant> {
     let mut decoder = Decoder {
         buf,
@@ -282,7 +282,7 @@ fn build(decoder: &mut Decoder<'_>, stack: &mut Vec<Open>) -> Result<Variant> {
             Extent::Strings { count, .. } => {
                 let bytes = usize::try_from(count)
                     .unwrap_or(usize::MAX)
-                    .saturating_mul(size_of::<String>());
+                    .saturating_mul(size_of::<GdString>());
                 decoder.reserve(bytes)?;
                 let (done, end) = strings(&value)?;
                 decoder.fill(bytes);
@@ -518,9 +518,16 @@ fn dictionary_hash_of(dictionary: &Dictionary, values: &[u64]) -> u64 {
     dictionary_hash(dictionary.len(), sum)
 }
 
-/// The owned text of a string.
+/// The owned text of a name (a class or property name, a signal name): the text the game reads,
+/// overlong forms normalised; `NotUnicode` for code points `str` cannot hold.
 fn text(s: &GdStr<'_>) -> Result<String> {
-    s.to_str().map(String::from)
+    s.to_text().map(alloc::borrow::Cow::into_owned)
+}
+
+/// The owned string of a value (a `String`, `StringName`, NodePath name or `PackedStringArray`
+/// element): the code points the game reads.
+fn string(s: &GdStr<'_>) -> Result<GdString> {
+    GdString::from_view(s)
 }
 
 /// A NodePath or a PackedStringArray, read in one pass: the value and where it ends. Sized from
@@ -533,7 +540,7 @@ fn strings(value: &VariantRef<'_>) -> Result<(Variant, usize)> {
             let mut names = Vec::with_capacity(name_count);
             let mut subnames = Vec::with_capacity(path.subname_count());
             for (i, s) in all.by_ref().enumerate() {
-                let s = text(&s?)?;
+                let s = string(&s?)?;
                 if i < name_count {
                     names.push(s);
                 } else {
@@ -547,7 +554,7 @@ fn strings(value: &VariantRef<'_>) -> Result<(Variant, usize)> {
             let mut all = strings.iter();
             let mut texts = Vec::with_capacity(strings.len());
             for s in all.by_ref() {
-                texts.push(text(&s?)?);
+                texts.push(string(&s?)?);
             }
             (Variant::PackedStringArray(texts), all.position())
         }
@@ -565,8 +572,8 @@ fn leaf(value: &VariantRef<'_>) -> Result<Variant> {
         R::Bool(b) => V::Bool(b),
         R::Int(i) => V::Int(i),
         R::Float(f) => V::Float(f),
-        R::String(s) => V::String(text(&s)?),
-        R::StringName(s) => V::StringName(text(&s)?),
+        R::String(s) => V::String(string(&s)?),
+        R::StringName(s) => V::StringName(string(&s)?),
         R::Vector2(v) => V::Vector2(reals(&v)),
         R::Vector2i(v) => V::Vector2i(v),
         R::Rect2(v) => V::Rect2(reals(&v)),

@@ -6,7 +6,7 @@
 //! agree across dictionaries and threads, and a remote peer cannot choose keys that collide.
 //!
 //! * A value that holds no values hashes its type (a `StringName` as a `String`: Godot 4 makes
-//!   them one key) and its contents, floats by [`hash_float`] (every NaN alike, `-0.0` as `0.0`).
+//!   them one key) and its contents (a string its one form of its code points), floats by [`hash_float`] (every NaN alike, `-0.0` as `0.0`).
 //! * An array hashes its length and the hash of each element, in order.
 //! * A Godot 4 dictionary hashes its length and the sum of one hash per entry, made of the key's
 //!   hash (the one the dictionary keeps) and the value's, so that the order of entries does not
@@ -126,7 +126,7 @@ pub(crate) fn leaf_hash(value: &Variant) -> u64 {
         V::Int(i) => i.hash(state),
         V::Float(f) => real(*f, state),
         V::String(s) | V::StringName(s) => {
-            work::add(s.len() / 64);
+            work::add(s.as_bytes().len() / 64);
             s.hash(state);
         }
         V::Vector2(v) => v.for_each_component(|c| real(c, state)),

@@ -2,7 +2,9 @@
 //!
 //! Godot's key equality (`Variant::hash_compare`, checked against both engines in
 //! `corpus/probes/dict-keys`): values of different types are different keys, except that a
-//! `String` and a `StringName` with the same text are one key in Godot 4; floats (and the real
+//! `String` and a `StringName` with the same text are one key in Godot 4; strings are equal when
+//! their code points are (a [`GdString`](super::GdString) holds one form of them, so `==` on it
+//! is Godot's, `corpus/probes/strings`); floats (and the real
 //! components of math types) are equal when `==` says so or when both are NaN, so `0.0` and
 //! `-0.0` are one key; arrays compare element by element; Godot 4 dictionaries compare by
 //! content, Godot 3 ones by reference (two decoded dictionaries are never one key). Objects: null

@@ -3,9 +3,8 @@
 //! `true`, a [`Key`]).
 
 use alloc::borrow::Cow;
-use alloc::string::String;
 
-use super::Variant;
+use super::{GdString, Variant};
 use crate::view::key::Key;
 
 /// A key to look up in an owned dictionary: `&Variant`, or anything a [`Key`] is made from
@@ -38,7 +37,7 @@ pub(crate) fn from_key(key: Key<'_>) -> Variant {
         Key::Bool(b) => Variant::Bool(b),
         Key::Int(i) => Variant::Int(i),
         Key::Float(f) => Variant::Float(f),
-        Key::String(text) => Variant::String(String::from(text)),
+        Key::String(text) => Variant::String(GdString::from(text)),
     }
 }
 

@@ -19,9 +19,12 @@
 //!   the same `f32` bits when encoded for a single-precision build. `float` values are Godot's
 //!   own `f64` (an `f32` NaN on the wire becomes quiet, as in the engine).
 //! * Dictionaries keep wire order and Godot's key semantics; see [`Dictionary`].
-//! * A Godot 3 string that Godot accepts but that holds code points Rust's `str` cannot carry
-//!   (surrogates, values above U+10FFFF) cannot be made owned:
-//!   [`ErrorKind::NotUnicode`](crate::ErrorKind::NotUnicode).
+//! * Strings (`String`, `StringName`, NodePath names, `PackedStringArray` elements) are
+//!   [`GdString`]s, the code points the game holds: a Godot 3 string spelled with overlong forms
+//!   is normalised (`E0 81 B4` is `t`), and one holding code points Rust's `str` cannot carry
+//!   (surrogates, values above U+10FFFF) keeps them. Class names, property names, signal names
+//!   and script paths stay Rust `String`s: a Godot 3 class or property name holding such code
+//!   points cannot be made owned ([`ErrorKind::NotUnicode`](crate::ErrorKind::NotUnicode)).
 //!
 //! Costs: conversion and encoding are O(n) in the bytes of the value; conversion allocates at
 //! most 32 bytes per input byte (`decode`'s docs). A [`Dictionary`] keeps a hash of each of its
@@ -100,6 +103,7 @@ pub(crate) mod key_semantics;
 mod lookup;
 mod node_path;
 mod object;
+mod string;
 mod variant;
 
 pub use array::Array;
@@ -108,4 +112,5 @@ pub use from_ref::decode;
 pub use lookup::LookupKey;
 pub use node_path::NodePath;
 pub use object::{Object, Signal};
+pub use string::GdString;
 pub use variant::Variant;

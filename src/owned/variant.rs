@@ -4,7 +4,7 @@ use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{Array, Dictionary, NodePath, Object, Signal};
+use super::{Array, Dictionary, GdString, NodePath, Object, Signal};
 use crate::VariantType;
 use crate::view::math::{
     Aabb, Basis, Color, Plane, Projection, Quaternion, Rect2, Transform2D, Transform3D, Vector2,
@@ -32,7 +32,7 @@ pub enum Variant {
     /// `float`.
     Float(f64),
     /// `String`.
-    String(String),
+    String(GdString),
     /// `Vector2`.
     Vector2(Vector2<f64>),
     /// `Vector2i` (Godot 4).
@@ -66,7 +66,7 @@ pub enum Variant {
     /// `Color` (always `f32`).
     Color(Color<f32>),
     /// `StringName` (Godot 4).
-    StringName(String),
+    StringName(GdString),
     /// `NodePath`.
     NodePath(NodePath),
     /// `RID`: its id (Godot 3 does not put the id on the wire: it reads as 0 and is not written).
@@ -92,7 +92,7 @@ pub enum Variant {
     /// `PackedFloat64Array` (Godot 4).
     PackedFloat64Array(Vec<f64>),
     /// `PackedStringArray` (Godot 3: `PoolStringArray`).
-    PackedStringArray(Vec<String>),
+    PackedStringArray(Vec<GdString>),
     /// `PackedVector2Array` (Godot 3: `PoolVector2Array`).
     PackedVector2Array(Vec<Vector2<f64>>),
     /// `PackedVector3Array` (Godot 3: `PoolVector3Array`).
@@ -179,8 +179,14 @@ impl Variant {
         }
     }
 
-    /// The text, if this is a `String` or a `StringName`.
+    /// The text, if this is a `String` or a `StringName` whose code points a Rust `str` can
+    /// hold (always so for Godot 4; see [`as_gd_string`](Self::as_gd_string) for the others).
     pub fn as_str(&self) -> Option<&str> {
+        self.as_gd_string().and_then(GdString::as_str)
+    }
+
+    /// The string, if this is a `String` or a `StringName`.
+    pub fn as_gd_string(&self) -> Option<&GdString> {
         match self {
             Variant::String(s) | Variant::StringName(s) => Some(s),
             _ => None,
@@ -245,8 +251,9 @@ from_impls! {
     u32 => |v| Variant::Int(i64::from(v)),
     f64 => |v| Variant::Float(v),
     f32 => |v| Variant::Float(f64::from(v)),
-    String => |v| Variant::String(v),
-    &str => |v| Variant::String(String::from(v)),
+    String => |v| Variant::String(GdString::from(v)),
+    &str => |v| Variant::String(GdString::from(v)),
+    GdString => |v| Variant::String(v),
     Vector2<f64> => |v| Variant::Vector2(v),
     Vector2<i32> => |v| Variant::Vector2i(v),
     Vector3<f64> => |v| Variant::Vector3(v),
@@ -265,7 +272,8 @@ from_impls! {
     Vec<i64> => |v| Variant::PackedInt64Array(v),
     Vec<f32> => |v| Variant::PackedFloat32Array(v),
     Vec<f64> => |v| Variant::PackedFloat64Array(v),
-    Vec<String> => |v| Variant::PackedStringArray(v),
+    Vec<String> => |v| Variant::PackedStringArray(v.into_iter().map(GdString::from).collect()),
+    Vec<GdString> => |v| Variant::PackedStringArray(v),
 }
 
 impl<T: Into<Variant>> From<Option<T>> for Variant {

@@ -1,11 +1,12 @@
 //! The struct-mapping deserializer: Godot values read into your own types, straight from the
 //! buffer.
 
+use alloc::borrow::Cow;
 use alloc::string::{String, ToString};
 
 use ::serde::de::value::{
     BorrowedStrDeserializer, F32Deserializer, F64Deserializer, I32Deserializer, I64Deserializer,
-    U8Deserializer, U32Deserializer,
+    StringDeserializer, U8Deserializer, U32Deserializer,
 };
 use ::serde::de::{
     Deserialize, DeserializeSeed, Deserializer, EnumAccess, Error as _, MapAccess, SeqAccess,
@@ -306,7 +307,7 @@ impl<'de, P: Place<'de>> Value<P> {
             R::Bool(b) => visitor.visit_bool(b),
             R::Int(i) => visitor.visit_i64(i),
             R::Float(f) => visitor.visit_f64(f),
-            R::String(s) | R::StringName(s) => visitor.visit_borrowed_str(s.to_str()?),
+            R::String(s) | R::StringName(s) => visit_text(visitor, &s),
             R::NodePath(path) => node_path(path, visitor),
             R::Rid(id) => visitor.visit_u64(id.unwrap_or(0)),
             R::Object(ObjectRef::Id(id)) => visitor.visit_u64(id),
@@ -364,9 +365,12 @@ impl<'de, P: Place<'de>> Value<P> {
     /// variant index, a one-entry dictionary maps a variant to its content.
     fn enumeration<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         match self.value() {
-            VariantRef::String(s) | VariantRef::StringName(s) => {
-                visitor.visit_enum(BorrowedStrDeserializer::<DeError>::new(s.to_str()?))
-            }
+            VariantRef::String(s) | VariantRef::StringName(s) => match s.to_text()? {
+                Cow::Borrowed(text) => {
+                    visitor.visit_enum(BorrowedStrDeserializer::<DeError>::new(text))
+                }
+                Cow::Owned(text) => visitor.visit_enum(StringDeserializer::<DeError>::new(text)),
+            },
             VariantRef::Int(i) => match u32::try_from(i) {
                 Ok(index) => visitor.visit_enum(U32Deserializer::<DeError>::new(index)),
                 Err(_) => Err(DeError::invalid_value(Unexpected::Signed(i), &"a variant index")),
@@ -542,6 +546,24 @@ impl<'de> Deserializer<'de> for VariantDeserializer<'de> {
     }
 }
 
+/// The text the game reads from `s`, visited borrowed from the buffer when it is there (standard
+/// UTF-8), owned when a Godot 3 string spells it with overlong forms (so a `&str` target is
+/// refused then, and a `String` one reads it).
+fn visit_text<'de, V: Visitor<'de>>(visitor: V, s: &GdStr<'de>) -> Result<V::Value, DeError> {
+    match s.to_text()? {
+        Cow::Borrowed(text) => visitor.visit_borrowed_str(text),
+        Cow::Owned(text) => visitor.visit_string(text),
+    }
+}
+
+/// [`visit_text`] for a seed (map keys, field names, packed strings).
+fn text_seed<'de, T: DeserializeSeed<'de>>(seed: T, s: &GdStr<'de>) -> Result<T::Value, DeError> {
+    match s.to_text()? {
+        Cow::Borrowed(text) => seed.deserialize(BorrowedStrDeserializer::new(text)),
+        Cow::Owned(text) => seed.deserialize(StringDeserializer::new(text)),
+    }
+}
+
 /// A NodePath as its text; borrowed when it is a single relative name.
 fn node_path<'de, V: Visitor<'de>>(
     path: NodePathRef<'de>,
@@ -549,7 +571,7 @@ fn node_path<'de, V: Visitor<'de>>(
 ) -> Result<V::Value, DeError> {
     if !path.is_absolute() && path.name_count() == 1 && path.subname_count() == 0 {
         if let Some(name) = path.names().next() {
-            return visitor.visit_borrowed_str(name?.to_str()?);
+            return visit_text(visitor, &name?);
         }
     }
     visitor.visit_string(path.to_text()?)
@@ -709,8 +731,7 @@ impl<'de> MapAccess<'de> for PropertiesAccess<'_, 'de> {
         self.left = self.left.saturating_sub(1);
         self.pending = Some((name, value));
         let within = |error: DeError| error.within(name_segment(&name));
-        let text = name.to_str().map_err(|e| within(e.into()))?;
-        seed.deserialize(BorrowedStrDeserializer::<DeError>::new(text)).map(Some).map_err(within)
+        text_seed(seed, &name).map(Some).map_err(within)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {
@@ -826,7 +847,7 @@ impl<'de> SeqAccess<'de> for PackedAccess<'de> {
             Items::Strings(strings) => strings.next().map(|string| {
                 let string = string?;
                 offset = string.offset().checked_sub(4);
-                seed.deserialize(BorrowedStrDeserializer::new(string.to_str()?))
+                text_seed(seed, &string)
             }),
             Items::Vector2(p) => vector_part!(p, index, Vector2, offset, at)
                 .map(|part| seed.deserialize(PartDeserializer { part, offset })),

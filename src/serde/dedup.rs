@@ -11,6 +11,7 @@
 //! grouped by number. O(k log k) for a dictionary of k entries, plus the size of its keys the
 //! first time they are numbered.
 
+use alloc::borrow::Cow;
 use alloc::vec::Vec;
 use core::hash::{BuildHasher, Hash, Hasher};
 
@@ -21,7 +22,7 @@ use super::source::Source;
 use crate::owned::key_semantics::hash_float;
 use crate::view::tape::Part;
 use crate::wire::work;
-use crate::{ObjectRef, VariantRef, VariantType};
+use crate::{GdStr, ObjectRef, VariantRef, VariantType};
 
 /// Dictionaries up to this size are checked with the hashes on the stack.
 const SMALL: usize = 16;
@@ -31,8 +32,7 @@ const SMALL: usize = 16;
 ///
 /// # Errors
 /// In a dictionary of two or more entries: a structural problem anywhere in it (all keys are
-/// looked at first), or a key that cannot be made owned (a Godot 3 string that is not Unicode)
-/// when keys have to be compared exactly.
+/// looked at first), or a key Godot refuses when keys have to be compared exactly.
 pub(crate) fn entries<'a>(
     source: &Source<'a>,
     dictionary: Part<'_, 'a>,
@@ -71,10 +71,11 @@ pub(crate) fn entries<'a>(
 
 /// The properties a full object keeps, as part indices (name, value), when some name repeats
 /// (Godot sets each property in turn: the first position, the last value); `None` when none
-/// does. Names compare by their text; O(k log k) plus the names' size.
+/// does. Names compare by their text as the game reads it; O(k log k) plus the names' size.
 ///
 /// # Errors
-/// In an object of two or more properties: a structural problem anywhere in it.
+/// In an object of two or more properties: a structural problem anywhere in it, or a name Godot
+/// refuses.
 pub(crate) fn properties<'a>(
     source: &Source<'a>,
     object: Part<'_, 'a>,
@@ -89,26 +90,38 @@ pub(crate) fn properties<'a>(
     if !object.is_complete() {
         return Err(source.error());
     }
-    let name = |part: Part<'_, 'a>| part.name().map_or(&[][..], |n| n.text_bytes());
     let hasher = DefaultHashBuilder::default();
-    let names = object.children().step_by(2).map(|n| Ok(hasher.hash_one(name(n))));
+    let names = object.children().step_by(2).map(|n| Ok(hasher.hash_one(name(n)?)));
     if !any_equal(len, names)? {
         return Ok(None);
     }
-    let mut positions: HashMap<&[u8], usize> = HashMap::with_capacity(len);
+    let mut positions: HashMap<Cow<'a, [u8]>, usize> = HashMap::with_capacity(len);
     let mut kept: Vec<(u32, u32)> = Vec::new();
     let mut children = object.children();
     while let (Some(key), Some(value)) = (children.next(), children.next()) {
         work::add(1);
-        match positions.get(name(key)).and_then(|&at| kept.get_mut(at)) {
+        let name = name(key)?;
+        match positions.get(&name).and_then(|&at| kept.get_mut(at)) {
             Some((_, slot)) => *slot = value.index(),
             None => {
-                positions.insert(name(key), kept.len());
+                positions.insert(name, kept.len());
                 kept.push((key.index(), value.index()));
             }
         }
     }
     Ok(Some(kept))
+}
+
+/// A property name as Godot compares names (by code point: a Godot 3 name spelled with overlong
+/// forms is the name it spells), in the shortest form of each code point.
+///
+/// # Errors
+/// A name Godot refuses.
+fn name<'a>(part: Part<'_, 'a>) -> crate::Result<Cow<'a, [u8]>> {
+    match part.name() {
+        Some(name) => Ok(name.game_text()?.shortest_bytes()),
+        None => Ok(Cow::Borrowed(&[])),
+    }
 }
 
 /// Whether two of the `len` hashes `hashes` yields are equal. O(n log n); allocates only past
@@ -142,6 +155,15 @@ fn hash_of(hasher: &DefaultHashBuilder, key: &VariantRef<'_>) -> u64 {
     state.finish()
 }
 
+/// Feeds `state` a string's text as Godot compares it (by code point); the bytes of a text Godot
+/// refuses (whose key cannot be made owned, which stops the reading).
+fn hash_text<H: Hasher>(s: &GdStr<'_>, state: &mut H) {
+    match s.game_text() {
+        Ok(text) => text.hash(state),
+        Err(_) => s.text_bytes().hash(state),
+    }
+}
+
 /// Feeds `state` what Godot's key equality looks at, or less (containers: their type and
 /// length at most).
 fn hash_key<H: Hasher>(value: &VariantRef<'_>, state: &mut H) {
@@ -157,7 +179,7 @@ fn hash_key<H: Hasher>(value: &VariantRef<'_>, state: &mut H) {
         V::Bool(b) => b.hash(state),
         V::Int(i) => i.hash(state),
         V::Float(f) => real(f, state),
-        V::String(s) | V::StringName(s) => s.text_bytes().hash(state),
+        V::String(s) | V::StringName(s) => hash_text(&s, state),
         V::Vector2(v) => v.get().for_each_component(|c| real(c, state)),
         V::Rect2(v) => v.get().for_each_component(|c| real(c, state)),
         V::Vector3(v) => v.get().for_each_component(|c| real(c, state)),
@@ -178,7 +200,10 @@ fn hash_key<H: Hasher>(value: &VariantRef<'_>, state: &mut H) {
         // Godot 3 writes no id: every RID reads as 0.
         V::Rid(id) => id.unwrap_or(0).hash(state),
         V::Object(ObjectRef::Id(id)) => id.hash(state),
-        V::Signal(s) => (s.name().text_bytes(), s.object_id()).hash(state),
+        V::Signal(s) => {
+            hash_text(&s.name(), state);
+            s.object_id().hash(state);
+        }
         V::Array(a) => a.len().hash(state),
         V::PackedByteArray(bytes) => bytes.hash(state),
         V::PackedInt32Array(p) => p.len().hash(state),

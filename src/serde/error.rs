@@ -89,7 +89,7 @@ impl DeError {
     }
 
     /// The decoding error, when the bytes themselves are malformed (Godot would refuse them, or
-    /// a Godot 3 string is not Unicode): its kind, offset and
+    /// a Godot 3 string is not Unicode where Rust text is needed): its kind, offset and
     /// [`godot_error`](crate::Error::godot_error).
     pub fn decode_error(&self) -> Option<crate::Error> {
         self.inner.decode

@@ -61,7 +61,7 @@ impl KeyIds {
     /// numbered, times log for dictionaries); O(1) for a part numbered before.
     ///
     /// # Errors
-    /// A leaf that cannot be made owned (a Godot 3 string that is not Unicode).
+    /// A leaf that cannot be made owned (a string Godot refuses).
     pub(crate) fn id(&mut self, root: Part<'_, '_>) -> crate::Result<u32> {
         if let Some(id) = self.known(root) {
             return Ok(id);

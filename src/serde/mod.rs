@@ -10,7 +10,7 @@
 //! | --- | --- |
 //! | `null`, `Callable` | `"Nil"`, `"Callable"` |
 //! | `bool`, `int`, `float` | `{"Bool": true}`, `{"Int": 5}`, `{"Float": 0.5}` |
-//! | `String`, `StringName` | `{"String": "a"}`, `{"StringName": "a"}` |
+//! | `String`, `StringName` | `{"String": "a"}`, `{"StringName": "a"}`; a Godot 3 string holding code points Rust's `str` cannot (surrogates, values above U+10FFFF) as the sequence of its code points, `{"String": [97, 55296]}` (reading it back needs a self-describing format); NodePath names and `PackedStringArray` elements likewise |
 //! | math types | their struct, field names as in [`math`](crate::math): `{"Vector2": {"x": 1.0, "y": 2.0}}`, `{"Basis": {"rows": [{"x": ..}, ..]}}`; reals as `f64` (an `f32` widened bit for bit), `Color` as `f32` |
 //! | `NodePath` | `{"NodePath": {"names": [..], "subnames": [..], "absolute": false}}` |
 //! | `RID` | `{"Rid": 7}` (0 for Godot 3, which writes no id) |
@@ -23,9 +23,10 @@
 //!
 //! A [`VariantRef`] (and an [`Element`](crate::Element)) writes exactly what the owned
 //! [`Variant`] of the same value writes, straight from the buffer: no owned copy, strings as the
-//! text Godot decodes ([`GdStr::to_str`](crate::GdStr::to_str)). A
-//! dictionary whose keys repeat on the wire is written as Godot (and [`decode`](crate::decode))
-//! sees it: one entry per key, at its first position with its last value. A malformed element
+//! text the game reads ([`GdStr::to_text`](crate::GdStr::to_text): a Godot 3 string spelled
+//! with overlong forms is written as the text it spells). A dictionary whose keys repeat on the
+//! wire is written as Godot (and [`decode`](crate::decode)) sees it: one entry per key (keys
+//! compared by code point), at its first position with its last value. A malformed element
 //! met on the way is the serializer's error (`S::Error::custom`), whose message carries the byte
 //! offset, reported where the lazy iterators would meet it.
 //!
@@ -97,13 +98,13 @@
 //! | --- | --- |
 //! | `null` (and a null object) | `()`, `None` (anything else is `Some`) |
 //! | `bool`, `int`, `float` | `bool`; any integer type (range-checked: `300` is not a `u8`); `f64`, `f32` |
-//! | `String`, `StringName` | `&'de str` (zero copy), `String`, `char` |
+//! | `String`, `StringName` | `&'de str` (zero copy), `String`, `char`: the text the game reads; a Godot 3 string spelled with overlong forms has no `&'de str` in the buffer, and reads into `String` only (a `&'de str` field reports the offset and path); code points `str` cannot hold (Godot 3 surrogates, values above U+10FFFF) are `NotUnicode` (a [`Variant`] field holds them) |
 //! | `NodePath` | its text (`"/root/Main:position"`; `&'de str` for a single relative name) |
 //! | math types | maps with their field names, so [`math::Vector2<f32>`](crate::math::Vector2) or your own `struct V { x: f32, y: f32 }` both read; also sequences of their fields, for tuples; single-precision components exactly as on the wire |
 //! | `Color` | `r`, `g`, `b`, `a` |
 //! | `Array`, packed arrays | sequences (`Vec<T>`, tuples, arrays, structs by position) |
 //! | `PackedByteArray` | `&'de [u8]` (zero copy) or `Vec<u8>` |
-//! | `Dictionary` | maps and structs, keys read from the key values (string keys name fields; an int key names the field with that index, as serde reads integer identifiers) |
+//! | `Dictionary` | maps and structs, keys read from the key values (string keys name fields by the text the game reads, so `E0 81 B4 "ype"` fills the field `type`; an int key names the field with that index, as serde reads integer identifiers) |
 //! | `RID`, object id | `u64` |
 //! | full object | a map of its properties |
 //! | `Signal` | `{name, object_id}` |
@@ -157,6 +158,7 @@ mod de_owned;
 mod de_ref;
 mod dedup;
 mod error;
+mod gd_string;
 mod key_ids;
 mod raw;
 mod repr;

@@ -3,7 +3,7 @@
 
 use ::serde::ser::{Serialize, SerializeSeq, SerializeTuple, Serializer};
 
-use crate::{VariantType, Version};
+use crate::{CodePoints, VariantType, Version};
 
 /// The enum name of a `Variant`.
 pub(crate) const VARIANT: &str = "Variant";
@@ -115,6 +115,20 @@ where
         let mut seq = serializer.serialize_seq(Some(self.0))?;
         for item in self.1.clone() {
             seq.serialize_element(&item)?;
+        }
+        seq.end()
+    }
+}
+
+/// The code points of a string Rust's `str` cannot hold (a Godot 3 string with surrogates or
+/// values above U+10FFFF), written as a sequence of `u32`: the lossless form of such a string.
+pub(crate) struct CodePointSeq<'a>(pub(crate) CodePoints<'a>);
+
+impl Serialize for CodePointSeq<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.0.clone().count()))?;
+        for point in self.0.clone() {
+            seq.serialize_element(&point)?;
         }
         seq.end()
     }

@@ -1,7 +1,6 @@
 //! `Serialize` for the owned values: the lossless, externally tagged representation.
 
 use ::serde::ser::{Serialize, SerializeStruct, SerializeStructVariant, Serializer};
-use alloc::string::String;
 
 use super::repr::{
     ARRAY, ARRAY_FIELDS, Bytes, DICTIONARY, DICTIONARY_FIELDS, FULL_FIELDS, OBJECT, OBJECT_NAMES,
@@ -50,7 +49,7 @@ fn leaf<S: Serializer>(
         V::Bool(b) => newtype!(b),
         V::Int(i) => newtype!(i),
         V::Float(f) => newtype!(f),
-        V::String(text) | V::StringName(text) => newtype!(text.as_str()),
+        V::String(text) | V::StringName(text) => newtype!(text),
         V::Vector2(v) => newtype!(v),
         V::Vector2i(v) => newtype!(v),
         V::Rect2(v) => newtype!(v),
@@ -75,7 +74,7 @@ fn leaf<S: Serializer>(
         V::PackedInt64Array(v) => newtype!(&Seq(v.len(), v.iter())),
         V::PackedFloat32Array(v) => newtype!(&Seq(v.len(), v.iter())),
         V::PackedFloat64Array(v) => newtype!(&Seq(v.len(), v.iter())),
-        V::PackedStringArray(v) => newtype!(&Seq(v.len(), v.iter().map(String::as_str))),
+        V::PackedStringArray(v) => newtype!(&Seq(v.len(), v.iter())),
         V::PackedVector2Array(v) => newtype!(&Seq(v.len(), v.iter())),
         V::PackedVector3Array(v) => newtype!(&Seq(v.len(), v.iter())),
         V::PackedColorArray(v) => newtype!(&Seq(v.len(), v.iter())),

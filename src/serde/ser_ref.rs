@@ -11,11 +11,13 @@ use ::serde::ser::{
     Error as _, Serialize, SerializeSeq, SerializeStruct, SerializeTuple, Serializer,
 };
 
-use crate::VariantType;
+use alloc::borrow::Cow;
+
+use crate::{ErrorKind, VariantType};
 
 use super::repr::{
-    ARRAY, ARRAY_FIELDS, Bytes, DICTIONARY, DICTIONARY_FIELDS, NODE_PATH, OBJECT, OBJECT_NAMES,
-    Pair, SIGNAL, Seq, VARIANT, tag,
+    ARRAY, ARRAY_FIELDS, Bytes, CodePointSeq, DICTIONARY, DICTIONARY_FIELDS, NODE_PATH, OBJECT,
+    OBJECT_NAMES, Pair, SIGNAL, Seq, VARIANT, tag,
 };
 use super::ser_owned::serialize_full_object;
 use super::source::{Siblings, Source};
@@ -36,9 +38,27 @@ fn fail<E: ::serde::ser::Error>(error: crate::Error) -> E {
     E::custom(error)
 }
 
-/// The text of a string, or the serializer's error.
-fn text<'a, E: ::serde::ser::Error>(string: &GdStr<'a>) -> Result<&'a str, E> {
-    string.to_str().map_err(fail)
+/// The text the game reads from a name (a class name, script path or signal name), or the
+/// serializer's error.
+fn text<'a, E: ::serde::ser::Error>(string: &GdStr<'a>) -> Result<Cow<'a, str>, E> {
+    string.to_text().map_err(fail)
+}
+
+/// A string value (a `String`, `StringName`, NodePath name, `PackedStringArray` element), as the
+/// owned [`GdString`](crate::GdString) writes it: the text the game reads, or its code points
+/// when `str` cannot hold them.
+struct GameString<'a>(GdStr<'a>);
+
+impl Serialize for GameString<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0.to_text() {
+            Ok(text) => serializer.serialize_str(&text),
+            Err(error) if error.kind() == ErrorKind::NotUnicode => {
+                CodePointSeq(self.0.code_points().map_err(fail)?).serialize(serializer)
+            }
+            Err(error) => Err(fail(error)),
+        }
+    }
 }
 
 /// A real-valued math value with `f64` components, `f32` ones widened bit for bit (as the owned
@@ -178,7 +198,7 @@ fn leaf<S: Serializer>(
         V::Bool(b) => newtype!(&b),
         V::Int(i) => newtype!(&i),
         V::Float(f) => newtype!(&f),
-        V::String(s) | V::StringName(s) => newtype!(text::<S::Error>(&s)?),
+        V::String(s) | V::StringName(s) => newtype!(&GameString(s)),
         V::Vector2(v) => newtype!(&widened!(v)),
         V::Vector2i(v) => newtype!(&v),
         V::Rect2(v) => newtype!(&widened!(v)),
@@ -228,7 +248,7 @@ impl<'a, I: StringIter<'a>> Serialize for Strings<I> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut seq = serializer.serialize_seq(Some(self.0))?;
         for string in self.1.clone() {
-            seq.serialize_element(text::<S::Error>(&string.map_err(fail)?)?)?;
+            seq.serialize_element(&GameString(string.map_err(fail)?))?;
         }
         seq.end()
     }
@@ -254,7 +274,7 @@ struct SignalSer<'a>(SignalRef<'a>);
 impl Serialize for SignalSer<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut out = serializer.serialize_struct(SIGNAL, 2)?;
-        out.serialize_field("name", text::<S::Error>(&self.0.name())?)?;
+        out.serialize_field("name", &text::<S::Error>(&self.0.name())?)?;
         out.serialize_field("object_id", &self.0.object_id())?;
         out.end()
     }
@@ -263,7 +283,7 @@ impl Serialize for SignalSer<'_> {
 /// A container's declared type in the owned form, borrowing its names.
 fn element_type<'a, E: ::serde::ser::Error>(
     declared: crate::Result<ContainerType<'a>>,
-) -> Result<ElementType<&'a str>, E> {
+) -> Result<ElementType<Cow<'a, str>>, E> {
     Ok(match declared.map_err(fail)? {
         ContainerType::Untyped => ElementType::Untyped,
         ContainerType::Builtin(ty) => ElementType::Builtin(ty),
@@ -465,8 +485,8 @@ impl Serialize for FullNode<'_, '_> {
             return Err(S::Error::custom("not a full object"));
         };
         let [_, _, full] = OBJECT_NAMES;
-        let class = object.class_name().to_str().map_err(S::Error::custom)?;
-        serialize_full_object(serializer, full, class, PropertiesNode(self.0))
+        let class = text::<S::Error>(&object.class_name())?;
+        serialize_full_object(serializer, full, &class, PropertiesNode(self.0))
     }
 }
 
@@ -479,7 +499,7 @@ impl Serialize for PropertiesNode<'_, '_> {
         let mut seq = serializer.serialize_seq(Some(wire_len(part)))?;
         for property in node.source.all_properties(part) {
             let (name, value) = property.map_err(fail)?;
-            seq.serialize_element(&Pair(text::<S::Error>(&name)?, &node.at(value)))?;
+            seq.serialize_element(&Pair(&*text::<S::Error>(&name)?, &node.at(value)))?;
         }
         seq.end()
     }

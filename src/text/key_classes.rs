@@ -35,6 +35,7 @@ use hashbrown::{DefaultHashBuilder, HashTable};
 use super::order::{
     PackedRealsIter, Reals16, color_components, id_of, int_components, real_components, type_id,
 };
+use crate::view::string::GameText;
 use crate::view::tape::Part;
 use crate::wire::error::Result;
 use crate::wire::options::Version;
@@ -58,10 +59,12 @@ const MUTATES: u32 = 1 << 30;
 enum Piece<'a> {
     /// A type, a count, a number, a child's number or a canonical float's bits.
     Word(u64),
-    /// A string's text.
-    Text(&'a [u8]),
+    /// A string's text, compared as Godot compares it (by code point).
+    Text(GameText<'a>),
     /// A packed array of numbers, compared element by element where it lies.
     Packed(VariantRef<'a>),
+    /// Bytes compared as they are (a Godot 3 pool of reals, which Godot hashes by its bytes).
+    Bytes(&'a [u8]),
 }
 
 /// A distinct form: where its pieces are kept, its hash and its number.
@@ -256,7 +259,7 @@ impl<'a> KeyClasses<'a> {
             // Godot 3 hashes a pool of reals (not one of vectors or colors) by its bytes: -0.0
             // and 0.0 make other keys.
             if let V::PackedFloat32Array(reals) = value {
-                pieces.push(Piece::Text(reals.raw_bytes()));
+                pieces.push(Piece::Bytes(reals.raw_bytes()));
                 return Ok(Formed::Canonical);
             }
         }
@@ -265,27 +268,27 @@ impl<'a> KeyClasses<'a> {
             V::Bool(b) => pieces.push(Piece::Word(u64::from(b))),
             V::Int(i) => pieces.push(Piece::Word(i as u64)),
             V::Float(f) => pieces.push(Piece::Word(canonical(f))),
-            V::String(s) | V::StringName(s) => pieces.push(Piece::Text(s.text_bytes())),
+            V::String(s) | V::StringName(s) => pieces.push(Piece::Text(s.game_text()?)),
             V::Rid(id) => {
                 pieces.push(Piece::Word(u64::from(id.is_some())));
                 pieces.push(Piece::Word(id.unwrap_or(0)));
             }
             V::Signal(signal) => {
                 pieces.push(Piece::Word(signal.object_id()));
-                pieces.push(Piece::Text(signal.name().text_bytes()));
+                pieces.push(Piece::Text(signal.name().game_text()?));
             }
             V::NodePath(path) => {
                 pieces.push(Piece::Word(u64::from(super::node_path_absolute(&path, self.version))));
                 pieces.push(Piece::Word(path.name_count() as u64));
                 pieces.push(Piece::Word(path.subname_count() as u64));
                 for part in path.names().chain(path.subnames()) {
-                    pieces.push(Piece::Text(part?.text_bytes()));
+                    pieces.push(Piece::Text(part?.game_text()?));
                 }
             }
             V::PackedStringArray(strings) => {
                 pieces.push(Piece::Word(strings.len() as u64));
                 for s in strings.iter() {
-                    pieces.push(Piece::Text(s?.text_bytes()));
+                    pieces.push(Piece::Text(s?.game_text()?));
                 }
             }
             V::PackedByteArray(_)
@@ -351,13 +354,18 @@ fn hash_piece(piece: &Piece<'_>, state: &mut impl Hasher) {
         }
         Piece::Text(text) => {
             state.write_u8(1);
-            state.write_usize(text.len());
-            state.write(text);
+            text.hash(state);
             work::add((text.len() / 64).saturating_add(1));
         }
         Piece::Packed(value) => {
             state.write_u8(2);
             hash_packed(value, state);
+        }
+        Piece::Bytes(bytes) => {
+            state.write_u8(3);
+            state.write_usize(bytes.len());
+            state.write(bytes);
+            work::add((bytes.len() / 64).saturating_add(1));
         }
     }
 }
@@ -440,6 +448,10 @@ fn piece_cmp(a: &Piece<'_>, b: &Piece<'_>) -> Ordering {
             x.cmp(y)
         }
         (Piece::Packed(x), Piece::Packed(y)) => packed_cmp(x, y),
+        (Piece::Bytes(x), Piece::Bytes(y)) => {
+            work::add(x.len().min(y.len()) / 64);
+            x.cmp(y)
+        }
         _ => rank(a).cmp(&rank(b)),
     }
 }
@@ -449,6 +461,7 @@ fn rank(piece: &Piece<'_>) -> u8 {
         Piece::Word(_) => 0,
         Piece::Text(_) => 1,
         Piece::Packed(_) => 2,
+        Piece::Bytes(_) => 3,
     }
 }
 

@@ -75,10 +75,12 @@
 //!   O((K + k) log k) work the keys are merge sorted instead, by the same `<` but maybe not in the
 //!   engine's order (Godot 3 dictionaries of more than about a hundred such keys).
 //! * **Godot 3 strings that are not Unicode** (surrogates, code points above U+10FFFF, which
-//!   Godot 3 accepts) and **overlong UTF-8 forms** (which Godot 3 decodes as the characters they
-//!   spell) print their bytes as U+FFFD. Types Godot 3 lacks, printed with [`Version::Godot3`],
-//!   use their Godot 4 name in Godot 3's layout. A Godot 3 `RID` prints as nothing at all, as
-//!   Godot 3 prints it.
+//!   Godot 3 accepts): Godot 3 prints such a code point as its own bytes (`ED A0 80` for U+D800,
+//!   `corpus/probes/strings`), which no Rust text holds; each prints here as U+FFFD. Overlong
+//!   forms print as the characters they spell, and dictionary keys sort and merge by code
+//!   point, as in Godot 3 (an overlong `"type"` and `"type"` are one key).
+//! * Types Godot 3 lacks, printed with [`Version::Godot3`], use their Godot 4 name in Godot 3's
+//!   layout. A Godot 3 `RID` prints as nothing at all, as Godot 3 prints it.
 //!
 //! # What is checked, and costs
 //!
@@ -678,49 +680,41 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
         Ok(())
     }
 
-    /// A string's text, checked, without escaping (class and property names).
+    /// A string's text as the game reads it, checked, without escaping (class and property
+    /// names).
     fn raw_text(&mut self, s: GdStr<'_>) -> Result<(), TextError> {
         s.check()?;
-        for chunk in s.text_bytes().utf8_chunks() {
-            self.out.write_str(chunk.valid())?;
-            if !chunk.invalid().is_empty() {
-                self.out.write_char(char::REPLACEMENT_CHARACTER)?;
-            }
-        }
+        self.out.write_str(&s.to_string_lossy())?;
         Ok(())
     }
 
-    /// A string's text, checked and escaped.
+    /// A string's text as the game reads it (overlong forms as the characters they spell, code
+    /// points `str` cannot hold as U+FFFD), checked and escaped.
     fn escaped(&mut self, s: GdStr<'_>, escape: Escape) -> Result<(), TextError> {
         s.check()?;
-        for chunk in s.text_bytes().utf8_chunks() {
-            let mut plain = 0usize;
-            let valid = chunk.valid();
-            for (i, c) in valid.char_indices() {
-                let replacement = match (c, escape) {
-                    ('\\', _) => "\\\\",
-                    ('"', _) => "\\\"",
-                    (_, Escape::Multiline) => continue,
-                    ('\u{7}', Escape::C) => "\\a",
-                    ('\u{8}', Escape::C) => "\\b",
-                    ('\u{c}', Escape::C) => "\\f",
-                    ('\n', Escape::C) => "\\n",
-                    ('\r', Escape::C) => "\\r",
-                    ('\t', Escape::C) => "\\t",
-                    ('\u{b}', Escape::C) => "\\v",
-                    ('\'', Escape::C) => "\\'",
-                    ('?', Escape::C) if self.godot3() => "\\?",
-                    _ => continue,
-                };
-                self.out.write_str(valid.get(plain..i).unwrap_or(""))?;
-                self.out.write_str(replacement)?;
-                plain = i.saturating_add(c.len_utf8());
-            }
-            self.out.write_str(valid.get(plain..).unwrap_or(""))?;
-            if !chunk.invalid().is_empty() {
-                self.out.write_char(char::REPLACEMENT_CHARACTER)?;
-            }
+        let text = s.to_string_lossy();
+        let mut plain = 0usize;
+        for (i, c) in text.char_indices() {
+            let replacement = match (c, escape) {
+                ('\\', _) => "\\\\",
+                ('"', _) => "\\\"",
+                (_, Escape::Multiline) => continue,
+                ('\u{7}', Escape::C) => "\\a",
+                ('\u{8}', Escape::C) => "\\b",
+                ('\u{c}', Escape::C) => "\\f",
+                ('\n', Escape::C) => "\\n",
+                ('\r', Escape::C) => "\\r",
+                ('\t', Escape::C) => "\\t",
+                ('\u{b}', Escape::C) => "\\v",
+                ('\'', Escape::C) => "\\'",
+                ('?', Escape::C) if self.godot3() => "\\?",
+                _ => continue,
+            };
+            self.out.write_str(text.get(plain..i).unwrap_or(""))?;
+            self.out.write_str(replacement)?;
+            plain = i.saturating_add(c.len_utf8());
         }
+        self.out.write_str(text.get(plain..).unwrap_or(""))?;
         Ok(())
     }
 }

@@ -50,6 +50,54 @@ pub(super) struct SortForms<'a> {
     version: Version,
     /// Arrays whose elements are being compared (Godot 3), kept between comparisons.
     stack: Vec<Pending>,
+    /// Texts spelled with overlong forms, in the shortest form of each code point (Godot 3).
+    normalized: Vec<u8>,
+}
+
+/// A string's text as Godot's `<` compares it: its bytes when they are the shortest form of
+/// each code point (so that bytes compare as code points do), else those shortest forms, made
+/// once when the key is read (so that no comparison decodes).
+#[derive(Clone, Copy)]
+enum Text<'a> {
+    /// The bytes on the wire.
+    Wire(&'a [u8]),
+    /// A range of [`SortForms::normalized`].
+    Normalized { start: usize, len: usize },
+}
+
+impl<'a> Text<'a> {
+    /// The text of `game`, adding its shortest form to `normalized` when the wire's is not.
+    fn of(game: crate::view::string::GameText<'a>, normalized: &mut Vec<u8>) -> Self {
+        match game.shortest_bytes() {
+            alloc::borrow::Cow::Borrowed(bytes) => Text::Wire(bytes),
+            alloc::borrow::Cow::Owned(bytes) => {
+                let start = normalized.len();
+                normalized.extend_from_slice(&bytes);
+                Text::Normalized { start, len: bytes.len() }
+            }
+        }
+    }
+
+    /// Its bytes.
+    fn bytes<'s>(&self, normalized: &'s [u8]) -> &'s [u8]
+    where
+        'a: 's,
+    {
+        match *self {
+            Text::Wire(bytes) => bytes,
+            Text::Normalized { start, len } => {
+                normalized.get(start..start.saturating_add(len)).unwrap_or(&[])
+            }
+        }
+    }
+
+    /// Its length in bytes.
+    fn len(&self) -> usize {
+        match *self {
+            Text::Wire(bytes) => bytes.len(),
+            Text::Normalized { len, .. } => len,
+        }
+    }
 }
 
 impl<'a> KeyVisitor<'a> for SortForms<'a> {
@@ -68,7 +116,7 @@ impl<'a> KeyVisitor<'a> for SortForms<'a> {
                 Visit::Enter
             }
             _ => {
-                let part = part(&value, self.version);
+                let part = part(&value, self.version, &mut self.normalized)?;
                 self.size = self.size.saturating_add(part_size(&part));
                 self.tokens.push(Token::Value(ty, part));
                 Visit::Pass
@@ -104,8 +152,8 @@ enum Part<'a> {
     Bool(bool),
     Int(i64),
     Float(f64),
-    /// A `String` or `StringName`.
-    Text(&'a [u8]),
+    /// A `String` or `StringName`, compared by code point.
+    Text(Text<'a>),
     Rid(Option<u64>),
     /// `Vector2`, `Vector3`, `Vector4`: components narrowed to f32.
     Reals([f32; 4], u8),
@@ -144,6 +192,7 @@ impl<'a> SortForms<'a> {
             size: 0,
             version,
             stack: Vec::new(),
+            normalized: Vec::new(),
         };
         visit_keys(keys, &mut forms)?;
         work::add(forms.tokens.len());
@@ -175,7 +224,7 @@ impl<'a> SortForms<'a> {
             }
             Version::Godot3 => {
                 let (a, b) = (self.start(a), self.start(b));
-                godot3_less(&self.tokens, a, b, &mut self.stack)
+                godot3_less(&self.tokens, a, b, &mut self.stack, &self.normalized)
             }
         }
     }
@@ -188,11 +237,12 @@ impl<'a> SortForms<'a> {
             (a.first(), b.first())
         {
             // Two strings (only strings have text), whatever their types.
+            let (x, y) = (x.bytes(&self.normalized), y.bytes(&self.normalized));
             return (x.cmp(y), text_cost(x, y));
         }
         let mut cost = 0usize;
         for (x, y) in a.iter().zip(b) {
-            let (order, steps) = token_cmp(x, y);
+            let (order, steps) = token_cmp(x, y, &self.normalized);
             cost = cost.saturating_add(steps);
             if order.is_ne() {
                 return (order, cost);
@@ -217,13 +267,20 @@ fn part_size(part: &Part<'_>) -> usize {
 }
 
 /// What `<` compares in a value that is not an array.
-fn part<'a>(value: &VariantRef<'a>, version: Version) -> Part<'a> {
+///
+/// # Errors
+/// A string Godot refuses.
+fn part<'a>(
+    value: &VariantRef<'a>,
+    version: Version,
+    normalized: &mut Vec<u8>,
+) -> Result<Part<'a>> {
     use VariantRef as V;
-    match value {
+    Ok(match value {
         V::Bool(b) => Part::Bool(*b),
         V::Int(i) => Part::Int(*i),
         V::Float(f) => Part::Float(*f),
-        V::String(s) | V::StringName(s) => Part::Text(s.text_bytes()),
+        V::String(s) | V::StringName(s) => Part::Text(Text::of(s.game_text()?, normalized)),
         V::Rid(id) => Part::Rid(*id),
         V::Vector2(_) | V::Vector3(_) | V::Vector4(_) => match real_components(value) {
             Some(reals) => {
@@ -247,25 +304,28 @@ fn part<'a>(value: &VariantRef<'a>, version: Version) -> Part<'a> {
         }
         _ if version == Version::Godot3 && pool_order::is_pool(value) => Part::Pool(*value),
         _ => Part::Tied,
-    }
+    })
 }
 
 /// Two tokens at the same place of two forms (Godot 4), and the work units it took.
-fn token_cmp(a: &Token<'_>, b: &Token<'_>) -> (Ordering, usize) {
+fn token_cmp(a: &Token<'_>, b: &Token<'_>, normalized: &[u8]) -> (Ordering, usize) {
     match (a, b) {
         (Token::End, Token::End) => (Ordering::Equal, 1),
         // The array that ends first is the shorter one.
         (Token::End, Token::Value(..)) => (Ordering::Less, 1),
         (Token::Value(..), Token::End) => (Ordering::Greater, 1),
-        (Token::Value(ta, x), Token::Value(tb, y)) if ta == tb => part_cmp(x, y),
+        (Token::Value(ta, x), Token::Value(tb, y)) if ta == tb => part_cmp(x, y, normalized),
         (Token::Value(ta, _), Token::Value(tb, _)) => (ta.cmp(tb), 1),
     }
 }
 
 /// Two values of one type, by that type's `<` in both directions (Godot 4).
-fn part_cmp(a: &Part<'_>, b: &Part<'_>) -> (Ordering, usize) {
+fn part_cmp(a: &Part<'_>, b: &Part<'_>, normalized: &[u8]) -> (Ordering, usize) {
     let order = match (a, b) {
-        (Part::Text(x), Part::Text(y)) => return (x.cmp(y), text_cost(x, y)),
+        (Part::Text(x), Part::Text(y)) => {
+            let (x, y) = (x.bytes(normalized), y.bytes(normalized));
+            return (x.cmp(y), text_cost(x, y));
+        }
         (Part::Bool(x), Part::Bool(y)) => x.cmp(y),
         (Part::Int(x), Part::Int(y)) => x.cmp(y),
         (Part::Float(x), Part::Float(y)) => x.partial_cmp(y).unwrap_or(Ordering::Equal),
@@ -290,6 +350,7 @@ fn godot3_less(
     mut a: usize,
     mut b: usize,
     stack: &mut Vec<Pending>,
+    normalized: &[u8],
 ) -> (bool, usize) {
     stack.clear();
     let mut cost = 0usize;
@@ -319,6 +380,7 @@ fn godot3_less(
                     differ
                 }
                 (Part::Text(x), Part::Text(y)) => {
+                    let (x, y) = (x.bytes(normalized), y.bytes(normalized));
                     cost = cost.saturating_add(text_cost(x, y));
                     x < y
                 }

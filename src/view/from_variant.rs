@@ -8,14 +8,20 @@
 //! | Rust type | Godot type |
 //! | --- | --- |
 //! | `bool`; `i64`, `i32`, `u32`; `f64`, `f32` | `bool`; `int`; `float` |
-//! | `&str`, [`GdStr`] | `String` or `StringName` |
+//! | `&str` (the bytes, borrowed), `Cow<str>` and `String` (feature `alloc`: the text the game reads), [`GdStr`] | `String` or `StringName` |
 //! | `Vector2<f64>` (any precision on the wire), `Vector2<f32>` (bit for bit from single precision, range-checked from double); the same for `Rect2`, `Vector3`, `Transform2D`, `Vector4`, `Plane`, `Quaternion`, `Aabb`, `Basis`, `Transform3D`, `Projection` | the real-valued math type |
 //! | `Vector2<i32>`, `Rect2<i32>`, `Vector3<i32>`, `Vector4<i32>` | `Vector2i`, `Rect2i`, `Vector3i`, `Vector4i` |
 //! | `Color<f32>` | `Color` |
 //! | [`NodePathRef`], [`ArrayRef`], [`DictionaryRef`] | `NodePath`, `Array`, `Dictionary` |
 //! | `&[u8]`, `Packed<i32>`, `Packed<i64>`, `Packed<f32>`, `Packed<f64>`, [`PackedStrings`], `PackedReals<Vector2<f32>, Vector2<f64>>` (and `Vector3`, `Vector4`), `Packed<Color<f32>>` | the packed array (Godot 3: the pool array) of that element |
 //!
-//! Every conversion is O(1), except `&str` (O(length): the text is checked).
+//! Every conversion is O(1), except the texts (O(length): the text is checked).
+//!
+//! A Godot 3 string may spell characters with overlong forms, which the game reads as the
+//! characters they encode; no `&str` of the buffer holds that text, so `&str` fails with
+//! [`ErrorKind::Overlong`] (not [`ErrorKind::WrongType`]: the value is a string) and
+//! `Cow<str>` gives the text, owned. Surrogates and code points above U+10FFFF fail all three
+//! with [`ErrorKind::NotUnicode`]; read those with [`GdStr::code_points`].
 
 use super::array::ArrayRef;
 use super::dictionary::DictionaryRef;
@@ -81,6 +87,24 @@ impl<'a> FromVariant<'a> for &'a str {
     const TYPE: VariantType = VariantType::String;
     fn from_variant(value: VariantRef<'a>) -> Option<Result<Self>> {
         value.as_gd_str().map(|s| s.to_str())
+    }
+}
+
+/// The text the game reads ([`GdStr::to_text`]): borrowed from the buffer when it is there.
+#[cfg(feature = "alloc")]
+impl<'a> FromVariant<'a> for alloc::borrow::Cow<'a, str> {
+    const TYPE: VariantType = VariantType::String;
+    fn from_variant(value: VariantRef<'a>) -> Option<Result<Self>> {
+        value.as_gd_str().map(|s| s.to_text())
+    }
+}
+
+/// The text the game reads ([`GdStr::to_text`]), owned.
+#[cfg(feature = "alloc")]
+impl FromVariant<'_> for alloc::string::String {
+    const TYPE: VariantType = VariantType::String;
+    fn from_variant(value: VariantRef<'_>) -> Option<Result<Self>> {
+        value.as_gd_str().map(|s| s.to_text().map(alloc::borrow::Cow::into_owned))
     }
 }
 
@@ -216,9 +240,11 @@ from_held!(
 );
 
 impl<'a> VariantRef<'a> {
-    /// The text of a `String` or `StringName`, when this is one and its text is a Rust `str`:
-    /// always so in a validated Godot 4 value; a Godot 3 string can hold code points that are
-    /// not ([`ErrorKind::NotUnicode`]; read those with [`as_gd_str`](Self::as_gd_str)). O(length).
+    /// The bytes of a `String` or `StringName` as a borrowed `str` ([`GdStr::to_str`]), when this
+    /// is one and they are standard UTF-8: always so in a validated Godot 4 value. A Godot 3
+    /// string may spell its text with overlong forms, or hold code points `str` cannot; then
+    /// this is `None`: compare with [`GdStr::eq_str`], or read the game's text with
+    /// [`GdStr::to_text`] (through [`as_gd_str`](Self::as_gd_str)). O(length).
     pub fn as_str(&self) -> Option<&'a str> {
         self.as_gd_str().and_then(|text| text.to_str().ok())
     }

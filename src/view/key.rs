@@ -3,8 +3,10 @@
 //! Godot compares dictionary keys by type, then by value (checked against both engines, see
 //! `corpus/probes/dict-keys`): `1` (int) and `1.0` (float) are different keys, and so are `0`
 //! and `false`; floats compare with `==` except that NaN equals NaN (so `0.0` and `-0.0` are the
-//! same key); strings compare by their text (after Godot's BOM and NUL handling), and in Godot 4
-//! a `String` and a `StringName` with the same text are the same key.
+//! same key); strings compare by the text the game reads (after Godot's BOM and NUL handling;
+//! a Godot 3 key spelled with overlong forms, `E0 81 B4 "ype"`, is the key `"type"`,
+//! `corpus/probes/strings`), and in Godot 4 a `String` and a `StringName` with the same text are
+//! the same key.
 //!
 //! Typed dictionaries (Godot 4.4+) convert keys to their declared type while decoding (a float
 //! key of a `Dictionary[int, V]` is truncated to an int, a key that cannot convert is dropped);

@@ -119,10 +119,12 @@ impl<'a> NodePathRef<'a> {
         (self.first, self.names.wrapping_add(self.subnames))
     }
 
-    /// Godot's text form, such as `/root/Main:position` or `../Player`. O(n).
+    /// Godot's text form, such as `/root/Main:position` or `../Player`, each name as the game
+    /// reads it ([`GdStr::to_text`]). O(n).
     ///
     /// # Errors
-    /// The first malformed string, or one that is not Unicode.
+    /// The first malformed string, or one that is not Unicode
+    /// ([`ErrorKind::NotUnicode`](crate::ErrorKind::NotUnicode)).
     #[cfg(feature = "alloc")]
     pub fn to_text(&self) -> Result<alloc::string::String> {
         let mut text = alloc::string::String::new();
@@ -133,11 +135,11 @@ impl<'a> NodePathRef<'a> {
             if i > 0 {
                 text.push('/');
             }
-            text.push_str(name?.to_str()?);
+            text.push_str(&name?.to_text()?);
         }
         for subname in self.subnames() {
             text.push(':');
-            text.push_str(subname?.to_str()?);
+            text.push_str(&subname?.to_text()?);
         }
         Ok(text)
     }
@@ -155,14 +157,14 @@ impl core::fmt::Debug for NodePathRef<'_> {
                 f.write_str("/")?;
             }
             match name {
-                Ok(name) => write_escaped(f, name.text_bytes())?,
+                Ok(name) => write_escaped(f, &name, usize::MAX)?,
                 Err(_) => return f.write_str("<malformed>\""),
             }
         }
         for subname in self.subnames() {
             f.write_str(":")?;
             match subname {
-                Ok(subname) => write_escaped(f, subname.text_bytes())?,
+                Ok(subname) => write_escaped(f, &subname, usize::MAX)?,
                 Err(_) => return f.write_str("<malformed>\""),
             }
         }

@@ -7,14 +7,33 @@
 //! padding must be present. Padding content is never checked.
 //!
 //! Reading the length is O(1) and done when the string is parsed. The text is validated only
-//! when asked for ([`GdStr::to_str`], [`GdStr::check`]), or by [`validate`](crate::validate).
+//! when asked for ([`GdStr::to_str`], [`GdStr::check`], ...), or by [`validate`](crate::validate).
+//!
+//! ## What the game sees
+//!
+//! A Godot 4 string is standard UTF-8, and its text is its bytes (after Godot's BOM and NUL
+//! handling). Godot 3.2.3 reads more: overlong forms (`E0 81 B4` is `t`, so `E0 81 B4 "ype"` is
+//! the dictionary key `"type"` to the game), UTF-16 surrogates, code points above U+10FFFF and
+//! 5- and 6-byte forms. Every comparison here is the game's: [`GdStr::eq_str`], dictionary
+//! lookups, paths, and [`GdStr::code_points`] give what Godot reads. For the text:
+//!
+//! | accessor | gives | fails with |
+//! | --- | --- | --- |
+//! | [`GdStr::to_str`] | the bytes as a borrowed `&str`, exactly as received | [`ErrorKind::Overlong`] for Godot 3 text spelled with overlong forms, [`ErrorKind::NotUnicode`] for surrogates and code points above U+10FFFF |
+//! | [`GdStr::to_text`] (`alloc`) | the text the game sees: borrowed when the bytes are standard UTF-8, owned when overlong forms are normalised | [`ErrorKind::NotUnicode`] only |
+//! | [`GdStr::code_points`] | the game's code points, whatever they are, without allocating | only for text Godot refuses |
+//! | [`GdStr::to_string_lossy`] (`alloc`) | the game's text, code points `str` cannot hold as U+FFFD | never |
+//!
+//! Use `to_str` to forward or store the bytes as they are; use `to_text`, `eq_str` or
+//! `code_points` to decide anything from the text, so that a Godot 3 peer cannot spell a word
+//! another way past a filter.
 
 use core::fmt;
 
 use crate::wire::error::{Error, ErrorKind, Result};
 use crate::wire::options::Version;
 use crate::wire::read::{bytes_at, error_at, padding, remaining, u32_at};
-use crate::wire::utf8;
+use crate::wire::utf8::{self, CodePoints};
 
 /// The UTF-8 byte order mark, which Godot skips at the start of a string.
 const BOM: &[u8] = &[0xEF, 0xBB, 0xBF];
@@ -23,6 +42,9 @@ const BOM: &[u8] = &[0xEF, 0xBB, 0xBF];
 const SHORT_ASCII: usize = 32;
 
 /// A borrowed Godot string, exactly as it sits in the buffer.
+///
+/// `PartialEq` and `Hash` compare where and what the bytes are; compare texts with
+/// [`eq_str`](Self::eq_str) or [`code_points`](Self::code_points).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct GdStr<'a> {
     raw: &'a [u8],
@@ -38,7 +60,9 @@ impl<'a> GdStr<'a> {
     }
 
     /// The bytes Godot turns into text: a leading UTF-8 byte order mark is skipped, and the text
-    /// ends at the first NUL byte (`"a\0b"` is `"a"`). Not validated. O(n) (a `memchr`).
+    /// ends at the first NUL byte (`"a\0b"` is `"a"`). Not validated, and not decoded: a Godot 3
+    /// string may spell its characters with overlong forms ([`code_points`](Self::code_points)
+    /// reads what the game reads). O(n) (a `memchr`).
     pub fn text_bytes(&self) -> &'a [u8] {
         utf8::text_of(self.raw)
     }
@@ -49,12 +73,25 @@ impl<'a> GdStr<'a> {
         self.offset
     }
 
-    /// The text, checked with the rules of the string's Godot version. O(n).
+    /// The Godot version whose rules read the string.
+    #[inline]
+    pub fn version(&self) -> Version {
+        self.version
+    }
+
+    /// The text exactly as it is in the buffer, checked with the rules of the string's Godot
+    /// version. O(n).
+    ///
+    /// This is the bytes, borrowed: use it to forward or keep them. To decide anything from a
+    /// Godot 3 string's text use [`to_text`](Self::to_text), [`eq_str`](Self::eq_str) or
+    /// [`code_points`](Self::code_points), which read it as the game does.
     ///
     /// # Errors
-    /// [`ErrorKind::InvalidUtf8`] at the offending byte when Godot would refuse the string;
-    /// [`ErrorKind::NotUnicode`] for Godot 3 strings that Godot accepts but that hold surrogates
-    /// or code points above U+10FFFF, which `str` cannot represent.
+    /// [`ErrorKind::InvalidUtf8`] at the offending byte when Godot would refuse the string. For
+    /// Godot 3 strings Godot accepts that are not standard UTF-8, at their first such sequence:
+    /// [`ErrorKind::NotUnicode`] when they hold surrogates or code points above U+10FFFF, which
+    /// `str` cannot represent, else [`ErrorKind::Overlong`] (the text exists, spelled with
+    /// overlong forms: [`to_text`](Self::to_text) gives it).
     pub fn to_str(&self) -> Result<&'a str> {
         // Short ASCII without NUL, the common case (keys, names): the raw bytes are the text,
         // with no byte order mark to skip and no NUL to cut at, so no `memchr` is needed.
@@ -67,14 +104,54 @@ impl<'a> GdStr<'a> {
         let text = self.text_bytes();
         match core::str::from_utf8(text) {
             Ok(text) => Ok(text),
-            Err(error) => {
+            Err(_) => {
                 let (kind, index) = match utf8::check(self.version, text) {
-                    Ok(()) => (ErrorKind::NotUnicode, error.valid_up_to()),
                     Err(index) => (ErrorKind::InvalidUtf8, index),
+                    Ok(()) => match utf8::godot3_first_not_scalar(text) {
+                        Some(index) => (ErrorKind::NotUnicode, index),
+                        None => {
+                            let index = utf8::godot3_first_overlong(text).unwrap_or(0);
+                            (ErrorKind::Overlong, index)
+                        }
+                    },
                 };
                 Err(Error::new(self.text_start().saturating_add(index), kind))
             }
         }
+    }
+
+    /// The text the game sees, as Rust text: borrowed when the bytes are standard UTF-8 (every
+    /// Godot 4 string, nearly every Godot 3 one), owned when a Godot 3 string spells characters
+    /// with overlong forms, which are normalised (`E0 81 B4 "ype"` is `"type"`). O(n).
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidUtf8`] when Godot would refuse the string; [`ErrorKind::NotUnicode`]
+    /// for a Godot 3 string holding surrogates or code points above U+10FFFF (read those with
+    /// [`code_points`](Self::code_points), or own them as a [`GdString`](crate::GdString)).
+    #[cfg(feature = "alloc")]
+    pub fn to_text(&self) -> Result<alloc::borrow::Cow<'a, str>> {
+        match self.to_str() {
+            Ok(text) => Ok(alloc::borrow::Cow::Borrowed(text)),
+            Err(error) if error.kind() == ErrorKind::Overlong => {
+                let text = CodePoints::new(self.text_bytes())
+                    .map(|c| char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER))
+                    .collect();
+                Ok(alloc::borrow::Cow::Owned(text))
+            }
+            Err(error) => Err(error),
+        }
+    }
+
+    /// The code points the game reads from the string: Godot 3.2.3's decoding for Godot 3
+    /// (overlong forms as the characters they encode, surrogates and values up to `0x7FFF_FFFF`
+    /// as they are), the standard decoding for Godot 4. No allocation; O(n) to check the text,
+    /// then O(1) per code point.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidUtf8`] at the first byte Godot refuses.
+    pub fn code_points(&self) -> Result<CodePoints<'a>> {
+        self.check()?;
+        Ok(CodePoints::new(self.text_bytes()))
     }
 
     /// Checks that Godot accepts the string's text, without producing a `str`. O(n).
@@ -94,28 +171,78 @@ impl<'a> GdStr<'a> {
         })
     }
 
-    /// Whether the string's text is exactly `text` (Godot's view: BOM skipped, cut at NUL).
-    /// O(length of `text`).
+    /// Whether the game reads the string as exactly `text` (after Godot's BOM and NUL handling;
+    /// a Godot 3 string may spell characters with overlong forms, `E0 81 B4 "ype"` is `"type"`).
+    /// A string Godot refuses equals nothing, bar the bytes of `text` followed by a NUL or the
+    /// end. O(length of `text`): bytes that are `text` itself are one comparison, and only a
+    /// Godot 3 string longer than `text` whose first differing byte leads an overlong form is
+    /// decoded.
     #[inline]
     pub fn eq_str(&self, text: &str) -> bool {
-        let text = text.as_bytes();
+        let bytes = text.as_bytes();
         let raw = self.raw;
-        if raw.starts_with(BOM) {
-            return self.text_bytes() == text;
-        }
-        // Without a BOM, the text is `raw` up to its first NUL: `text` itself (which then holds
-        // no NUL), followed by nothing or by a NUL.
-        let cut = match raw.get(text.len()) {
-            None => raw.len() == text.len(),
-            Some(&byte) => byte == 0,
+        let body = match raw.strip_prefix(BOM) {
+            Some(body) => {
+                if self.text_bytes() == bytes {
+                    return true;
+                }
+                body
+            }
+            None => {
+                // Without a BOM, the text is `raw` up to its first NUL: `text` itself (which then
+                // holds no NUL), followed by nothing or by a NUL.
+                let cut = match raw.get(bytes.len()) {
+                    None => raw.len() == bytes.len(),
+                    Some(&byte) => byte == 0,
+                };
+                if cut && raw.get(..bytes.len()) == Some(bytes) && !bytes.contains(&0) {
+                    return true;
+                }
+                raw
+            }
         };
-        cut && raw.get(..text.len()) == Some(text) && !text.contains(&0)
+        // Only a Godot 3 string longer than `text` can spell it with overlong forms, and it
+        // differs from `text` first at an overlong lead (most strings differ at their first byte).
+        if self.version != Version::Godot3 || body.len() <= bytes.len() {
+            return false;
+        }
+        match (body.first(), bytes.first()) {
+            (Some(&a), Some(&b)) if a != b && !is_overlong_lead(a) => false,
+            _ => respelled(body, text),
+        }
     }
 
-    /// The text with anything that is not UTF-8 replaced by U+FFFD. Borrowed when valid.
+    /// The text the game sees, code points `str` cannot hold (and, in a string Godot refuses,
+    /// bytes that are not UTF-8) replaced by U+FFFD. Borrowed when the bytes are standard UTF-8.
+    /// O(n).
     #[cfg(feature = "alloc")]
     pub fn to_string_lossy(&self) -> alloc::borrow::Cow<'a, str> {
-        alloc::string::String::from_utf8_lossy(self.text_bytes())
+        let text = self.text_bytes();
+        if let Ok(text) = core::str::from_utf8(text) {
+            return alloc::borrow::Cow::Borrowed(text);
+        }
+        if utf8::check(self.version, text).is_err() {
+            return alloc::string::String::from_utf8_lossy(text);
+        }
+        let lossy = CodePoints::new(text)
+            .map(|c| char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER))
+            .collect();
+        alloc::borrow::Cow::Owned(lossy)
+    }
+
+    /// The text as Godot compares it, checked: for dictionary keys, sorting and repeated names.
+    /// O(n).
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidUtf8`] at the first byte Godot refuses.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn game_text(&self) -> Result<GameText<'a>> {
+        self.check()?;
+        let bytes = self.text_bytes();
+        let shortest = self.version == Version::Godot4
+            || core::str::from_utf8(bytes).is_ok()
+            || utf8::godot3_first_overlong(bytes).is_none();
+        Ok(GameText { bytes, shortest })
     }
 
     /// An empty string.
@@ -130,13 +257,88 @@ impl<'a> GdStr<'a> {
     }
 }
 
+/// Whether Godot 3 reads `raw` (a string's bytes after a skipped BOM), whose bytes are not `text`
+/// itself, as `text`: only overlong forms spell a character with other bytes, and an overlong
+/// form never leads with the byte that leads the character's own form, so the first byte where
+/// `raw` and `text` differ must be an overlong lead (E0, F0, F8, FC) at a character boundary of
+/// `text`. O(length of `text`).
+#[cold]
+#[inline(never)]
+fn respelled(raw: &[u8], text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let same = raw.iter().zip(bytes).take_while(|(a, b)| a == b).count();
+    if !raw.get(same).is_some_and(|&lead| is_overlong_lead(lead)) || bytes.contains(&0) {
+        return false;
+    }
+    match (raw.get(same..), text.get(same..)) {
+        (Some(raw), Some(text)) => utf8::godot3_spells(raw, text),
+        _ => false,
+    }
+}
+
+/// Whether `byte` can lead an overlong form Godot 3 accepts (3 to 6 bytes: E0, F0, F8, FC).
+#[inline]
+fn is_overlong_lead(byte: u8) -> bool {
+    matches!(byte, 0xE0 | 0xF0 | 0xF8 | 0xFC)
+}
+
+/// A string's text as Godot compares it (dictionary keys, sorting, repeated property names):
+/// by code points. Checked text, with whether its bytes are already the shortest form of each
+/// code point (every Godot 4 string, and every Godot 3 one without overlong forms); then they
+/// compare and hash as bytes, since shortest forms are equal for equal code points and ordered
+/// as them. Otherwise the code points are decoded for each comparison.
+#[cfg(feature = "alloc")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GameText<'a> {
+    bytes: &'a [u8],
+    shortest: bool,
+}
+
+#[cfg(feature = "alloc")]
+impl<'a> GameText<'a> {
+    /// The text's length in bytes, as on the wire (for counting work).
+    pub(crate) fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Godot's order of two texts (by code point, a prefix first), `Equal` exactly when the
+    /// game holds them equal. O(the shorter text, up to its first difference).
+    pub(crate) fn cmp(&self, other: &GameText<'_>) -> core::cmp::Ordering {
+        if self.shortest && other.shortest {
+            self.bytes.cmp(other.bytes)
+        } else {
+            CodePoints::new(self.bytes).cmp(CodePoints::new(other.bytes))
+        }
+    }
+
+    /// The text in the shortest form of each code point (as Godot 3 writes it): equal for
+    /// texts that compare equal. O(1), or O(n) and one allocation for a text spelled with
+    /// overlong forms.
+    pub(crate) fn shortest_bytes(&self) -> alloc::borrow::Cow<'a, [u8]> {
+        if self.shortest {
+            alloc::borrow::Cow::Borrowed(self.bytes)
+        } else {
+            alloc::borrow::Cow::Owned(utf8::godot3_shortest(self.bytes))
+        }
+    }
+
+    /// Feeds `state` the text's [`shortest_bytes`](Self::shortest_bytes): the same for texts
+    /// that compare equal.
+    pub(crate) fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        let bytes = self.shortest_bytes();
+        state.write_usize(bytes.len());
+        state.write(&bytes);
+    }
+}
+
 impl fmt::Debug for GdStr<'_> {
-    /// The text in quotes, invalid bytes shown as U+FFFD, cut after 64 bytes.
+    /// The text in quotes as the game reads it, escaped as `str`'s `Debug` escapes, code points
+    /// `str` cannot hold (and bytes Godot refuses) shown as U+FFFD, cut after 64 bytes.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         const SHOWN: usize = 64;
         let text = self.text_bytes();
         f.write_str("\"")?;
-        write_escaped(f, text.get(..SHOWN).unwrap_or(text))?;
+        write_escaped(f, self, SHOWN)?;
         f.write_str("\"")?;
         if text.len() > SHOWN {
             write!(f, "... ({} bytes)", text.len())?;
@@ -145,13 +347,30 @@ impl fmt::Debug for GdStr<'_> {
     }
 }
 
-/// Writes `text` escaped as in `str`'s `Debug`, invalid bytes as U+FFFD, without allocating.
-pub(crate) fn write_escaped(f: &mut fmt::Formatter<'_>, text: &[u8]) -> fmt::Result {
-    for chunk in text.utf8_chunks() {
-        write!(f, "{}", chunk.valid().escape_debug())?;
-        if !chunk.invalid().is_empty() {
-            f.write_str("\u{fffd}")?;
+/// Writes at most the first `limit` bytes of the text of `s` escaped as in `str`'s `Debug`, as
+/// the game reads it, code points `str` cannot hold (and bytes Godot refuses) as U+FFFD, without
+/// allocating.
+pub(crate) fn write_escaped(
+    f: &mut fmt::Formatter<'_>,
+    s: &GdStr<'_>,
+    limit: usize,
+) -> fmt::Result {
+    let text = s.text_bytes();
+    let shown = text.get(..limit).unwrap_or(text);
+    if core::str::from_utf8(text).is_ok() || s.check().is_err() {
+        for chunk in shown.utf8_chunks() {
+            write!(f, "{}", chunk.valid().escape_debug())?;
+            if !chunk.invalid().is_empty() {
+                f.write_str("\u{fffd}")?;
+            }
         }
+        return Ok(());
+    }
+    let mut points = CodePoints::new(text);
+    while text.len().saturating_sub(points.rest().len()) < shown.len() {
+        let Some(point) = points.next() else { break };
+        let c = char::from_u32(point).unwrap_or(char::REPLACEMENT_CHARACTER);
+        write!(f, "{}", c.escape_debug())?;
     }
     Ok(())
 }
@@ -200,6 +419,21 @@ mod tests {
         assert!(!string(b"\xEF\xBB\xBFa").eq_str("\u{feff}a"));
         assert!(string(b"\xEF\xBB\xBF\xEF\xBB\xBFa").eq_str("\u{feff}a"));
         assert!(!string(b"").eq_str("a"));
+    }
+
+    #[test]
+    fn eq_str_reads_godot3_overlong_forms() {
+        let string = |raw: &'static [u8], version| GdStr { raw, offset: 0, version };
+        let g3 = Version::Godot3;
+        assert!(string(b"\xE0\x81\xB4ype", g3).eq_str("type"));
+        assert!(string(b"\xEF\xBB\xBF\xE0\x81\xB4ype\0\xFF", g3).eq_str("type"));
+        assert!(string(b"ty\xE0\x81\xB0e", g3).eq_str("type"));
+        assert!(string(b"\xF0\x80\xA0\x80", g3).eq_str("\u{800}"));
+        assert!(!string(b"\xE0\x81\xB4ype", g3).eq_str("typ"));
+        assert!(!string(b"\xE0\x81\xB4ype", g3).eq_str("types"));
+        assert!(!string(b"\xE0\x81\xB4ype", Version::Godot4).eq_str("type"));
+        // A character that begins where the overlong form begins, but is not it.
+        assert!(!string(b"\xE0\x81\xB4", g3).eq_str("\u{800}"));
     }
 
     #[test]

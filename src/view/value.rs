@@ -503,7 +503,13 @@ fn read_object(
     if class.text_bytes().is_empty() {
         return Ok((VariantRef::Object(ObjectRef::Null), Extent::End(after)));
     }
-    if !classes::is_instantiable(version, class.text_bytes()) {
+    // A Godot 3 class name may spell its characters with overlong forms (the game instantiates
+    // the class they spell).
+    let instantiable = match core::str::from_utf8(class.text_bytes()) {
+        Ok(name) => classes::is_instantiable(version, name.as_bytes()),
+        Err(_) => classes::is_instantiable_code_points(version, class.code_points()?),
+    };
+    if !instantiable {
         return Err(Error::new(body, ErrorKind::UnknownClass));
     }
     // Godot reads the count as i32; a negative count means no properties.

@@ -56,9 +56,15 @@ pub enum ErrorKind {
     /// version).
     InvalidUtf8,
     /// The string is accepted by Godot 3 but holds code points Rust's `str` cannot carry
-    /// (UTF-16 surrogates or values above U+10FFFF). Read it with
-    /// [`GdStr::text_bytes`](crate::GdStr::text_bytes) instead.
+    /// (UTF-16 surrogates or values above U+10FFFF). Read its code points with
+    /// [`GdStr::code_points`](crate::GdStr::code_points), or own it as a
+    /// [`GdString`](crate::GdString) (feature `alloc`).
     NotUnicode,
+    /// The string is Godot 3 text spelled with overlong UTF-8 forms, which Godot 3 accepts and
+    /// reads as the characters they encode (`E0 81 B4` is `t`): the text exists
+    /// ([`GdStr::to_text`](crate::GdStr::to_text), feature `alloc`) but is not in the buffer as
+    /// such, so no `&str` borrows it.
+    Overlong,
     /// The value is nested deeper than [`Options::max_depth`](crate::Options::max_depth).
     /// Godot reports `ERR_OUT_OF_MEMORY` ("Variant is too deep").
     DepthLimit,
@@ -152,14 +158,22 @@ impl Error {
     }
 
     /// `true` when the bytes themselves are bad (Godot would refuse them); `false` when they are
-    /// fine but not what was asked for.
+    /// fine but not what was asked for ([`ErrorKind::WrongType`], [`ErrorKind::OutOfRange`],
+    /// and the Godot 3 strings Godot accepts but a `str` cannot hold or borrow:
+    /// [`ErrorKind::NotUnicode`], [`ErrorKind::Overlong`]).
     pub const fn is_malformed(&self) -> bool {
-        !matches!(self.kind, ErrorKind::WrongType { .. } | ErrorKind::OutOfRange { .. })
+        !matches!(
+            self.kind,
+            ErrorKind::WrongType { .. }
+                | ErrorKind::OutOfRange { .. }
+                | ErrorKind::NotUnicode
+                | ErrorKind::Overlong
+        )
     }
 
     /// For a malformed input, the error Godot's decoder of `version` returns for it.
-    /// `None` for [`ErrorKind::WrongType`], [`ErrorKind::OutOfRange`] and
-    /// [`ErrorKind::NotUnicode`], which Godot does not have.
+    /// `None` for [`ErrorKind::WrongType`], [`ErrorKind::OutOfRange`], [`ErrorKind::NotUnicode`]
+    /// and [`ErrorKind::Overlong`], which Godot does not have.
     pub const fn godot_error(&self, version: Version) -> Option<GodotError> {
         Some(match self.kind {
             ErrorKind::StringOverrun { .. } => GodotError::FileEof,
@@ -176,7 +190,10 @@ impl Error {
             | ErrorKind::OldNodePath
             | ErrorKind::InvalidContainerType
             | ErrorKind::InvalidScript => GodotError::InvalidData,
-            ErrorKind::WrongType { .. } | ErrorKind::OutOfRange { .. } | ErrorKind::NotUnicode => {
+            ErrorKind::WrongType { .. }
+            | ErrorKind::OutOfRange { .. }
+            | ErrorKind::NotUnicode
+            | ErrorKind::Overlong => {
                 return None;
             }
         })
@@ -200,6 +217,9 @@ impl fmt::Display for ErrorKind {
             ErrorKind::NotUnicode => {
                 f.write_str("string holds code points that are not Unicode scalar values")
             }
+            ErrorKind::Overlong => f.write_str(
+                "string is spelled with overlong UTF-8 forms: its text cannot be borrowed",
+            ),
             ErrorKind::DepthLimit => f.write_str("value is nested too deeply"),
             ErrorKind::ObjectsNotAllowed => {
                 f.write_str("full object found while object decoding is not allowed")

@@ -4,7 +4,8 @@
 //!   input. Every read fails with [`ErrorKind::Truncated`](error::ErrorKind::Truncated) instead
 //!   of panicking.
 //! * [`types`]: the variant types and their wire ids in each Godot version.
-//! * [`utf8`]: which string bytes each Godot version accepts, and which part of them is the text.
+//! * [`utf8`]: which string bytes each Godot version accepts, which part of them is the text, and
+//!   the code points the game reads from it (the one decoder, [`utf8::CodePoints`]).
 //! * [`exact_float`]: bit-exact conversions between `f32` and `f64` components.
 //! * [`classes`]: the classes each engine can instantiate as full objects.
 //! * [`error`] and [`options`]: the crate's one reading error, and the dialect and limits a read
@@ -13,7 +14,8 @@
 //!   `work-counter`).
 //!
 //! Nothing here knows what a value is: this folder imports nothing from the rest of the crate,
-//! and everything else stands on it. Each function is O(bytes it reads) with no allocation.
+//! and everything else stands on it. Each function is O(bytes it reads) with no allocation
+//! (`utf8::godot3_shortest`, feature `alloc`, excepted: it returns a new vector).
 
 pub(crate) mod classes;
 pub(crate) mod error;

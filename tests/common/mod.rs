@@ -223,28 +223,33 @@ fn packed_reals<S: PackedElement, D: PackedElement>(
     }
 }
 
-/// Matches any value in [`first_difference`]: a Godot 3 string that Rust's `str` cannot hold
-/// (surrogates, code points past U+10FFFF; its acceptance is what the test checks), or a result
-/// the probes summarised instead of recording.
+/// Matches any value in [`first_difference`]: a Godot 3 NodePath name or `PoolStringArray`
+/// element that Rust's `str` cannot hold (surrogates, code points past U+10FFFF), which the
+/// probes record as `null`, or a result the probes summarised instead of recording.
 pub const ANY: &str = "*any*";
 
 /// Prefix of a typed container's class name or script path in [`describe_marked`].
 const CLASS_MARK: char = '\u{1}';
 
-/// A string's text, or [`ANY`] for a Godot 3 string `str` cannot hold.
+/// A name's text as the game reads it, or [`ANY`] for a Godot 3 name `str` cannot hold (the
+/// probes record those as `null`).
 fn text(s: gdvariant::GdStr<'_>) -> Value {
-    match s.to_str() {
+    match s.to_text() {
         Ok(text) => json!(text),
         Err(e) if e.kind() == gdvariant::ErrorKind::NotUnicode => json!(ANY),
         Err(e) => panic!("accepted string fails: {e}"),
     }
 }
 
+/// A string as the probes record it: the text the game reads, and the bytes Godot writes back
+/// for it (`to_utf8()`); a Godot 3 string `str` cannot hold has no text (`v_unrepresentable`).
 fn string(s: gdvariant::GdStr<'_>) -> Value {
-    match s.to_str() {
-        Ok(text) => json!({"v": text, "utf8_hex": hex::encode(s.text_bytes())}),
-        Err(e) if e.kind() == gdvariant::ErrorKind::NotUnicode => json!(ANY),
-        Err(e) => panic!("accepted string fails: {e}"),
+    let points = s.code_points().unwrap_or_else(|e| panic!("accepted string fails: {e}"));
+    let owned = gdvariant::GdString::from_code_points(points).expect("a Godot string");
+    let utf8_hex = hex::encode(owned.as_bytes());
+    match owned.as_str() {
+        Some(text) => json!({"v": text, "utf8_hex": utf8_hex}),
+        None => json!({"v": null, "utf8_hex": utf8_hex, "v_unrepresentable": true}),
     }
 }
 
@@ -429,7 +434,6 @@ pub fn describe_marked(value: VariantRef<'_>, version: Version) -> Value {
 pub fn normalize(value: &Value, version: Version) -> Value {
     match value {
         Value::Object(map) if map.get("summarized") == Some(&json!(true)) => json!(ANY),
-        Value::Object(map) if map.get("v_unrepresentable") == Some(&json!(true)) => json!(ANY),
         Value::Object(map) => {
             // Godot's decoder turns an object id into an EncodedObjectAsID object.
             if map.get("t") == Some(&json!("Object"))

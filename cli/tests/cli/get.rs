@@ -66,3 +66,30 @@ fn a_path_one_hundred_levels_deep() {
         );
     }
 }
+
+/// A Godot 3 dictionary key spelled with an overlong `t` (`E0 81 B4`) is the key `type` to the
+/// game, and so to `get`: alone, and repeated after the plain spelling (the last value wins).
+/// The bytes are cases of `corpus/probes/strings/godot3.jsonl`, where Godot 3.2.3 answered
+/// `get("type")` with 1 and 2.
+#[test]
+fn a_key_spelled_with_overlong_forms_is_found_by_its_text() {
+    let cases = [
+        ("12000000010000000400000006000000e081b479706500000200000001000000", "1\n"),
+        (
+            "120000000200000004000000040000007479706502000000010000000400000006000000e081b479706500000200000002000000",
+            "2\n",
+        ),
+    ];
+    for (hex, godot) in cases {
+        let bytes: Vec<u8> = (0..hex.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+            .collect();
+        let output =
+            run_with_input(&["get", "--godot", "3", "-", "type", "--format", "json"], &bytes);
+        assert_eq!(code(&output), 0, "{}", stderr(&output));
+        assert_eq!(stdout(&output), godot);
+        let output = run_with_input(&["dump", "--godot", "3", "-"], &bytes);
+        assert_eq!(stdout(&output), format!("{{\n\"type\": {}}}\n", godot));
+    }
+}

@@ -8,6 +8,7 @@
 //! refused here as the stock engine refuses them.
 
 use crate::wire::options::Version;
+use crate::wire::utf8::CodePoints;
 
 mod godot3;
 mod godot4;
@@ -20,6 +21,17 @@ pub(crate) fn is_instantiable(version: Version, name: &[u8]) -> bool {
         Version::Godot4 => godot4::CLASSES,
     };
     list.binary_search_by(|class| class.as_bytes().cmp(name)).is_ok()
+}
+
+/// [`is_instantiable`] for a name given by its code points: a Godot 3 class name spelled with
+/// overlong forms is the class it decodes to (`corpus/probes/strings`). O(log n) comparisons,
+/// each of at most the class name's length.
+pub(crate) fn is_instantiable_code_points(version: Version, name: CodePoints<'_>) -> bool {
+    let list: &[&str] = match version {
+        Version::Godot3 => godot3::CLASSES,
+        Version::Godot4 => godot4::CLASSES,
+    };
+    list.binary_search_by(|class| class.chars().map(u32::from).cmp(name.clone())).is_ok()
 }
 
 /// The classes Godot `version` decodes as full objects, sorted.
@@ -65,5 +77,10 @@ mod tests {
         // Decoding it aborts Godot 4.6.
         assert!(!is_instantiable(Version::Godot4, b"ProjectSettings"));
         assert!(!is_instantiable(Version::Godot4, b"NoSuchClass"));
+        // Godot 3.2.3 instantiates a class named with an overlong 'R' (corpus/probes/strings).
+        let overlong = CodePoints::new(b"\xE0\x81\x92eference");
+        assert!(is_instantiable_code_points(Version::Godot3, overlong));
+        assert!(!is_instantiable_code_points(Version::Godot3, CodePoints::new(b"Referenc")));
+        assert!(!is_instantiable_code_points(Version::Godot3, CodePoints::new(b"References")));
     }
 }
