@@ -197,6 +197,7 @@ pub use view::{
     element::Element,
     element_type::ElementType,
     from_variant::FromVariant,
+    game,
     key::Key,
     math,
     math::{Color, Precision, Reals},

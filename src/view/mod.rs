@@ -33,6 +33,7 @@ pub(crate) mod dictionary;
 pub(crate) mod element;
 pub(crate) mod element_type;
 pub(crate) mod from_variant;
+pub mod game;
 pub(crate) mod key;
 pub mod math;
 pub(crate) mod node_path;

@@ -16,21 +16,24 @@ pub enum Version {
 /// [`Options::with_max_depth`] takes.
 pub const MAX_DEPTH: u16 = 1024;
 
-/// How a read behaves: the dialect, whether full objects are allowed, and the depth limit.
+/// How a read behaves: the dialect, whether full objects are allowed, the depth limit, and
+/// whether whole-value readers show typed containers as the game holds them.
 ///
 /// The defaults are Godot's: objects refused (as `bytes_to_var` without `_with_objects`), depth
-/// limit 1024. `Options` is `Copy` and four bytes large; every lazy view carries one.
+/// limit 1024; typed containers read as they are on the wire. `Options` is `Copy` and five bytes
+/// large; every lazy view carries one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Options {
     version: Version,
     allow_objects: bool,
     max_depth: u16,
+    game_view: bool,
 }
 
 impl Options {
     /// Godot's defaults for `version`.
     pub const fn new(version: Version) -> Self {
-        Options { version, allow_objects: false, max_depth: MAX_DEPTH }
+        Options { version, allow_objects: false, max_depth: MAX_DEPTH, game_view: false }
     }
 
     /// Godot 3 with Godot's defaults.
@@ -55,6 +58,31 @@ impl Options {
     pub const fn with_max_depth(mut self, depth: u16) -> Self {
         self.max_depth = if depth > MAX_DEPTH { MAX_DEPTH } else { depth };
         self
+    }
+
+    /// Read typed containers (Godot 4.3+) as the game holds them, in every whole-value reader:
+    /// [`decode`](crate::decode), [`Variant::from_ref`](crate::Variant::from_ref), and
+    /// [`serde::from_bytes`](crate::serde::from_bytes) / `from_variant_ref` into `Variant` or
+    /// your own types. An element (or a typed dictionary's key) that does not match the declared
+    /// type is converted with Godot's constructor or left out, exactly as Godot 4.6's decoder
+    /// does; a dictionary whose keys collide after conversion keeps the first position and the
+    /// last value. Off by default: readers show the elements as they are on the wire.
+    ///
+    /// The lazy view ([`parse`](crate::parse), the container iterators) always shows the wire,
+    /// and [`validate`](crate::validate)'s verdict does not change: Godot accepts the same bytes
+    /// either way. [`ArrayRef::game_elements`](crate::ArrayRef::game_elements) and
+    /// [`DictionaryRef::game_entries`](crate::DictionaryRef::game_entries) give the game's view
+    /// lazily. Godot 3 has no typed containers, so the option changes nothing there. See
+    /// [`game`](crate::game) for every rule and what cannot be known outside the game.
+    pub const fn with_game_view(mut self, game_view: bool) -> Self {
+        self.game_view = game_view;
+        self
+    }
+
+    /// Whether whole-value readers show typed containers as the game holds them
+    /// ([`with_game_view`](Self::with_game_view)).
+    pub const fn game_view(&self) -> bool {
+        self.game_view
     }
 
     /// The dialect.
