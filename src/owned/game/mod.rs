@@ -20,8 +20,8 @@
 //! object (it holds the instance id the game gives it) where an `Array` becomes a
 //! `PackedStringArray`; the `RID` of a full object whose class allocates one when it is made;
 //! a full object carrying a script in a script-typed container (whether its script inherits
-//! the container's depends on the game's scripts); and a text whose decimal exponent wraps to
-//! `i32::MIN` in `String::to_float`, on which the engine never returns.
+//! the container's depends on the game's scripts). The one class whose object crashes Godot
+//! 4.6 when an `Array[RID]` converts it (`Tree`) is reported the same way.
 //!
 //! Costs: O(1) per element, plus the conversion's own (O(length) for text, O(elements) for a
 //! packed array, O(size) for the text of a value); a converted key is hashed again (O(size of

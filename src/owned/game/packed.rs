@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use super::GameDependent;
 use super::stringify::stringify;
-use super::text_numbers::{Float, to_float, to_int};
+use super::text_numbers::{to_float, to_int};
 use crate::owned::{Array, Variant};
 use crate::view::game::color::{color_from_hex, color_from_text};
 use crate::view::math::{Color, Vector2, Vector3, Vector4};
@@ -47,12 +47,8 @@ pub(super) fn packed_from_array(array: &Array, to: VariantType) -> Result<Varian
         T::PackedByteArray => V::PackedByteArray(items.map(lax_byte).collect()),
         T::PackedInt32Array => V::PackedInt32Array(items.map(lax_i32).collect()),
         T::PackedInt64Array => V::PackedInt64Array(items.map(lax_i64).collect()),
-        T::PackedFloat32Array => {
-            V::PackedFloat32Array(items.map(lax_f32).collect::<Result<_, _>>()?)
-        }
-        T::PackedFloat64Array => {
-            V::PackedFloat64Array(items.map(lax_f64).collect::<Result<_, _>>()?)
-        }
+        T::PackedFloat32Array => V::PackedFloat32Array(items.map(lax_f32).collect()),
+        T::PackedFloat64Array => V::PackedFloat64Array(items.map(lax_f64).collect()),
         T::PackedStringArray => {
             V::PackedStringArray(items.map(stringify).collect::<Result<Vec<String>, _>>()?)
         }
@@ -106,27 +102,23 @@ fn lax_i64(value: &Variant) -> i64 {
 
 /// `Variant`'s lax `operator float`: as [`lax_f64`], rounded to single precision once (an
 /// `int` straight to `f32`).
-fn lax_f32(value: &Variant) -> Result<f32, GameDependent> {
-    Ok(match value {
+fn lax_f32(value: &Variant) -> f32 {
+    match value {
         Variant::Int(i) => *i as f32,
-        other => lax_f64(other)? as f32,
-    })
+        other => lax_f64(other) as f32,
+    }
 }
 
 /// `Variant`'s lax `operator double`: `bool` 0/1, `int` rounded, `float`, `String` through
 /// `String::to_float`; anything else 0.
-fn lax_f64(value: &Variant) -> Result<f64, GameDependent> {
-    Ok(match value {
+fn lax_f64(value: &Variant) -> f64 {
+    match value {
         Variant::Bool(b) => f64::from(u8::from(*b)),
         Variant::Int(i) => *i as f64,
         Variant::Float(f) => *f,
-        Variant::String(s) => match to_float(s) {
-            Float::Value(f) => f,
-            // The game hangs or crashes reading this text.
-            Float::Hangs => return Err(GameDependent),
-        },
+        Variant::String(s) => to_float(s),
         _ => 0.0,
-    })
+    }
 }
 
 /// `Variant`'s lax `operator Vector4` (and, taking the first components, `Vector2` and

@@ -230,7 +230,6 @@ fn string(text: &str, nested: Option<&str>, out: &mut String) {
             '\t' => out.push_str("\\t"),
             '\u{b}' => out.push_str("\\v"),
             '\'' => out.push_str("\\'"),
-            '?' => out.push_str("\\?"),
             '"' => out.push_str("\\\""),
             other => out.push(other),
         }

@@ -30,22 +30,13 @@ pub(super) fn to_int(text: &str) -> i64 {
     if positive { integer as i64 } else { integer.wrapping_neg() as i64 }
 }
 
-/// The result of [`to_float`]: a number, or the engine's endless loop.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) enum Float {
-    /// The value.
-    Value(f64),
-    /// The decimal exponent wraps to `i32::MIN`: the engine's power loop never ends and it
-    /// reads past its table (the game hangs or crashes).
-    Hangs,
-}
-
 /// `String::to_float()` (Godot's `built_in_strtod`, not correctly rounded): optional blanks,
 /// a sign, up to 18 significant digits with an optional point, an optional exponent; the
 /// exponent is clamped to 511 and applied with a table of `10^(2^i)`. Anything after the number
 /// is ignored; no number gives 0 (`-0.0` after a `-`). An `e` without digits after it ends the
 /// number before any scaling, so the point is ignored too (`"1.5e"` is 15), as in the engine.
-pub(super) fn to_float(text: &str) -> Float {
+/// The exponent is read in the engine's wrapping 32-bit arithmetic (`"1e4294967296"` is 1).
+pub(super) fn to_float(text: &str) -> f64 {
     let chars: &[u8] = text.as_bytes();
     let at = |i: usize| chars.get(i).copied().unwrap_or(0);
     let mut p = 0usize;
@@ -85,7 +76,7 @@ pub(super) fn to_float(text: &str) -> Float {
         fraction_exponent = (decimal_point as i64).saturating_sub(size as i64);
     }
     if size == 0 {
-        return Float::Value(if negative { -0.0 } else { 0.0 });
+        return if negative { -0.0 } else { 0.0 };
     }
     let mut digits = chars.get(p..).unwrap_or(&[]).iter().filter(|c| **c != b'.');
     let mut next_digit = || i32::from(digits.next().copied().unwrap_or(b'0').wrapping_sub(b'0'));
@@ -115,7 +106,7 @@ pub(super) fn to_float(text: &str) -> Float {
         if !at(q).is_ascii_digit() {
             // The engine jumps to its end here, past the scaling: the point is ignored too
             // ("1.5e" reads as 15).
-            return Float::Value(if negative { -fraction } else { fraction });
+            return if negative { -fraction } else { fraction };
         }
         while at(q).is_ascii_digit() {
             exponent = exponent.wrapping_mul(10).wrapping_add(i32::from(at(q).wrapping_sub(b'0')));
@@ -132,11 +123,12 @@ pub(super) fn to_float(text: &str) -> Float {
     let divide = exponent < 0;
     if divide {
         exponent = exponent.wrapping_neg();
-        if exponent < 0 {
-            return Float::Hangs;
-        }
     }
-    exponent = exponent.min(511);
+    // An exponent that wrapped to `i32::MIN` stays negative once negated; the engine's build
+    // takes it as past the limit (it warns "Exponent too high") and divides by its largest power.
+    if !(0..=511).contains(&exponent) {
+        exponent = 511;
+    }
     let mut scale = 1.0f64;
     for power in POWERS_OF_TWO_OF_TEN {
         if exponent == 0 {
@@ -152,7 +144,7 @@ pub(super) fn to_float(text: &str) -> Float {
     } else {
         fraction *= scale;
     }
-    Float::Value(if negative { -fraction } else { fraction })
+    if negative { -fraction } else { fraction }
 }
 
 /// `10^(2^i)`, the engine's table.
@@ -195,10 +187,12 @@ mod tests {
             ("1.5", 1.5),
             (" 12", 12.0),
         ] {
-            assert_eq!(to_float(text), Float::Value(value), "{text}");
+            assert_eq!(to_float(text), value, "{text}");
         }
-        assert_eq!(to_float("1.5e"), Float::Value(15.0));
-        assert_eq!(to_float("-x"), Float::Value(-0.0));
-        assert_eq!(to_float("1e-2147483648"), Float::Hangs);
+        assert_eq!(to_float("1.5e"), 15.0);
+        assert_eq!(to_float("-x").to_bits(), (-0.0f64).to_bits());
+        assert_eq!(to_float("-1e-2147483648").to_bits(), (-0.0f64).to_bits());
+        assert_eq!(to_float("-123.5e2147483648"), f64::NEG_INFINITY);
+        assert_eq!(to_float("1e-4294967295"), 10.0);
     }
 }
