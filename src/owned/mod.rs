@@ -95,7 +95,7 @@ mod deep;
 mod dictionary;
 mod dismantle;
 mod from_ref;
-mod game;
+pub(crate) mod game;
 pub(crate) mod key_hash;
 pub(crate) mod key_semantics;
 mod lookup;

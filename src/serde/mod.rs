@@ -152,6 +152,7 @@
 //! scalar given to [`from_variant_ref`] without its position reads as a `Variant` when it is
 //! `null`, a `bool`, an `int` or a `float`; convert anything else with [`Variant::try_from`].
 
+mod de_game;
 mod de_math;
 mod de_owned;
 mod de_ref;
