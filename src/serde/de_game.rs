@@ -7,7 +7,8 @@
 //! first), converted with the owned layer's rules, and read from that owned value by
 //! [`Converted`]: numbers, text (as owned strings: a converted value cannot lend `&'de str`),
 //! math values (their reals single precision, as the game computes them), arrays and packed
-//! arrays of those. Keys that collide after conversion are merged as Godot merges them: first
+//! arrays of those. A container key is read from its owned form too (made once to compare it
+//! with the other keys as the game does). Keys that collide after conversion are merged as Godot merges them: first
 //! position and first key, last value.
 //!
 //! Costs: O(1) per element kept or dropped, plus the size of each converted element; a typed
@@ -36,7 +37,8 @@ use crate::owned::key_semantics::KeyRules;
 use crate::owned::{Dictionary, Object, Variant};
 use crate::view::tape::Part as TapePart;
 use crate::wire::error::{Error, ErrorKind};
-use crate::wire::exact_float::narrow_exact;
+use crate::wire::exact_float::{narrow_exact, widen_exact};
+use crate::wire::work;
 use crate::{ContainerType, Element, ElementType, EncodeOptions, Options, Precision, Version};
 
 /// The declared type of a container part whose elements (or keys) the game view checks: `None`
@@ -92,11 +94,11 @@ pub(super) fn converted(
     }
 }
 
-/// The key of a typed dictionary's entry as the game holds it.
+/// The key of a dictionary's entry as the game holds it.
 pub(super) enum GameKey<'s, 'de> {
     /// Kept as it is on the wire.
     Wire(TapePart<'s, 'de>),
-    /// Converted.
+    /// Converted, or a container key, made owned.
     Converted(Variant),
 }
 
@@ -115,10 +117,19 @@ pub(super) fn game_entries<'s, 'de>(
     let mut kept: Vec<(Option<TapePart<'s, 'de>>, TapePart<'s, 'de>)> = Vec::new();
     for entry in source.all_entries(dictionary) {
         let (key, value) = entry?;
+        work::add(1);
         let element = key.element();
         let (owned, wire) = match key_type.game_element(element)? {
             None => continue,
-            Some(GameElement::Kept(_)) => (Variant::from_element(&element)?, Some(key)),
+            // A container key is read from its owned form, made once here (reading its wire
+            // form would make the keys nested inside it owned again, at every level).
+            Some(GameElement::Kept(_)) => {
+                let container = matches!(
+                    key.value(),
+                    crate::VariantRef::Array(_) | crate::VariantRef::Dictionary(_)
+                );
+                (Variant::from_element(&element)?, (!container).then_some(key))
+            }
             Some(_) => (converted(&element, key_type)?, None),
         };
         let position = merged.len();
@@ -203,17 +214,25 @@ fn owned_segment(key: &Variant) -> PathSegment {
     }
 }
 
-/// An owned value the game view made (a converted element or key), read with the struct
-/// mapping of [`VariantDeserializer`](super::VariantDeserializer); strings are given owned.
+/// An owned value the game view made (a converted element, a converted or container key), read
+/// with the struct mapping of [`VariantDeserializer`](super::VariantDeserializer); strings are
+/// given owned. Recursive, as serde is, one level per level of the value.
 pub(super) struct Converted<'v> {
     pub(super) value: &'v Variant,
     /// Where the wire element it was made from sits.
     pub(super) offset: Option<usize>,
 }
 
-/// The part of an owned math value, its reals single precision.
+/// A real of an owned value: single precision when it is an `f32` (every real the game view
+/// computes is, as are those of single-precision bytes), else double.
+fn real<'de>(c: f64) -> Leaf<'de> {
+    let single = narrow_exact(c);
+    if widen_exact(single).to_bits() == c.to_bits() { Leaf::F32(single) } else { Leaf::F64(c) }
+}
+
+/// The part of an owned math value (see [`real`]).
 fn part_of_owned<'de>(value: &Variant) -> Option<Part<'de>> {
-    let f = |c: f64| Leaf::F32(narrow_exact(c));
+    let f = real;
     use Variant as V;
     Some(match value {
         V::Vector2(v) => Part::Vector2(v.map(f)),
@@ -289,10 +308,22 @@ impl<'de> Deserializer<'de> for Converted<'_> {
             | V::PackedColorArray(_) => {
                 visitor.visit_seq(Items { value: self.value, index: 0, offset })
             }
+            V::Dictionary(dictionary) => visitor.visit_map(OwnedEntries {
+                entries: OwnedMap::Entries(dictionary.entries().iter()),
+                pending: None,
+                offset,
+            }),
+            V::Object(Object::Full { properties, .. }) => visitor.visit_map(OwnedEntries {
+                entries: OwnedMap::Properties(merged_properties(properties).into_iter()),
+                pending: None,
+                offset,
+            }),
+            V::Signal(signal) => visitor.visit_map(SignalFields { signal, index: 0 }),
             other => match part_of_owned(other) {
                 Some(part) => PartDeserializer { part, offset }.deserialize_any(visitor),
+                // Every type is handled above.
                 None => Err(DeError::custom(format_args!(
-                    "a converted {} cannot be read into this type",
+                    "a {} cannot be read here",
                     other.variant_type().name(Version::Godot4)
                 ))),
             },
@@ -408,7 +439,7 @@ impl<'de> SeqAccess<'de> for Items<'_> {
         let i = self.index;
         let offset = self.offset;
         let part = |part: Option<Part<'de>>| part.map(|part| PartDeserializer { part, offset });
-        let single = |c: f64| Leaf::F32(narrow_exact(c));
+        let single = real;
         let result = match self.value {
             V::Array(array) => {
                 array.get(i).map(|e| seed.deserialize(Converted { value: e, offset }))
@@ -526,5 +557,103 @@ impl<'de> ::serde::de::VariantAccess<'de> for GameEnumContent<'_, 'de> {
         on(self.source, self.value)
             .deserialize_struct("", fields, visitor)
             .map_err(|e| e.within(self.segment))
+    }
+}
+
+/// A full object's properties as Godot sets them: a repeated name keeps its first place and
+/// takes its last value. O(p log p).
+fn merged_properties(properties: &[(String, Variant)]) -> Vec<(&str, &Variant)> {
+    let mut places: alloc::collections::BTreeMap<&str, usize> = alloc::collections::BTreeMap::new();
+    let mut merged: Vec<(&str, &Variant)> = Vec::new();
+    for (name, value) in properties {
+        work::add((name.len() / 64).saturating_add(1));
+        match places.get(name.as_str()) {
+            Some(&place) => {
+                if let Some(slot) = merged.get_mut(place) {
+                    slot.1 = value;
+                }
+            }
+            None => {
+                places.insert(name, merged.len());
+                merged.push((name, value));
+            }
+        }
+    }
+    merged
+}
+
+/// The entries of an owned dictionary, or the properties of an owned object.
+enum OwnedMap<'v> {
+    Entries(core::slice::Iter<'v, (Variant, Variant)>),
+    Properties(alloc::vec::IntoIter<(&'v str, &'v Variant)>),
+}
+
+/// An owned dictionary or full object, as a map.
+struct OwnedEntries<'v> {
+    entries: OwnedMap<'v>,
+    /// The value whose key was read, and how the key shows in a path.
+    pending: Option<(&'v Variant, PathSegment)>,
+    offset: Option<usize>,
+}
+
+impl<'de> MapAccess<'de> for OwnedEntries<'_> {
+    type Error = DeError;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, DeError> {
+        let offset = self.offset;
+        let (result, value, segment) = match &mut self.entries {
+            OwnedMap::Entries(entries) => {
+                let Some((key, value)) = entries.next() else { return Ok(None) };
+                (seed.deserialize(Converted { value: key, offset }), value, owned_segment(key))
+            }
+            OwnedMap::Properties(properties) => {
+                let Some((name, value)) = properties.next() else { return Ok(None) };
+                let segment = PathSegment::Field(String::from(name));
+                (seed.deserialize(StrDeserializer::new(name)), value, segment)
+            }
+        };
+        let result = result.map(Some).map_err(|e| e.within(segment.clone()));
+        self.pending = Some((value, segment));
+        result
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {
+        let Some((value, segment)) = self.pending.take() else {
+            return Err(DeError::custom("a dictionary value was asked for before its key"));
+        };
+        seed.deserialize(Converted { value, offset: self.offset }).map_err(|e| e.within(segment))
+    }
+}
+
+/// An owned signal, as the map `{name, object_id}`.
+struct SignalFields<'v> {
+    signal: &'v crate::Signal,
+    index: u8,
+}
+
+impl<'de> MapAccess<'de> for SignalFields<'_> {
+    type Error = DeError;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, DeError> {
+        let name = match self.index {
+            0 => "name",
+            1 => "object_id",
+            _ => return Ok(None),
+        };
+        seed.deserialize(StrDeserializer::new(name)).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {
+        self.index = self.index.saturating_add(1);
+        match self.index {
+            1 => seed.deserialize(StrDeserializer::new(&self.signal.name)),
+            _ => seed.deserialize(::serde::de::value::U64Deserializer::new(self.signal.object_id)),
+        }
     }
 }

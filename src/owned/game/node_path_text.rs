@@ -5,12 +5,14 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::owned::NodePath;
+use crate::wire::work;
 
 /// `NodePath(String)`: a leading `/` makes it absolute; the text before the first `:` is split
 /// on `/` into names (empty ones skipped); the text after it is split on `:` into subnames, an
 /// empty subname making the whole path empty (Godot logs "Invalid NodePath") unless it ends the
 /// text. No names, no subnames and not absolute is the empty path.
 pub(super) fn node_path_from_text(text: &str) -> NodePath {
+    work::add(text.len() / 64);
     if text.is_empty() {
         return NodePath::default();
     }

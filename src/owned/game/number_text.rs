@@ -9,26 +9,28 @@
 //! last place below a power of ten has the next power's magnitude, as a correctly rounded
 //! logarithm gives. O(digits) each.
 
-use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
+use core::fmt::Write;
 
 /// Godot's `MAX_DECIMALS`.
 const MAX_DECIMALS: i32 = 32;
 
-/// `itos`: an int in decimal.
-pub(super) fn itos(value: i64) -> String {
-    value.to_string()
+/// `itos`: an int in decimal, at the end of `out`.
+pub(super) fn itos(out: &mut String, value: i64) {
+    let _ = write!(out, "{value}");
 }
 
-/// `String::num(x, decimals)`: `nan`, `inf`, `-inf`; else `decimals` places (a negative count
-/// asks for 14 less the magnitude, and past that for `printf("%lf")`'s six), trailing zeros
-/// removed down to one after the point.
-pub(super) fn num(value: f64, decimals: i32) -> String {
+/// `String::num(x, decimals)`, at the end of `out`: `nan`, `inf`, `-inf`; else `decimals`
+/// places (a negative count asks for 14 less the magnitude, and past that for
+/// `printf("%lf")`'s six), trailing zeros removed down to one after the point.
+pub(super) fn num(out: &mut String, value: f64, decimals: i32) {
     if value.is_nan() {
-        return String::from("nan");
+        out.push_str("nan");
+        return;
     }
     if value.is_infinite() {
-        return String::from(if value < 0.0 { "-inf" } else { "inf" });
+        out.push_str(if value < 0.0 { "-inf" } else { "inf" });
+        return;
     }
     let mut decimals = decimals;
     if decimals < 0 {
@@ -39,62 +41,61 @@ pub(super) fn num(value: f64, decimals: i32) -> String {
         }
     }
     let places = if decimals < 0 { 6 } else { decimals.min(MAX_DECIMALS) };
-    let mut text = format!("{value:.*}", places as usize);
-    if text.contains('.') {
-        let kept = text.trim_end_matches('0').len();
-        text.truncate(kept);
-        if text.ends_with('.') {
-            text.push('0');
+    let start = out.len();
+    let _ = write!(out, "{value:.*}", places as usize);
+    if out.get(start..).is_some_and(|text| text.contains('.')) {
+        let kept = out.trim_end_matches('0').len();
+        out.truncate(kept);
+        if out.ends_with('.') {
+            out.push('0');
         }
     }
-    text
 }
 
-/// `String::num_real(double, trailing)`: an integral value as an integer (saturated to the
-/// `i64` range, as the engine's conversion does) with `.0` when `trailing`; else
-/// [`num`] with 14 decimals less the magnitude above 10.
-pub(super) fn num_real(value: f64, trailing: bool) -> String {
+/// `String::num_real(double, trailing)`, at the end of `out`: an integral value as an integer
+/// (saturated to the `i64` range, as the engine's conversion does) with `.0` when `trailing`;
+/// else [`num`] with 14 decimals less the magnitude above 10.
+pub(super) fn num_real(out: &mut String, value: f64, trailing: bool) {
     if !value.is_finite() {
-        return num(value, 0);
+        return num(out, value, 0);
     }
     let integer = value as i64;
     if integer as f64 == value {
-        return integral(integer, trailing);
+        return integral(out, integer, trailing);
     }
     let magnitude = value.abs();
     let mut decimals = 14i32;
     if magnitude > 10.0 {
         decimals = decimals.saturating_sub(floor_log10(magnitude));
     }
-    num(value, decimals)
+    num(out, value, decimals)
 }
 
 /// `String::num_real(float, trailing)`, what a single-precision build prints for the reals of
-/// vectors, quaternions and planes: as [`num_real`], with 6 decimals less the magnitude (taken
-/// by `log10f`).
-pub(super) fn num_real_f32(value: f32, trailing: bool) -> String {
+/// vectors, quaternions and planes, at the end of `out`: as [`num_real`], with 6 decimals less
+/// the magnitude (taken by `log10f`).
+pub(super) fn num_real_f32(out: &mut String, value: f32, trailing: bool) {
     if !value.is_finite() {
-        return num(f64::from(value), 0);
+        return num(out, f64::from(value), 0);
     }
     let integer = value as i64;
     if integer as f32 == value {
-        return integral(integer, trailing);
+        return integral(out, integer, trailing);
     }
     let magnitude = value.abs();
     let mut decimals = 6i32;
     if magnitude > 10.0 {
         decimals = decimals.saturating_sub(floor_log10_f32(magnitude));
     }
-    num(f64::from(value), decimals)
+    num(out, f64::from(value), decimals)
 }
 
 /// An integer, with `.0` when `trailing`.
-fn integral(value: i64, trailing: bool) -> String {
-    let mut text = itos(value);
+fn integral(out: &mut String, value: i64, trailing: bool) {
+    itos(out, value);
     if trailing {
-        text.push_str(".0");
+        out.push_str(".0");
     }
-    text
 }
 
 /// `10^k` for `k` in `0..=22`, all exact.
@@ -162,6 +163,24 @@ fn exact_floor_log10(x: f64) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn num(value: f64, decimals: i32) -> String {
+        let mut out = String::from("x");
+        super::num(&mut out, value, decimals);
+        String::from(out.get(1..).unwrap_or(""))
+    }
+
+    fn num_real(value: f64, trailing: bool) -> String {
+        let mut out = String::new();
+        super::num_real(&mut out, value, trailing);
+        out
+    }
+
+    fn num_real_f32(value: f32, trailing: bool) -> String {
+        let mut out = String::new();
+        super::num_real_f32(&mut out, value, trailing);
+        out
+    }
 
     #[test]
     fn num_removes_trailing_zeros_but_one() {

@@ -15,11 +15,13 @@ use crate::view::math::{Color, Vector2, Vector3, Vector4};
 use crate::wire::exact_float::widen_exact;
 use crate::wire::read::widen_f32;
 use crate::wire::types::VariantType;
+use crate::wire::work;
 
 /// An untyped `Array` of a packed array's elements, each a `Variant` of its own type (bytes and
 /// 32-bit ints as `int`, 32-bit floats as `float`).
 pub(super) fn array_from_packed(packed: Variant) -> Variant {
     use Variant as V;
+    work::add(packed_len(&packed));
     let elements: Vec<Variant> = match packed {
         V::PackedByteArray(x) => x.into_iter().map(|b| V::Int(i64::from(b))).collect(),
         V::PackedInt32Array(x) => x.into_iter().map(|i| V::Int(i64::from(i))).collect(),
@@ -42,6 +44,7 @@ pub(super) fn array_from_packed(packed: Variant) -> Variant {
 pub(super) fn packed_from_array(array: &Array, to: VariantType) -> Result<Variant, GameDependent> {
     use Variant as V;
     use VariantType as T;
+    work::add(array.len());
     let items = array.iter();
     Ok(match to {
         T::PackedByteArray => V::PackedByteArray(items.map(lax_byte).collect()),
@@ -147,5 +150,23 @@ fn lax_color(value: &Variant) -> Color<f32> {
         Variant::Int(i) => color_from_hex(*i as u32),
         Variant::String(s) => color_from_text(s),
         _ => Color { r: 0.0, g: 0.0, b: 0.0, a: 1.0 },
+    }
+}
+
+/// The number of elements of a packed array (0 for anything else).
+fn packed_len(value: &Variant) -> usize {
+    use Variant as V;
+    match value {
+        V::PackedByteArray(x) => x.len(),
+        V::PackedInt32Array(x) => x.len(),
+        V::PackedInt64Array(x) => x.len(),
+        V::PackedFloat32Array(x) => x.len(),
+        V::PackedFloat64Array(x) => x.len(),
+        V::PackedStringArray(x) => x.len(),
+        V::PackedVector2Array(x) => x.len(),
+        V::PackedVector3Array(x) => x.len(),
+        V::PackedVector4Array(x) => x.len(),
+        V::PackedColorArray(x) => x.len(),
+        _ => 0,
     }
 }

@@ -16,6 +16,7 @@ use super::number_text::{itos, num, num_real, num_real_f32};
 use crate::owned::{Dictionary, Object, Variant};
 use crate::view::math::{Color, Vector2, Vector3, Vector4};
 use crate::wire::exact_float::narrow_exact;
+use crate::wire::work;
 
 /// Godot's `MAX_RECURSION` for printing containers: deeper ones print as `[...]` / `{ ... }`.
 const MAX_RECURSION: usize = 100;
@@ -81,6 +82,7 @@ fn put<'a>(
     out: &mut String,
     frames: &mut Vec<Frame<'a>>,
 ) -> Result<(), GameDependent> {
+    work::add(1);
     let depth = frames.len();
     match value {
         Variant::Array(array) => {
@@ -118,8 +120,8 @@ fn leaf(value: &Variant, nested: bool, out: &mut String) -> Result<(), GameDepen
     match value {
         V::Nil => out.push_str("<null>"),
         V::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        V::Int(i) => out.push_str(&itos(*i)),
-        V::Float(f) => out.push_str(&num_real(*f, true)),
+        V::Int(i) => itos(out, *i),
+        V::Float(f) => num_real(out, *f, true),
         V::String(s) => string(s, nested.then_some(""), out),
         V::StringName(s) => string(s, nested.then_some("&"), out),
         V::NodePath(path) => string(&node_path_text(path), nested.then_some("^"), out),
@@ -152,7 +154,7 @@ fn leaf(value: &Variant, nested: bool, out: &mut String) -> Result<(), GameDepen
             out.push_str("[N: ");
             vector3(p.normal, out);
             out.push_str(", D: ");
-            out.push_str(&num_real_f32(p.d, false));
+            num_real_f32(out, p.d, false);
             out.push(']');
         }
         V::Quaternion(q) => {
@@ -179,7 +181,7 @@ fn leaf(value: &Variant, nested: bool, out: &mut String) -> Result<(), GameDepen
         V::Color(c) => color(*c, out),
         V::Rid(id) => {
             out.push_str("RID(");
-            out.push_str(&itos(*id as i64));
+            itos(out, *id as i64);
             out.push(')');
         }
         V::Object(Object::Null) => out.push_str("<Object#null>"),
@@ -191,14 +193,14 @@ fn leaf(value: &Variant, nested: bool, out: &mut String) -> Result<(), GameDepen
             out.push_str("null::[signal]");
             out.push_str(&signal.name);
         }
-        V::PackedByteArray(x) => list(x.iter(), |b, out| out.push_str(&itos(i64::from(*b))), out),
-        V::PackedInt32Array(x) => list(x.iter(), |i, out| out.push_str(&itos(i64::from(*i))), out),
-        V::PackedInt64Array(x) => list(x.iter(), |i, out| out.push_str(&itos(*i)), out),
+        V::PackedByteArray(x) => list(x.iter(), |b, out| itos(out, i64::from(*b)), out),
+        V::PackedInt32Array(x) => list(x.iter(), |i, out| itos(out, i64::from(*i)), out),
+        V::PackedInt64Array(x) => list(x.iter(), |i, out| itos(out, *i), out),
         // Each element becomes a `float` Variant: an f32 is printed as the f64 it widens to.
         V::PackedFloat32Array(x) => {
-            list(x.iter(), |f, out| out.push_str(&num_real(f64::from(*f), true)), out);
+            list(x.iter(), |f, out| num_real(out, f64::from(*f), true), out);
         }
-        V::PackedFloat64Array(x) => list(x.iter(), |f, out| out.push_str(&num_real(*f, true)), out),
+        V::PackedFloat64Array(x) => list(x.iter(), |f, out| num_real(out, *f, true), out),
         V::PackedStringArray(x) => list(x.iter(), |s, out| string(s, Some(""), out), out),
         V::PackedVector2Array(x) => list(x.iter(), |v, out| vector2(v.map(narrow_exact), out), out),
         V::PackedVector3Array(x) => list(x.iter(), |v, out| vector3(v.map(narrow_exact), out), out),
@@ -213,6 +215,7 @@ fn leaf(value: &Variant, nested: bool, out: &mut String) -> Result<(), GameDepen
 /// A string: bare at the top, else escaped (`String::c_escape`) in double quotes after the
 /// type's sigil (`&` for a StringName, `^` for a NodePath).
 fn string(text: &str, nested: Option<&str>, out: &mut String) {
+    work::add(text.len() / 64);
     let Some(sigil) = nested else {
         out.push_str(text);
         return;
@@ -241,6 +244,7 @@ fn string(text: &str, nested: Option<&str>, out: &mut String) {
 fn list<T>(items: impl Iterator<Item = T>, mut item: impl FnMut(T, &mut String), out: &mut String) {
     out.push('[');
     for (i, x) in items.enumerate() {
+        work::add(1);
         if i > 0 {
             out.push_str(", ");
         }
@@ -275,7 +279,7 @@ fn reals(values: &[f32], trailing: bool, out: &mut String) {
         if i > 0 {
             out.push_str(", ");
         }
-        out.push_str(&num_real_f32(*value, trailing));
+        num_real_f32(out, *value, trailing);
     }
     out.push(')');
 }
@@ -287,7 +291,7 @@ fn ints(values: &[i32], out: &mut String) {
         if i > 0 {
             out.push_str(", ");
         }
-        out.push_str(&itos(i64::from(*value)));
+        itos(out, i64::from(*value));
     }
     out.push(')');
 }
@@ -311,7 +315,7 @@ fn color(c: Color<f32>, out: &mut String) {
         if i > 0 {
             out.push_str(", ");
         }
-        out.push_str(&num(f64::from(value), 4));
+        num(out, f64::from(value), 4);
     }
     out.push(')');
 }

@@ -2,10 +2,13 @@
 //! packed arrays of numbers. Both are lax: they read what they can and never fail. O(length),
 //! no allocation.
 
+use crate::wire::work;
+
 /// `String::to_int()`: the digits before the first `.`, wherever they are (every other
 /// character is skipped), a `-` seen while the value is still 0 flipping the sign; past the
 /// `i64` range, `i64::MAX` or `i64::MIN` (Godot logs an error).
 pub(super) fn to_int(text: &str) -> i64 {
+    work::add(text.len() / 64);
     let before_point = text.split('.').next().unwrap_or("");
     let mut integer = 0u64;
     let mut digits = 0u32;
@@ -37,6 +40,7 @@ pub(super) fn to_int(text: &str) -> i64 {
 /// number before any scaling, so the point is ignored too (`"1.5e"` is 15), as in the engine.
 /// The exponent is read in the engine's wrapping 32-bit arithmetic (`"1e4294967296"` is 1).
 pub(super) fn to_float(text: &str) -> f64 {
+    work::add(text.len() / 64);
     let chars: &[u8] = text.as_bytes();
     let at = |i: usize| chars.get(i).copied().unwrap_or(0);
     let mut p = 0usize;

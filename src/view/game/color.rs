@@ -4,6 +4,7 @@
 //! short enough to be one.
 
 use crate::view::math::Color;
+use crate::wire::work;
 
 /// `Color::hex(u32)`: `0xRRGGBBAA`, each channel divided by 255 in single precision.
 pub(crate) fn color_from_hex(hex: u32) -> Color<f32> {
@@ -14,6 +15,7 @@ pub(crate) fn color_from_hex(hex: u32) -> Color<f32> {
 /// `Color(String)`: [`html`] when the text is a valid HTML code, else the named colour, else
 /// `Color()`, opaque black (Godot logs "Invalid color name").
 pub(crate) fn color_from_text(text: &str) -> Color<f32> {
+    work::add(text.len() / 64);
     html(text).or_else(|| named(text)).unwrap_or(Color { r: 0.0, g: 0.0, b: 0.0, a: 1.0 })
 }
 
