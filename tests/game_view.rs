@@ -1,7 +1,11 @@
 //! Typed containers as the game sees them (`Options::with_game_view`): every case of the
-//! real-engine probe `corpus/probes/typed/` must decode to exactly the container Godot 4.6
-//! built (its `result`, bit for bit, and its `size`), through `decode` and through serde into a
-//! `Variant`. The few values that only the running game can know must be reported as such.
+//! real-engine probes `corpus/probes/typed/` (`godot4.jsonl`, `godot4-extra.jsonl`) must decode
+//! to exactly the container Godot 4.6 built (its `result`, bit for bit, and its `size`), through
+//! `decode` and through serde into a `Variant`; the few values that only the running game can
+//! know must be reported as such (`ErrorKind::GameDependent`). Serde into a type of your own
+//! must see the same container; the lazy view (`game_elements`, `game_entries`) must keep,
+//! convert and drop the same elements, with the same values; and the other Godot 4.6 probe
+//! files must decode to Godot's values with the game view.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

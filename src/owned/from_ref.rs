@@ -22,6 +22,13 @@
 //! repeated key is found among the keys of the same hash and compared once (see
 //! `key_semantics.rs`). Time: O(n).
 //!
+//! Game view ([`Options::with_game_view`](crate::Options::with_game_view)): each element of a
+//! typed array, and each key of a typed dictionary, is checked when it is placed (after what it
+//! holds, so inner typed containers are converted first), and converted or left out by the
+//! rules of `game/`; a converted key is hashed again from what it holds, and an array's hash
+//! takes its length last, so an array whose elements the game drops hashes as the array it
+//! becomes. A dropped key's value is read and left out.
+//!
 //! Stack: nothing recurses, and what the pass drops itself (a repeated key, a replaced value,
 //! what was read before a problem) is taken apart without deep recursion or allocation, as is
 //! the returned value when it is dropped.
@@ -59,6 +66,12 @@ use crate::{Options, Version};
 /// points Rust's `str` cannot carry ([`ErrorKind::NotUnicode`]). Sizes containers from their
 /// counts, validating the whole value first when that would reserve more than 2 bytes per input
 /// byte ahead of the elements (see the module docs).
+///
+/// With [`Options::with_game_view`](crate::Options::with_game_view), typed containers come out
+/// as the game holds them (elements and keys converted or dropped, as in Godot 4.6; see
+/// [`game`](crate::game)); what the game makes can be larger than the bytes, so the allocation
+/// bound is then 160 bytes per input byte, and a value only the running game knows is
+/// [`ErrorKind::GameDependent`].
 ///
 /// ```
 /// use gdvariant::{Options, Variant};

@@ -19,7 +19,9 @@
 //! in an `Array[float]` becomes a float, a `String` in an `Array[int]` is dropped, a typed
 //! dictionary converts or drops its keys; values are never checked). This view shows the
 //! elements as they are on the wire; [`ContainerType::admission`] says, per element type, what
-//! Godot does, so a relay can refuse a typed container whose elements Godot would change.
+//! Godot does, so a relay can refuse a typed container whose elements Godot would change, and
+//! [`ContainerType::game_element`] (module [`game`](crate::game)) what the game holds of each
+//! element.
 
 use super::string::{GdStr, read_string};
 use crate::wire::error::{ErrorKind, Result};
