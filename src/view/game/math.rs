@@ -97,7 +97,7 @@ pub(crate) fn quaternion_from_basis(b: Basis<f32>) -> Quaternion<f32> {
     };
     let trace = m(0, 0) + m(1, 1) + m(2, 2);
     if trace > 0.0 {
-        let s = (trace + 1.0).sqrt();
+        let s = sqrt(trace + 1.0);
         let w = s * 0.5;
         let s = 0.5 / s;
         return Quaternion {
@@ -115,7 +115,7 @@ pub(crate) fn quaternion_from_basis(b: Basis<f32>) -> Quaternion<f32> {
     } else {
         (0, 1, 2)
     };
-    let s = (m(i, i) - m(j, j) - m(k, k) + 1.0).sqrt();
+    let s = sqrt(m(i, i) - m(j, j) - m(k, k) + 1.0);
     let mut temp = [0.0f32; 3];
     let mut put = |index: usize, value: f32| {
         if let Some(slot) = temp.get_mut(index) {
@@ -129,6 +129,46 @@ pub(crate) fn quaternion_from_basis(b: Basis<f32>) -> Quaternion<f32> {
     put(k, (m(k, i) + m(i, k)) * s);
     let [x, y, z] = temp;
     Quaternion { x, y, z, w }
+}
+
+/// The correctly rounded square root of `x` (IEEE 754, as the engine's `sqrtf` and the hardware
+/// give it; written out because `core` has none): a NaN comes back quiet, a negative number
+/// gives the default NaN.
+fn sqrt(x: f32) -> f32 {
+    if x.is_nan() {
+        return f32::from_bits(x.to_bits() | 0x0040_0000);
+    }
+    if x == 0.0 || x == f32::INFINITY {
+        return x;
+    }
+    if x < 0.0 {
+        return f32::from_bits(0xffc0_0000);
+    }
+    // x = mantissa * 2^exponent, the mantissa a 24-bit integer (subnormals scaled up).
+    let bits = x.to_bits();
+    let field = (bits >> 23) & 0xff;
+    let (mut mantissa, mut exponent) = if field == 0 {
+        (u64::from(bits & 0x007f_ffff), -149i32)
+    } else {
+        (u64::from((bits & 0x007f_ffff) | 0x0080_0000), (field as i32).wrapping_sub(150))
+    };
+    // A subnormal's mantissa is shifted up to 24 bits.
+    while mantissa < 0x0080_0000 {
+        mantissa <<= 1;
+        exponent = exponent.wrapping_sub(1);
+    }
+    if exponent % 2 != 0 {
+        mantissa <<= 1;
+        exponent = exponent.wrapping_sub(1);
+    }
+    // sqrt(mantissa * 2^28) has at least 26 bits; the remainder says whether it is exact.
+    let scaled = mantissa << 28;
+    let root = scaled.isqrt();
+    let sticky = u64::from(root.wrapping_mul(root) != scaled);
+    // The root with a sticky bit, then scaled back: exact in f64, rounded once to f32.
+    let value = ((root << 1) | sticky) as f64;
+    let scale = f64::from_bits((exponent.wrapping_div(2).wrapping_add(1023 - 15) as u64) << 52);
+    (value * scale) as f32
 }
 
 /// `Projection(Transform3D)`: the basis columns and the origin as the four columns, the last row
@@ -158,5 +198,42 @@ pub(crate) fn transform3d_from_projection(p: Projection<f32>) -> Transform3D<f32
             ],
         },
         origin: Vector3 { x: c3.x, y: c3.y, z: c3.z },
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sqrt_is_correctly_rounded() {
+        let mut state = 0x1234_5678_9abc_def0u64;
+        let check = |bits: u32| {
+            let x = f32::from_bits(bits);
+            let expected = std::primitive::f32::sqrt(x);
+            let ours = sqrt(x);
+            assert!(
+                ours.to_bits() == expected.to_bits() || (ours.is_nan() && expected.is_nan()),
+                "sqrt({x:e} = {bits:#x}): {ours:e} vs {expected:e}"
+            );
+        };
+        for bits in [
+            0,
+            0x8000_0000,
+            1,
+            2,
+            0x007f_ffff,
+            0x0080_0000,
+            0x3f80_0000,
+            0x4000_0000,
+            0x7f7f_ffff,
+            0x7f80_0000,
+        ] {
+            check(bits);
+        }
+        for _ in 0..1_000_000 {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            check((state >> 33) as u32 & 0x7fff_ffff);
+        }
     }
 }
