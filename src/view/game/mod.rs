@@ -39,7 +39,7 @@
 //! converted value when it needs no allocation ([`Converted`]). What needs allocating (a
 //! `NodePath` parsed from a `String` and its text, `Array` to and from packed arrays, whose
 //! elements convert one by one) or depends on the game at run time (the `RID` of a full object
-//! whose class allocates one) is given as `value: None`; the owned layer
+//! whose class allocates one; a `Tree` crashes Godot 4.6 there) is given as `value: None`; the owned layer
 //! ([`decode`](crate::decode) with [`Options::with_game_view`](crate::Options::with_game_view))
 //! builds all of it but the run-time values. Repeated keys are not merged here: a dictionary
 //! whose keys collide after conversion keeps, in Godot, the first position and the last value,
