@@ -93,6 +93,7 @@
 //! | Godot's accept/reject verdict | [`validate`] | O(n), no allocation |
 //! | a value and the bytes it occupies (values back to back, relays) | [`parse_prefix`] | O(n) |
 //! | an owned value you can keep and change | [`decode`], [`Variant::from_ref`] | O(n) |
+//! | typed containers as the game holds them (Godot 4.3+) | [`Options::with_game_view`] with [`decode`] or serde; lazily [`ArrayRef::game_elements`], [`DictionaryRef::game_entries`] | O(n) plus what the game makes |
 //! | bytes from an owned value | [`encode`], [`Variant::encode_into`] | O(n) |
 //! | bytes built piece by piece, or a relayed subtree spliced in | [`Writer`] | O(n), no allocation |
 //! | the frames of a `store_var` dump or a stream | [`framing`] | O(n) |
@@ -200,6 +201,7 @@ pub use view::{
     element::Element,
     element_type::ElementType,
     from_variant::FromVariant,
+    game,
     key::Key,
     math,
     math::{Color, Precision, Reals},

@@ -28,7 +28,8 @@ const KNOWN_DIFFERENCES: &[(Version, &str, &str)] = &[
     (Version::Godot4, "probe_typed_dict_int_value_script_res_allowed", SCRIPT),
     (Version::Godot4, "probe_obj_script_res_nope", SCRIPT),
     // Godot converts or drops elements and keys that do not fit a typed container; the lazy
-    // view shows the wire. The verdict agrees.
+    // view shows the wire. The verdict agrees, and with `Options::with_game_view` the values do
+    // too (`tests/game_view.rs`).
     (Version::Godot4, "probe_typed_array_int_holding_string", TYPED),
     (Version::Godot4, "probe_typed_array_int_holding_float", TYPED),
     (Version::Godot4, "probe_typed_array_string_holding_stringname", TYPED),

@@ -1,7 +1,7 @@
 //! `work_bound`: no public path does more than a bounded amount of work per input byte.
 //!
 //! Every path that reads untrusted bytes is run on the input under both versions, objects
-//! refused and allowed, and its units of work (`gdvariant::work::measure`: bounds-checked reads,
+//! refused and allowed (and Godot 4's game view of typed containers), and its units of work (`gdvariant::work::measure`: bounds-checked reads,
 //! key comparison and hashing steps, sort comparisons, resynchronisation steps) must stay within
 //! [`UNITS_PER_BYTE`] per input byte, plus a constant. A path that re-walks nested containers,
 //! compares keys super-linearly or rescans for every candidate offset goes past the bound on
@@ -73,6 +73,23 @@ pub fn check(data: &[u8]) {
             });
             bounded(data, "clone and compare", options, || decoded.clone() == decoded);
         }
+    }
+    // Typed containers as the game sees them (Godot 4 only has them).
+    for allow_objects in [false, true] {
+        let options = Options::godot4().with_allow_objects(allow_objects).with_game_view(true);
+        bounded(data, "decode (game view)", options, || gdvariant::decode(data, options).is_ok());
+        bounded(data, "from_bytes into a Variant (serde, game view)", options, || {
+            gdvariant::serde::from_bytes::<gdvariant::Variant>(data, options).is_ok()
+        });
+        bounded(data, "from_bytes into a tree of your own (serde, game view)", options, || {
+            gdvariant::serde::from_bytes::<Tree>(data, options).is_ok()
+        });
+        let Ok(value) = gdvariant::parse(data, options) else { continue };
+        bounded(data, "game_elements / game_entries", options, || match value {
+            gdvariant::VariantRef::Array(array) => array.game_elements().map_or(0, |e| e.count()),
+            gdvariant::VariantRef::Dictionary(d) => d.game_entries().map_or(0, |e| e.count()),
+            _ => 0,
+        });
     }
     for version in [Version::Godot3, Version::Godot4] {
         let options = Options::new(version);

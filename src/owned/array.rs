@@ -11,7 +11,8 @@ use alloc::string::String;
 /// An `Array`: elements in order, and the declared element type of a typed array (Godot 4.3+).
 ///
 /// Derefs to `Vec<Variant>`. The element type is kept as declared; the elements are not checked
-/// against it (Godot would convert or drop mismatching ones when decoding). Cloning, `==`
+/// against it (Godot converts or drops mismatching ones when decoding: read the value with
+/// [`Options::with_game_view`](crate::Options::with_game_view) to hold what the game holds). Cloning, `==`
 /// (the element type and the elements in order, `f64` equality) and `Debug` are iterative, and
 /// dropping recurses at most 8 levels before a walk that allocates nothing takes over: an array
 /// nested as deep as Godot allows needs no deep call stack. Because it has a `Drop`, its fields

@@ -22,6 +22,13 @@
 //! repeated key is found among the keys of the same hash and compared once (see
 //! `key_semantics.rs`). Time: O(n).
 //!
+//! Game view ([`Options::with_game_view`](crate::Options::with_game_view)): each element of a
+//! typed array, and each key of a typed dictionary, is checked when it is placed (after what it
+//! holds, so inner typed containers are converted first), and converted or left out by the
+//! rules of `game/`; a converted key is hashed again from what it holds, and an array's hash
+//! takes its length last, so an array whose elements the game drops hashes as the array it
+//! becomes. A dropped key's value is read and left out.
+//!
 //! Stack: nothing recurses, and what the pass drops itself (a repeated key, a replaced value,
 //! what was read before a problem) is taken apart without deep recursion or allocation, as is
 //! the returned value when it is dropped.
@@ -31,7 +38,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::dictionary::Settled;
-use super::key_hash::{NEVER, array_start, array_step, dictionary_hash, entry_hash, leaf_hash};
+use super::game::{self, Admitted};
+use super::key_hash::{
+    NEVER, array_finish, array_start, array_step, dictionary_hash, entry_hash, key_hash, leaf_hash,
+};
 use super::key_semantics::KeyRules;
 use super::{Array, Dictionary, GdString, NodePath, Object, Signal, Variant};
 use crate::ElementType;
@@ -43,7 +53,7 @@ use crate::view::packed::{PackedElement, PackedReals};
 use crate::view::string::{GdStr, read_string};
 use crate::view::value::{Extent, VariantRef, parse_head};
 use crate::view::walk::{Mode, check_script, walk, walk_depth};
-use crate::wire::error::{ErrorKind, Result};
+use crate::wire::error::{Error, ErrorKind, Result};
 use crate::wire::exact_float::widen_exact;
 use crate::wire::read::{error_at, u32_at};
 use crate::{Options, Version};
@@ -56,6 +66,12 @@ use crate::{Options, Version};
 /// that hold code points Rust's `str` cannot carry ([`ErrorKind::NotUnicode`]; strings that are
 /// values become [`GdString`]s, which hold them). Sizes containers from their counts, validating the whole value first when that would reserve more than 2 bytes per input
 /// byte ahead of the elements (see the module docs).
+///
+/// With [`Options::with_game_view`](crate::Options::with_game_view), typed containers come out
+/// as the game holds them (elements and keys converted or dropped, as in Godot 4.6; see
+/// [`game`](crate::game)); what the game makes can be larger than the bytes, so the allocation
+/// bound is then 160 bytes per input byte, and a value only the running game knows is
+/// [`ErrorKind::GameDependent`].
 ///
 /// ```
 /// use gdvariant::{Options, Variant};
@@ -132,6 +148,8 @@ struct Open {
     hashed: bool,
     /// An array whose element type waits on the decoder's stack of types.
     typed: bool,
+    /// A dictionary whose next value is left out: the game dropped its key.
+    discard: bool,
     /// An array's running hash (see `key_hash.rs`), when wanted; for a dictionary whose hash is
     /// wanted, where the hashes of its values start on the decoder's stack of value hashes.
     hash: u64,
@@ -169,8 +187,11 @@ struct Decoder<'a> {
     filled: usize,
     /// The hashes of the values of the dictionaries being read inside keys, by entry.
     value_hashes: Vec<u64>,
-    /// The element types of the typed arrays open, and the classes of the full objects open.
-    types: Vec<ElementType<String>>,
+    /// The element types of the typed arrays open (as the game holds them, with the game view),
+    /// with each array's offset; and the classes of the full objects open.
+    types: Vec<(ElementType<String>, usize)>,
+    /// With the game view, the offsets of the typed dictionaries open, whose keys are checked.
+    typed_dictionaries: Vec<usize>,
     classes: Vec<String>,
 }
 
@@ -242,6 +263,7 @@ fn convert(buf: &[u8], pos: usize, options: Options, depth: u16) -> Result<Varia
         filled: 0,
         value_hashes: Vec::new(),
         types: Vec::new(),
+        typed_dictionaries: Vec::new(),
         classes: Vec::new(),
     };
     // What was read before a problem is dropped with the stack, without deep recursion.
@@ -316,7 +338,7 @@ fn build(decoder: &mut Decoder<'_>, stack: &mut Vec<Open>) -> Result<Variant> {
             let Some(top) = stack.last_mut() else {
                 return Ok(done);
             };
-            place(decoder, top, done, hash);
+            place(decoder, top, done, hash)?;
             top.left = top.left.saturating_sub(1);
             if top.left > 0 {
                 if let Container::Object(properties) = &mut top.container {
@@ -382,30 +404,39 @@ fn open(
         left: 0,
         hashed,
         typed: false,
+        discard: false,
         hash: NEVER,
+    };
+    let (game_view, allow_objects) = (decoder.options.game_view(), decoder.options.allow_objects());
+    let as_game = |declared: ElementType<String>| {
+        if game_view { game::game_type(declared, allow_objects) } else { declared }
     };
     match value {
         VariantRef::Array(array) => {
             if typed(header, version, 16) {
-                decoder.types.push(ElementType::from_ref(&array.element_type()?)?);
+                let declared = as_game(ElementType::from_ref(&array.element_type()?)?);
+                decoder.types.push((declared, array.offset()));
                 open.typed = true;
             }
             decoder.reserve(items.saturating_mul(size_of::<Variant>()))?;
             open.container = Container::Array(Vec::with_capacity(items));
             if hashed {
-                open.hash = array_start(items);
+                open.hash = array_start();
             }
         }
         VariantRef::Dictionary(dictionary) => {
             let typed_dictionary = typed(header, version, 16) || typed(header, version, 18);
             let (key_type, value_type) = if typed_dictionary {
                 (
-                    ElementType::from_ref(&dictionary.key_type()?)?,
-                    ElementType::from_ref(&dictionary.value_type()?)?,
+                    as_game(ElementType::from_ref(&dictionary.key_type()?)?),
+                    as_game(ElementType::from_ref(&dictionary.value_type()?)?),
                 )
             } else {
                 (ElementType::Untyped, ElementType::Untyped)
             };
+            if game_view && !key_type.is_untyped() {
+                decoder.typed_dictionaries.push(dictionary.offset());
+            }
             let entries = items / 2;
             decoder.reserve(entries.saturating_mul(ENTRY_BYTES))?;
             let dictionary =
@@ -432,20 +463,62 @@ fn typed(header: u32, version: Version, shift: u32) -> bool {
 }
 
 /// Puts `done`, a finished value whose hash is `hash` (if wanted), into the container `top`.
-fn place(decoder: &mut Decoder<'_>, top: &mut Open, done: Variant, hash: u64) {
+/// With the game view, an element of a typed array or a key of a typed dictionary is first
+/// checked, and converted or left out, as the game does.
+fn place(decoder: &mut Decoder<'_>, top: &mut Open, done: Variant, hash: u64) -> Result<()> {
     let key_next = top.left % 2 == 0;
+    let allow_objects = decoder.options.allow_objects();
     match &mut top.container {
         Container::Array(elements) => {
-            elements.push(done);
             decoder.fill(size_of::<Variant>());
+            let (done, hash) = if top.typed && decoder.options.game_view() {
+                let Some((declared, offset)) = decoder.types.last() else {
+                    return Ok(());
+                };
+                match game::admit(declared, done, allow_objects)
+                    .map_err(|_| Error::new(*offset, ErrorKind::GameDependent))?
+                {
+                    Admitted::Kept(done) => (done, hash),
+                    Admitted::Converted(done) => {
+                        let hash = if top.hashed { key_hash(&done, decoder.rules) } else { NEVER };
+                        (done, hash)
+                    }
+                    // Left out (and dropped without deep recursion).
+                    Admitted::Dropped => return Ok(()),
+                }
+            } else {
+                (done, hash)
+            };
+            elements.push(done);
             if top.hashed {
                 top.hash = array_step(top.hash, hash);
             }
         }
         Container::Dictionary(dictionary) => {
             if key_next {
-                dictionary.push_pending(done, hash);
-                return;
+                let checked = decoder.options.game_view() && !dictionary.key_type.is_untyped();
+                if !checked {
+                    dictionary.push_pending(done, hash);
+                    return Ok(());
+                }
+                let offset = decoder.typed_dictionaries.last().copied().unwrap_or(0);
+                match game::admit(&dictionary.key_type, done, allow_objects)
+                    .map_err(|_| Error::new(offset, ErrorKind::GameDependent))?
+                {
+                    Admitted::Kept(key) => dictionary.push_pending(key, hash),
+                    Admitted::Converted(key) => {
+                        let hash = key_hash(&key, decoder.rules);
+                        dictionary.push_pending(key, hash);
+                    }
+                    Admitted::Dropped => top.discard = true,
+                }
+                return Ok(());
+            }
+            if core::mem::take(&mut top.discard) {
+                // The value of a key the game dropped.
+                decoder.fill(ENTRY_BYTES);
+                drop(done);
+                return Ok(());
             }
             match dictionary.settle(done) {
                 Settled::Added => {
@@ -472,6 +545,7 @@ fn place(decoder: &mut Decoder<'_>, top: &mut Open, done: Variant, hash: u64) {
             decoder.fill(size_of::<(String, Variant)>());
         }
     }
+    Ok(())
 }
 
 /// The value of a finished container, and its hash when it is wanted.
@@ -479,11 +553,18 @@ fn close(decoder: &mut Decoder<'_>, open: Open) -> (Variant, u64) {
     let Open { container, hashed, typed, hash, .. } = open;
     match container {
         Container::Array(elements) => {
-            let element_type =
-                if typed { decoder.types.pop().unwrap_or_default() } else { ElementType::Untyped };
-            (Variant::Array(Array { element_type, elements }), if hashed { hash } else { NEVER })
+            let element_type = if typed {
+                decoder.types.pop().map(|(declared, _)| declared).unwrap_or_default()
+            } else {
+                ElementType::Untyped
+            };
+            let hash = if hashed { array_finish(hash, elements.len()) } else { NEVER };
+            (Variant::Array(Array { element_type, elements }), hash)
         }
         Container::Dictionary(dictionary) => {
+            if decoder.options.game_view() && !dictionary.key_type.is_untyped() {
+                decoder.typed_dictionaries.pop();
+            }
             let base = usize::try_from(hash).unwrap_or(usize::MAX);
             let hash = if hashed && !decoder.rules.godot3 {
                 let values = decoder.value_hashes.get(base..).unwrap_or(&[]);

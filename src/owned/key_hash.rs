@@ -7,7 +7,8 @@
 //!
 //! * A value that holds no values hashes its type (a `StringName` as a `String`: Godot 4 makes
 //!   them one key) and its contents (a string its one form of its code points), floats by [`hash_float`] (every NaN alike, `-0.0` as `0.0`).
-//! * An array hashes its length and the hash of each element, in order.
+//! * An array hashes the hash of each element, in order, then its length (last, so that an
+//!   array whose length is known only once it is complete is hashed as it is read).
 //! * A Godot 4 dictionary hashes its length and the sum of one hash per entry, made of the key's
 //!   hash (the one the dictionary keeps) and the value's, so that the order of entries does not
 //!   count, as in Godot's comparison.
@@ -56,14 +57,19 @@ fn pair(a: u64, b: u64) -> u64 {
     state.finish()
 }
 
-/// The running hash of an array of `len` elements, before any element.
-pub(crate) fn array_start(len: usize) -> u64 {
-    pair(ARRAY, len as u64) | 1
+/// The running hash of an array, before any element.
+pub(crate) fn array_start() -> u64 {
+    ARRAY | 1
 }
 
 /// The running hash of an array after an element whose hash is `element` ([`NEVER`] stays).
 pub(crate) fn array_step(running: u64, element: u64) -> u64 {
     if running == NEVER || element == NEVER { NEVER } else { pair(running, element) | 1 }
+}
+
+/// The hash of an array of `len` elements whose running hash is `running` ([`NEVER`] stays).
+pub(crate) fn array_finish(running: u64, len: usize) -> u64 {
+    if running == NEVER { NEVER } else { pair(running, len as u64) | 1 }
 }
 
 /// One entry's share of its dictionary's hash, or `None` when the key or the value is
@@ -194,8 +200,8 @@ pub(crate) fn leaf_hash(value: &Variant) -> u64 {
 
 /// A container being hashed by [`key_hash`].
 enum Frame<'a> {
-    /// The elements left, and the running hash.
-    Elements { rest: core::slice::Iter<'a, Variant>, running: u64 },
+    /// The elements left, the running hash, and the array's length.
+    Elements { rest: core::slice::Iter<'a, Variant>, running: u64, len: usize },
     /// The entry whose value comes next, and the sum of the entries' hashes so far.
     Entries { dictionary: &'a Dictionary, next: usize, sum: u64 },
 }
@@ -207,7 +213,7 @@ pub(crate) fn key_hash(value: &Variant, rules: KeyRules) -> u64 {
     let first = match node(value, rules) {
         Node::Leaf(hash) => return hash,
         Node::Array(array) => {
-            Frame::Elements { rest: array.iter(), running: array_start(array.len()) }
+            Frame::Elements { rest: array.iter(), running: array_start(), len: array.len() }
         }
         Node::Dictionary(dictionary) => Frame::Entries { dictionary, next: 0, sum: 0 },
     };
@@ -218,7 +224,9 @@ pub(crate) fn key_hash(value: &Variant, rules: KeyRules) -> u64 {
         };
         // The next value of the top container, or the container's hash once it has no more.
         let next = match top {
-            Frame::Elements { rest, running } => rest.next().ok_or(*running),
+            Frame::Elements { rest, running, len } => {
+                rest.next().ok_or_else(|| array_finish(*running, *len))
+            }
             Frame::Entries { dictionary, next, sum } => match dictionary.key_hashes().get(*next) {
                 Some(&NEVER) => return NEVER,
                 Some(_) => dictionary.entries().get(*next).map(|(_, value)| value).ok_or(NEVER),
@@ -231,8 +239,8 @@ pub(crate) fn key_hash(value: &Variant, rules: KeyRules) -> u64 {
                 match node(value, rules) {
                     Node::Leaf(hash) => hash,
                     Node::Array(array) => {
-                        let running = array_start(array.len());
-                        frames.push(Frame::Elements { rest: array.iter(), running });
+                        let (running, len) = (array_start(), array.len());
+                        frames.push(Frame::Elements { rest: array.iter(), running, len });
                         continue;
                     }
                     Node::Dictionary(dictionary) => {

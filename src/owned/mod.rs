@@ -13,7 +13,9 @@
 //! * Values as Godot decodes them: strings after Godot's BOM and NUL handling, `int` and `float`
 //!   whatever their width on the wire, and typed-container type information. Elements of typed
 //!   containers are kept as they are on the wire (Godot would convert or drop mismatching ones,
-//!   see [`ContainerType::admission`](crate::ContainerType::admission)).
+//!   see [`ContainerType::admission`](crate::ContainerType::admission)), unless the value is
+//!   read with [`Options::with_game_view`](crate::Options::with_game_view): then typed
+//!   containers hold what the game holds (`game/`; the rules in [`game`](crate::game)).
 //! * Real-valued math types and packed vector arrays hold `f64` components. A single-precision
 //!   component is widened bit for bit (a signalling NaN stays signalling), so it narrows back to
 //!   the same `f32` bits when encoded for a single-precision build. `float` values are Godot's
@@ -27,7 +29,8 @@
 //!   points cannot be made owned ([`ErrorKind::NotUnicode`](crate::ErrorKind::NotUnicode)).
 //!
 //! Costs: conversion and encoding are O(n) in the bytes of the value; conversion allocates at
-//! most 32 bytes per input byte (`decode`'s docs). A [`Dictionary`] keeps a hash of each of its
+//! most 32 bytes per input byte (`decode`'s docs), 160 with the game view (what the game makes of
+//! a value can be larger than its bytes). A [`Dictionary`] keeps a hash of each of its
 //! keys, computed once when the key goes in from the hashes of what the key holds (a nested
 //! dictionary's keys are not hashed again), so lookups and inserts are O(1) expected after the
 //! key's hash (O(size of the key)), plus one comparison with the key that matches (O(size of the
@@ -98,6 +101,7 @@ mod deep;
 mod dictionary;
 mod dismantle;
 mod from_ref;
+pub(crate) mod game;
 pub(crate) mod key_hash;
 pub(crate) mod key_semantics;
 mod lookup;

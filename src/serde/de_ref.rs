@@ -13,15 +13,20 @@ use ::serde::de::{
     Unexpected, VariantAccess, Visitor,
 };
 
+use super::de_game::{
+    Converted, GameEntriesAccess, checked_type, converted, game_entries, game_enum, game_key_type,
+};
 use super::de_math::{Leaf, Part, PartDeserializer, part_of};
 use super::error::{DeError, PathSegment};
 use super::raw::{self, RAW, RawAccess, RawBytes};
 use super::source::{Entries, Kids, Properties, Source};
+use crate::game::GameElement;
 use crate::view::math::{Color, Vector2, Vector3, Vector4};
 use crate::view::packed::PackedStringsIter;
 use crate::view::tape::Part as TapePart;
 use crate::{
-    Element, GdStr, NodePathRef, ObjectRef, Options, Packed, PackedReals, VariantRef, Version,
+    ContainerType, Element, GdStr, NodePathRef, ObjectRef, Options, Packed, PackedReals,
+    VariantRef, Version,
 };
 
 /// Deserializes a `T` from a lazily read value, borrowing strings and byte arrays from the
@@ -143,7 +148,7 @@ impl<'de> VariantDeserializer<'de> {
 }
 
 /// Where a value read by [`Value`] sits, and what it is.
-trait Place<'de>: Copy {
+pub(super) trait Place<'de>: Copy {
     /// The value.
     fn value(&self) -> VariantRef<'de>;
     /// The absolute offset of its header, when known.
@@ -159,7 +164,7 @@ trait Place<'de>: Copy {
 
 /// A part of a tape: what every level below the first is read as, so it is small.
 #[derive(Clone, Copy)]
-struct OnTape<'s, 'de> {
+pub(super) struct OnTape<'s, 'de> {
     source: &'s Source<'de>,
     index: u32,
 }
@@ -230,10 +235,13 @@ impl<'de> Place<'de> for VariantDeserializer<'de> {
 /// each part of a tape. A container is read onto a tape the first time one is met, and its
 /// children visited from it.
 #[derive(Clone, Copy)]
-struct Value<P>(P);
+pub(super) struct Value<P>(P);
 
 /// A part of a tape, to be read.
-fn on<'s, 'de>(source: &'s Source<'de>, part: TapePart<'s, 'de>) -> Value<OnTape<'s, 'de>> {
+pub(super) fn on<'s, 'de>(
+    source: &'s Source<'de>,
+    part: TapePart<'s, 'de>,
+) -> Value<OnTape<'s, 'de>> {
     Value(OnTape { source, index: part.index() })
 }
 
@@ -285,11 +293,20 @@ impl<'de, P: Place<'de>> Value<P> {
         match self.value() {
             VariantRef::Array(array) => self.taped(|source, part| {
                 let elements = source.children(part);
-                visitor.visit_seq(ElementsAccess { source, elements, index: 0, len: array.len() })
+                let declared = checked_type(array.element_type(), part.element().options())?;
+                let len = array.len();
+                visitor.visit_seq(ElementsAccess { source, elements, index: 0, len, declared })
             }),
-            VariantRef::Dictionary(_) => {
-                self.taped(|source, part| visitor.visit_map(EntriesAccess::new(source, part)?))
-            }
+            VariantRef::Dictionary(dictionary) => self.taped(|source, part| {
+                match game_key_type(source, part, dictionary.key_type())? {
+                    Some(key_type) => visitor.visit_map(GameEntriesAccess {
+                        source,
+                        entries: game_entries(source, part, &key_type)?.into_iter(),
+                        pending: None,
+                    }),
+                    None => visitor.visit_map(EntriesAccess::new(source, part)?),
+                }
+            }),
             VariantRef::Object(ObjectRef::Full(_)) => {
                 self.taped(|source, part| visitor.visit_map(PropertiesAccess::new(source, part)?))
             }
@@ -375,16 +392,19 @@ impl<'de, P: Place<'de>> Value<P> {
                 Ok(index) => visitor.visit_enum(U32Deserializer::<DeError>::new(index)),
                 Err(_) => Err(DeError::invalid_value(Unexpected::Signed(i), &"a variant index")),
             },
-            VariantRef::Dictionary(dictionary) => {
-                self.taped(|source, part| match single_entry(source, part)? {
+            VariantRef::Dictionary(dictionary) => self.taped(|source, part| {
+                if let Some(key_type) = game_key_type(source, part, dictionary.key_type())? {
+                    return game_enum(source, part, &key_type, dictionary.len(), visitor);
+                }
+                match single_entry(source, part)? {
                     Some((key, value)) => visitor
                         .visit_enum(EnumEntry { key: on(source, key), value: on(source, value) }),
                     None => Err(DeError::invalid_length(
                         dictionary.len(),
                         &"a dictionary with one entry, naming the variant",
                     )),
-                })
-            }
+                }
+            }),
             other => Err(DeError::invalid_type(unexpected(&other), &visitor)),
         }
     }
@@ -607,7 +627,7 @@ fn unexpected<'de>(value: &VariantRef<'de>) -> Unexpected<'de> {
 }
 
 /// How a dictionary key appears in a path.
-fn key_segment(key: &Element<'_>) -> PathSegment {
+pub(super) fn key_segment(key: &Element<'_>) -> PathSegment {
     match key.value() {
         VariantRef::String(s) | VariantRef::StringName(s) => {
             PathSegment::Field(s.to_string_lossy().into_owned())
@@ -620,12 +640,14 @@ fn key_segment(key: &Element<'_>) -> PathSegment {
     }
 }
 
-/// An array's elements, on a tape.
+/// An array's elements, on a tape; with the game view, a typed array's as the game holds
+/// them (`declared` is then its type).
 struct ElementsAccess<'s, 'de> {
     source: &'s Source<'de>,
     elements: Kids<'s, 'de>,
     index: usize,
     len: usize,
+    declared: Option<ContainerType<'de>>,
 }
 
 impl<'de> SeqAccess<'de> for ElementsAccess<'_, 'de> {
@@ -635,12 +657,32 @@ impl<'de> SeqAccess<'de> for ElementsAccess<'_, 'de> {
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, DeError> {
-        let index = self.index;
-        let Some(element) = self.elements.next() else { return Ok(None) };
-        self.index = index.saturating_add(1);
-        let within = |error: DeError| error.within(PathSegment::Index(index));
-        let element = element.map_err(|e| within(e.into()))?;
-        seed.deserialize(on(self.source, element)).map(Some).map_err(within)
+        loop {
+            let index = self.index;
+            let Some(element) = self.elements.next() else { return Ok(None) };
+            let within = |error: DeError| error.within(PathSegment::Index(index));
+            let element = element.map_err(|e| within(e.into()))?;
+            let Some(declared) = &self.declared else {
+                self.index = index.saturating_add(1);
+                return seed.deserialize(on(self.source, element)).map(Some).map_err(within);
+            };
+            let wire = element.element();
+            let game = declared.game_element(wire).map_err(|e| within(e.into()))?;
+            match game {
+                // Dropped by the game: the index stays.
+                None => {}
+                Some(GameElement::Kept(_)) => {
+                    self.index = index.saturating_add(1);
+                    return seed.deserialize(on(self.source, element)).map(Some).map_err(within);
+                }
+                Some(_) => {
+                    self.index = index.saturating_add(1);
+                    let value = converted(&wire, declared).map_err(within)?;
+                    let converted = Converted { value: &value, offset: Some(wire.offset()) };
+                    return seed.deserialize(converted).map(Some).map_err(within);
+                }
+            }
+        }
     }
 
     fn size_hint(&self) -> Option<usize> {

@@ -146,6 +146,13 @@
 //! `serde_json::Value`: about 0.5 MiB of stack optimised, 1.5 MiB unoptimised; into
 //! `struct Nested(Vec<Nested>)`, 1.9 and 4.1 MiB).
 //!
+//! Typed containers: read with [`Options::with_game_view`](crate::Options::with_game_view), your
+//! types see what the game holds (a typed array's elements and a typed dictionary's keys
+//! converted or left out, keys merged after conversion, as [`game`](crate::game) describes; a
+//! converted value gives its text as an owned string, not `&'de str`); without it, the wire.
+//! `Serialize` always writes the wire (decode with the game view, then serialize the
+//! [`Variant`], for the game's form).
+//!
 //! A [`Variant`] (the whole value, or a field of your type) reads as [`decode`](crate::decode)
 //! reads it: its `Deserialize` asks for a newtype struct with a private name, which this
 //! deserializer answers with the value's bytes; they are decoded in one iterative pass, with no
@@ -153,6 +160,7 @@
 //! scalar given to [`from_variant_ref`] without its position reads as a `Variant` when it is
 //! `null`, a `bool`, an `int` or a `float`; convert anything else with [`Variant::try_from`].
 
+mod de_game;
 mod de_math;
 mod de_owned;
 mod de_ref;

@@ -21,12 +21,13 @@ const OPTIONS_KEY: &str = "$gdvariant::private::options";
 const BYTES_KEY: &str = "$gdvariant::private::bytes";
 
 /// The bytes of a value, borrowed from the input or made for a value that does not know where
-/// it sits (a bare scalar).
-#[derive(Clone, Copy)]
+/// it sits (a bare scalar, or a value the game view converted).
 pub(crate) enum RawBytes<'de> {
     Borrowed(&'de [u8]),
     /// At most a header and a 64-bit payload.
     Made([u8; 12], usize),
+    /// The encoding of a value made while reading (a converted element).
+    Encoded(alloc::vec::Vec<u8>),
 }
 
 /// The answer to a [`RAW`] request: a map of two entries.
@@ -42,8 +43,9 @@ impl<'de> RawAccess<'de> {
     pub(crate) fn new(bytes: RawBytes<'de>, options: Options, depth: u16) -> Self {
         let godot3 = u64::from(options.version() == Version::Godot3);
         let objects = u64::from(options.allow_objects()) << 1;
+        let game_view = u64::from(options.game_view()) << 2;
         let limit = u64::from(options.max_depth()) << 16;
-        let code = godot3 | objects | limit | (u64::from(depth) << 32);
+        let code = godot3 | objects | game_view | limit | (u64::from(depth) << 32);
         RawAccess { given: 0, code, bytes }
     }
 }
@@ -68,14 +70,15 @@ impl<'de> MapAccess<'de> for RawAccess<'de> {
         seed: V,
     ) -> Result<V::Value, Self::Error> {
         self.given = self.given.saturating_add(1);
-        match (self.given, self.bytes) {
+        match (self.given, &self.bytes) {
             (1, _) => seed.deserialize(U64Deserializer::new(self.code)),
             (_, RawBytes::Borrowed(bytes)) => {
                 seed.deserialize(BorrowedBytesDeserializer::new(bytes))
             }
             (_, RawBytes::Made(bytes, len)) => {
-                seed.deserialize(BytesDeserializer::new(bytes.get(..len).unwrap_or(&[])))
+                seed.deserialize(BytesDeserializer::new(bytes.get(..*len).unwrap_or(&[])))
             }
+            (_, RawBytes::Encoded(bytes)) => seed.deserialize(BytesDeserializer::new(bytes)),
         }
     }
 }
@@ -91,8 +94,10 @@ pub(crate) fn read<'de, A: MapAccess<'de>>(mut map: A) -> Result<Variant, A::Err
         return Err(A::Error::invalid_type(Unexpected::Map, expected));
     }
     let version = if code & 1 != 0 { Version::Godot3 } else { Version::Godot4 };
-    let options =
-        Options::new(version).with_allow_objects(code & 2 != 0).with_max_depth((code >> 16) as u16);
+    let options = Options::new(version)
+        .with_allow_objects(code & 2 != 0)
+        .with_game_view(code & 4 != 0)
+        .with_max_depth((code >> 16) as u16);
     map.next_value_seed(DecodeSeed { options, depth: (code >> 32) as u16 })
 }
 

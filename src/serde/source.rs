@@ -138,6 +138,11 @@ impl<'a> Source<'a> {
     pub(crate) fn all_properties<'s>(&'s self, object: Part<'s, 'a>) -> Properties<'s, 'a> {
         Properties(Entries { source: self, siblings: Siblings::of(object) })
     }
+
+    /// A dictionary's entries as on the wire, repeated keys included.
+    pub(crate) fn all_entries<'s>(&'s self, dictionary: Part<'s, 'a>) -> Entries<'s, 'a> {
+        Entries { source: self, siblings: Siblings::of(dictionary) }
+    }
 }
 
 impl Siblings {

@@ -19,7 +19,9 @@
 //! in an `Array[float]` becomes a float, a `String` in an `Array[int]` is dropped, a typed
 //! dictionary converts or drops its keys; values are never checked). This view shows the
 //! elements as they are on the wire; [`ContainerType::admission`] says, per element type, what
-//! Godot does, so a relay can refuse a typed container whose elements Godot would change.
+//! Godot does, so a relay can refuse a typed container whose elements Godot would change, and
+//! [`ContainerType::game_element`] (module [`game`](crate::game)) what the game holds of each
+//! element.
 
 use super::string::{GdStr, read_string};
 use crate::wire::error::{ErrorKind, Result};
@@ -65,57 +67,68 @@ impl ContainerType<'_> {
     ///
     /// The table was taken from Godot 4.6 by decoding every pair of types (`corpus/probes/typed`).
     pub fn admission(&self, element: VariantType, allow_objects: bool) -> Admission {
-        use VariantType as T;
-        let declared = match *self {
-            ContainerType::Untyped => return Admission::Keep,
-            ContainerType::Builtin(declared) => declared,
+        match *self {
+            ContainerType::Untyped => Admission::Keep,
+            ContainerType::Builtin(declared) => builtin_admission(declared, element),
             ContainerType::ClassName(_) | ContainerType::Script(_) => {
-                return match element {
-                    T::Nil => Admission::Keep,
-                    // Without full objects, elements are instance ids and the class is
-                    // EncodedObjectAsID, which they are.
-                    T::Object if !allow_objects => Admission::Keep,
-                    T::Object => Admission::ClassCheck,
-                    _ => Admission::Drop,
-                };
+                class_admission(element, allow_objects)
             }
-        };
-        if element == declared || (declared == T::Object && element == T::Nil) {
-            return Admission::Keep;
         }
-        let converts = match declared {
-            T::Bool => matches!(element, T::Int | T::Float),
-            T::Int => matches!(element, T::Bool | T::Float),
-            T::Float => matches!(element, T::Bool | T::Int),
-            T::String => matches!(element, T::StringName | T::NodePath),
-            T::StringName | T::NodePath => element == T::String,
-            T::Vector2 => element == T::Vector2i,
-            T::Vector2i => element == T::Vector2,
-            T::Rect2 => element == T::Rect2i,
-            T::Rect2i => element == T::Rect2,
-            T::Vector3 => element == T::Vector3i,
-            T::Vector3i => element == T::Vector3,
-            T::Vector4 => element == T::Vector4i,
-            T::Vector4i => element == T::Vector4,
-            T::Transform2D => element == T::Transform3D,
-            T::Quaternion => element == T::Basis,
-            T::Basis => element == T::Quaternion,
-            T::Transform3D => {
-                matches!(element, T::Transform2D | T::Quaternion | T::Basis | T::Projection)
-            }
-            T::Projection => element == T::Transform3D,
-            T::Color => matches!(element, T::Int | T::String),
-            T::Rid => element == T::Object,
-            T::Array => is_packed(element),
-            packed if is_packed(packed) => element == T::Array,
-            _ => false,
-        };
-        if converts { Admission::Convert } else { Admission::Drop }
+    }
+}
+
+/// What Godot does with an element of type `element` in a container of builtin type `declared`
+/// (see [`ContainerType::admission`]).
+pub(crate) fn builtin_admission(declared: VariantType, element: VariantType) -> Admission {
+    use VariantType as T;
+    if element == declared || declared == T::Nil || (declared == T::Object && element == T::Nil) {
+        return Admission::Keep;
+    }
+    let converts = match declared {
+        T::Bool => matches!(element, T::Int | T::Float),
+        T::Int => matches!(element, T::Bool | T::Float),
+        T::Float => matches!(element, T::Bool | T::Int),
+        T::String => matches!(element, T::StringName | T::NodePath),
+        T::StringName | T::NodePath => element == T::String,
+        T::Vector2 => element == T::Vector2i,
+        T::Vector2i => element == T::Vector2,
+        T::Rect2 => element == T::Rect2i,
+        T::Rect2i => element == T::Rect2,
+        T::Vector3 => element == T::Vector3i,
+        T::Vector3i => element == T::Vector3,
+        T::Vector4 => element == T::Vector4i,
+        T::Vector4i => element == T::Vector4,
+        T::Transform2D => element == T::Transform3D,
+        T::Quaternion => element == T::Basis,
+        T::Basis => element == T::Quaternion,
+        T::Transform3D => {
+            matches!(element, T::Transform2D | T::Quaternion | T::Basis | T::Projection)
+        }
+        T::Projection => element == T::Transform3D,
+        T::Color => matches!(element, T::Int | T::String),
+        T::Rid => element == T::Object,
+        T::Array => is_packed(element),
+        packed if is_packed(packed) => element == T::Array,
+        _ => false,
+    };
+    if converts { Admission::Convert } else { Admission::Drop }
+}
+
+/// What Godot does with an element of type `element` in a class- or script-typed container (see
+/// [`ContainerType::admission`]).
+pub(crate) fn class_admission(element: VariantType, allow_objects: bool) -> Admission {
+    match element {
+        VariantType::Nil => Admission::Keep,
+        // Without full objects, elements are instance ids and the class is EncodedObjectAsID,
+        // which they are.
+        VariantType::Object if !allow_objects => Admission::Keep,
+        VariantType::Object => Admission::ClassCheck,
+        _ => Admission::Drop,
     }
 }
 
 /// Whether `ty` is a packed array type.
-fn is_packed(ty: VariantType) -> bool {
+pub(crate) fn is_packed(ty: VariantType) -> bool {
     use VariantType as T;
     matches!(
         ty,

@@ -3,6 +3,7 @@
 
 #[cfg(feature = "alloc")]
 use super::container_type::ContainerType;
+use super::container_type::{Admission, builtin_admission, class_admission};
 #[cfg(feature = "alloc")]
 use crate::wire::error::Result;
 use crate::wire::types::VariantType;
@@ -34,6 +35,19 @@ impl<S> ElementType<S> {
     /// Whether the container is untyped (`Untyped` or `Builtin(Nil)`).
     pub fn is_untyped(&self) -> bool {
         matches!(self, ElementType::Untyped | ElementType::Builtin(VariantType::Nil))
+    }
+
+    /// What Godot's decoder does with an element (or typed dictionary key) of type `element` in
+    /// a container of this type: the rules of
+    /// [`ContainerType::admission`](crate::ContainerType::admission). O(1).
+    pub fn admission(&self, element: VariantType, allow_objects: bool) -> Admission {
+        match self {
+            ElementType::Untyped => Admission::Keep,
+            ElementType::Builtin(declared) => builtin_admission(*declared, element),
+            ElementType::ClassName(_) | ElementType::Script(_) => {
+                class_admission(element, allow_objects)
+            }
+        }
     }
 
     /// A borrowed form, as the encoder takes it.

@@ -9,7 +9,8 @@
 //! [`parse_prefix`] run and how a container finds where an element ends. [`cursor`] reads a
 //! whole value once as a stream of events, for consumers that visit every part of it;
 //! [`tape`] records where every part sits in one such pass, for consumers that look ahead. Lookups by key, index or
-//! path ([`key`], [`path`], [`from_variant`]) are built on the iterators.
+//! path ([`key`], [`path`], [`from_variant`]) are built on the iterators. [`game`] gives typed
+//! containers as the game sees them (Godot's convert-or-drop rules), lazily.
 //!
 //! # What is validated where
 //! * [`parse`] and every head the iterators hand out: the header, the value's fixed part, string
@@ -33,6 +34,7 @@ pub(crate) mod dictionary;
 pub(crate) mod element;
 pub(crate) mod element_type;
 pub(crate) mod from_variant;
+pub mod game;
 pub(crate) mod key;
 pub mod math;
 pub(crate) mod node_path;

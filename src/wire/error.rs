@@ -93,6 +93,13 @@ pub enum ErrorKind {
         /// The Godot type of the value.
         found: VariantType,
     },
+    /// Godot accepts the value, but what the game makes of it depends on the game itself, so it
+    /// cannot be known from the bytes: with
+    /// [`Options::with_game_view`](crate::Options::with_game_view), a typed container's element
+    /// whose conversion takes a run-time value (the text of an object, which holds its instance id; the RID of a new
+    /// resource) or whose admission depends on the game's scripts. The offset is that of the
+    /// element, or of the typed container holding it.
+    GameDependent,
 }
 
 /// Godot's own `Error` code for a failed decode, so results can be compared with the engine's.
@@ -160,7 +167,8 @@ impl Error {
     /// `true` when the bytes themselves are bad (Godot would refuse them); `false` when they are
     /// fine but not what was asked for ([`ErrorKind::WrongType`], [`ErrorKind::OutOfRange`],
     /// and the Godot 3 strings Godot accepts but a `str` cannot hold or borrow:
-    /// [`ErrorKind::NotUnicode`], [`ErrorKind::Overlong`]).
+    /// [`ErrorKind::NotUnicode`], [`ErrorKind::Overlong`]), or what the game makes of them cannot
+    /// be known ([`ErrorKind::GameDependent`]).
     pub const fn is_malformed(&self) -> bool {
         !matches!(
             self.kind,
@@ -168,12 +176,13 @@ impl Error {
                 | ErrorKind::OutOfRange { .. }
                 | ErrorKind::NotUnicode
                 | ErrorKind::Overlong
+                | ErrorKind::GameDependent
         )
     }
 
     /// For a malformed input, the error Godot's decoder of `version` returns for it.
     /// `None` for [`ErrorKind::WrongType`], [`ErrorKind::OutOfRange`], [`ErrorKind::NotUnicode`]
-    /// and [`ErrorKind::Overlong`], which Godot does not have.
+    /// [`ErrorKind::Overlong`] and [`ErrorKind::GameDependent`], which Godot does not have.
     pub const fn godot_error(&self, version: Version) -> Option<GodotError> {
         Some(match self.kind {
             ErrorKind::StringOverrun { .. } => GodotError::FileEof,
@@ -193,7 +202,8 @@ impl Error {
             ErrorKind::WrongType { .. }
             | ErrorKind::OutOfRange { .. }
             | ErrorKind::NotUnicode
-            | ErrorKind::Overlong => {
+            | ErrorKind::Overlong
+            | ErrorKind::GameDependent => {
                 return None;
             }
         })
@@ -234,6 +244,9 @@ impl fmt::Display for ErrorKind {
             ErrorKind::OutOfRange { found } => {
                 write!(f, "{found:?} value out of range for the type asked for")
             }
+            ErrorKind::GameDependent => f.write_str(
+                "what the game holds here depends on the game (an instance id, a RID or a script)",
+            ),
         }
     }
 }

@@ -27,21 +27,40 @@ impl core::fmt::Display for Version {
 /// [`Options::with_max_depth`] takes.
 pub const MAX_DEPTH: u16 = 1024;
 
-/// How a read behaves: the dialect, whether full objects are allowed, and the depth limit.
+/// How a read behaves: the dialect, whether full objects are allowed, the depth limit, and
+/// whether whole-value readers show typed containers as the game holds them.
 ///
 /// The defaults are Godot's: objects refused (as `bytes_to_var` without `_with_objects`), depth
-/// limit 1024. `Options` is `Copy` and four bytes large; every lazy view carries one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// limit 1024; typed containers read as they are on the wire. `Options` is `Copy` and four bytes
+/// large; every lazy view carries one.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Options {
     version: Version,
-    allow_objects: bool,
+    /// [`ALLOW_OBJECTS`] and [`GAME_VIEW`].
+    flags: u8,
     max_depth: u16,
+}
+
+/// [`Options::flags`]: full objects are accepted.
+const ALLOW_OBJECTS: u8 = 1;
+/// [`Options::flags`]: whole-value readers show typed containers as the game holds them.
+const GAME_VIEW: u8 = 2;
+
+impl core::fmt::Debug for Options {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Options")
+            .field("version", &self.version)
+            .field("allow_objects", &self.allow_objects())
+            .field("max_depth", &self.max_depth)
+            .field("game_view", &self.game_view())
+            .finish()
+    }
 }
 
 impl Options {
     /// Godot's defaults for `version`.
     pub const fn new(version: Version) -> Self {
-        Options { version, allow_objects: false, max_depth: MAX_DEPTH }
+        Options { version, flags: 0, max_depth: MAX_DEPTH }
     }
 
     /// Godot 3 with Godot's defaults.
@@ -56,9 +75,8 @@ impl Options {
 
     /// Accept full objects (class name plus properties), as `bytes_to_var_with_objects` or
     /// `bytes2var(bytes, true)` do. Object instance ids are always accepted.
-    pub const fn with_allow_objects(mut self, allow: bool) -> Self {
-        self.allow_objects = allow;
-        self
+    pub const fn with_allow_objects(self, allow: bool) -> Self {
+        self.with_flag(ALLOW_OBJECTS, allow)
     }
 
     /// Set the depth limit. The top-level value is at depth 0, and a value deeper than `depth` is
@@ -68,6 +86,36 @@ impl Options {
         self
     }
 
+    /// Read typed containers (Godot 4.3+) as the game holds them, in every whole-value reader:
+    /// [`decode`](crate::decode), [`Variant::from_ref`](crate::Variant::from_ref), and
+    /// [`serde::from_bytes`](crate::serde::from_bytes) / `from_variant_ref` into `Variant` or
+    /// your own types. An element (or a typed dictionary's key) that does not match the declared
+    /// type is converted with Godot's constructor or left out, exactly as Godot 4.6's decoder
+    /// does; a dictionary whose keys collide after conversion keeps the first position and the
+    /// last value. Off by default: readers show the elements as they are on the wire.
+    ///
+    /// The lazy view ([`parse`](crate::parse), the container iterators) always shows the wire,
+    /// and [`validate`](crate::validate)'s verdict does not change: Godot accepts the same bytes
+    /// either way. [`ArrayRef::game_elements`](crate::ArrayRef::game_elements) and
+    /// [`DictionaryRef::game_entries`](crate::DictionaryRef::game_entries) give the game's view
+    /// lazily. Godot 3 has no typed containers, so the option changes nothing there. See
+    /// [`game`](crate::game) for every rule and what cannot be known outside the game.
+    pub const fn with_game_view(self, game_view: bool) -> Self {
+        self.with_flag(GAME_VIEW, game_view)
+    }
+
+    /// The same options with `flag` set or cleared.
+    const fn with_flag(mut self, flag: u8, on: bool) -> Self {
+        self.flags = if on { self.flags | flag } else { self.flags & !flag };
+        self
+    }
+
+    /// Whether whole-value readers show typed containers as the game holds them
+    /// ([`with_game_view`](Self::with_game_view)).
+    pub const fn game_view(&self) -> bool {
+        self.flags & GAME_VIEW != 0
+    }
+
     /// The dialect.
     pub const fn version(&self) -> Version {
         self.version
@@ -75,7 +123,7 @@ impl Options {
 
     /// Whether full objects are accepted.
     pub const fn allow_objects(&self) -> bool {
-        self.allow_objects
+        self.flags & ALLOW_OBJECTS != 0
     }
 
     /// The depth limit.

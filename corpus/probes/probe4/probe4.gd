@@ -8,6 +8,7 @@
 #   mode=sweep    cases.txt = hex lines (STRING inputs); prints
 #                 "SW<TAB>hex<TAB>1<TAB>length<TAB>code points" or "SW<TAB>hex<TAB>0".
 #   mode=classes  prints "CLASSINFO<TAB>name<TAB>can_instantiate(0|1)".
+#   mode=parents  prints "PARENT<TAB>name<TAB>parent class" for every class.
 extends Node
 
 const MAX_INLINE_NESTING = 50
@@ -309,5 +310,8 @@ func _ready():
 	elif mode == "classes":
 		for c in ClassDB.get_class_list():
 			print("CLASSINFO\t%s\t%d" % [c, 1 if ClassDB.can_instantiate(c) else 0])
+	elif mode == "parents":
+		for c in ClassDB.get_class_list():
+			print("PARENT\t%s\t%s" % [c, ClassDB.get_parent_class(c)])
 	print("PROBE_DONE")
 	get_tree().quit(0)

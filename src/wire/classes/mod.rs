@@ -6,12 +6,16 @@
 //! Godot 4.6 official export template) by feeding each class to their decoders; see
 //! `corpus/probes/`. A game built with extra modules or GDExtensions has more classes: those are
 //! refused here as the stock engine refuses them.
+//!
+//! The parent of every Godot 4.6 class (`ClassDB.get_parent_class`, `godot4_parents.rs`) decides
+//! which full objects a class-typed container keeps ([`inherits`]).
 
 use crate::wire::options::Version;
 use crate::wire::utf8::CodePoints;
 
 mod godot3;
 mod godot4;
+mod godot4_parents;
 
 /// Whether Godot `version` decodes a full object of class `name` (the class name's text).
 /// O(log n) string comparisons.
@@ -32,6 +36,28 @@ pub(crate) fn is_instantiable_code_points(version: Version, name: CodePoints<'_>
         Version::Godot4 => godot4::CLASSES,
     };
     list.binary_search_by(|class| class.chars().map(u32::from).cmp(name.clone())).is_ok()
+}
+
+/// Whether Godot 4.6's class `class` is `ancestor` or inherits from it
+/// (`ClassDB::is_parent_class`), by the classes' text. A name that is not one of the engine's
+/// classes inherits from nothing but itself. O(levels x log n) string comparisons.
+pub(crate) fn inherits(class: &[u8], ancestor: &[u8]) -> bool {
+    let mut current = class;
+    // The chain ends at `Object`, whose parent is empty; no chain is longer than the table.
+    for _ in 0..=godot4_parents::PARENTS.len() {
+        if current.is_empty() {
+            return false;
+        }
+        if current == ancestor {
+            return true;
+        }
+        let parent = godot4_parents::PARENTS
+            .binary_search_by(|(name, _)| name.as_bytes().cmp(current))
+            .ok()
+            .and_then(|index| godot4_parents::PARENTS.get(index));
+        current = parent.map_or(&[], |(_, parent)| parent.as_bytes());
+    }
+    false
 }
 
 /// The classes Godot `version` decodes as full objects, sorted.
@@ -63,6 +89,21 @@ mod tests {
         for (list, text) in probes {
             assert!(text.lines().eq(list.iter().copied()));
         }
+    }
+
+    #[test]
+    fn parents_match_the_engine_probe() {
+        let parents = godot4_parents::PARENTS;
+        assert!(parents.windows(2).all(|w| matches!(w, [a, b] if a.0.as_bytes() < b.0.as_bytes())));
+        let text = include_str!("../../../corpus/probes/typed/class-parents-godot4.tsv");
+        let rows = text.lines().filter(|l| !l.starts_with('#')).map(|l| l.split_once('\t'));
+        assert!(rows.eq(parents.iter().map(|&(c, p)| Some((c, p)))));
+        assert!(inherits(b"EncodedObjectAsID", b"RefCounted"));
+        assert!(inherits(b"EncodedObjectAsID", b"Object"));
+        assert!(inherits(b"Node", b"Node"));
+        assert!(!inherits(b"EncodedObjectAsID", b"Node"));
+        assert!(!inherits(b"NoSuchClass", b"Object"));
+        assert!(inherits(b"NoSuchClass", b"NoSuchClass"));
     }
 
     #[test]
