@@ -258,6 +258,58 @@ fn repeated_keys_resolve_as_in_godot() {
     assert_eq!(d.get("a").unwrap_err(), Error::new(40, ErrorKind::Truncated { needed: 4 }));
     // get_first stops at the first match, before the damage.
     assert_eq!(d.get_first("a").unwrap().unwrap().as_int(), Some(1));
+    // get_with_end reads every entry: the damage is an error, as for get.
+    assert_eq!(
+        d.get_with_end("a").unwrap_err(),
+        Error::new(40, ErrorKind::Truncated { needed: 4 })
+    );
+    let d = gdvariant::parse(&bytes, o).unwrap().as_dictionary().unwrap();
+    let (value, end) = d.get_with_end("a").unwrap();
+    assert_eq!((value.unwrap().offset(), end), (40, bytes.len()));
+}
+
+/// One pass for a relay: `get_with_end` gives what `get_element` gives, and the end that
+/// `parse_prefix` finds, on every dictionary of both corpora, for each of its string keys and
+/// for a key it does not hold, with the dictionary followed by other bytes.
+#[test]
+fn get_with_end_agrees_with_get_and_parse_prefix() {
+    let mut checked = 0;
+    for version in [Version::Godot3, Version::Godot4] {
+        let options = Options::new(version);
+        for file in common::corpus_files(version, 1 << 16) {
+            let bytes = std::fs::read(&file).unwrap();
+            if gdvariant::validate(&bytes, options).is_err() {
+                continue;
+            }
+            let Some(d) = gdvariant::parse(&bytes, options).unwrap().as_dictionary() else {
+                continue;
+            };
+            let end = gdvariant::parse_prefix(&bytes, options).unwrap().len();
+            let mut followed = bytes.clone();
+            followed.extend_from_slice(&[2, 0, 0, 0, 7, 0, 0, 0]);
+            let d2 = gdvariant::parse(&followed, options).unwrap().as_dictionary().unwrap();
+            let mut keys: Vec<String> = d
+                .iter()
+                .filter_map(|e| {
+                    let key = e.unwrap().0.as_gd_str()?;
+                    key.to_str().ok().map(String::from)
+                })
+                .collect();
+            keys.push("no such key".into());
+            for key in &keys {
+                let (found, found_end) = d2.get_with_end(key.as_str()).unwrap();
+                assert_eq!(found_end, end, "{}", file.display());
+                assert_eq!(
+                    found.map(|e| e.offset()),
+                    d.get_element(key.as_str()).unwrap().map(|e| e.offset()),
+                    "{} {key}",
+                    file.display()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 30, "{checked}");
 }
 
 #[test]

@@ -83,14 +83,17 @@ fn visit(value: VariantRef<'_>, tally: &mut Tally) -> gdvariant::Result<()> {
     Ok(())
 }
 
-/// The relay's work on one packet: find where the value ends (structure walk), look up
-/// `"type"`, and return the bytes to forward unless it is a `"ping"`.
+/// The relay's work on one packet: look up `"type"` (the last of repeated keys, as in Godot)
+/// and find where the packet ends, in one pass over its entries, and return the bytes to
+/// forward unless it is a `"ping"`.
 pub fn relay(packet: &[u8], options: Options) -> gdvariant::Result<Option<&[u8]>> {
-    let element = gdvariant::parse_prefix(packet, options)?;
-    let Some(dictionary) = element.value().as_dictionary() else { return Ok(None) };
-    let kind = dictionary.get("type")?.and_then(|kind| kind.as_gd_str());
+    let Some(dictionary) = gdvariant::parse(packet, options)?.as_dictionary() else {
+        return Ok(None);
+    };
+    let (kind, end) = dictionary.get_with_end("type")?;
+    let kind = kind.and_then(|kind| kind.value().as_gd_str());
     Ok(match kind {
-        Some(kind) if !kind.eq_str("ping") => Some(element.raw_bytes()),
+        Some(kind) if !kind.eq_str("ping") => packet.get(..end),
         _ => None,
     })
 }
@@ -169,4 +172,72 @@ pub fn decode(bytes: &[u8], options: Options) -> gdvariant::Result<Variant> {
 /// Encodes an owned value.
 pub fn encode(value: &Variant, options: gdvariant::EncodeOptions) -> Vec<u8> {
     gdvariant::encode(value, options).expect("encodable")
+}
+
+/// A packet as a program of its own reads it, borrowing its strings from the packet.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+pub struct PacketRef<'a> {
+    #[serde(rename = "type")]
+    pub kind: &'a str,
+    pub seq: i64,
+    #[serde(default)]
+    pub time: Option<f64>,
+    #[serde(default)]
+    pub pos: Option<Position>,
+    #[serde(default)]
+    pub payload: Option<&'a str>,
+}
+
+/// A packet as a program of its own reads it, owning its strings.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+pub struct PacketOwned {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub seq: i64,
+    #[serde(default)]
+    pub time: Option<f64>,
+    #[serde(default)]
+    pub pos: Option<Position>,
+    #[serde(default)]
+    pub payload: Option<String>,
+}
+
+/// A `Vector2` field.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+pub struct Position {
+    pub x: f32,
+    pub y: f32,
+}
+
+/// Every packet read into [`PacketRef`]: how many are not pings, and the sum of their `seq`.
+#[cfg(feature = "serde")]
+pub fn serde_packets_borrowed(packets: &super::inputs::Packets, options: Options) -> (usize, i64) {
+    let mut moving = (0, 0);
+    for packet in packets.iter() {
+        let packet: PacketRef<'_> =
+            gdvariant::serde::from_bytes(packet, options).expect("a valid packet");
+        if packet.kind != "ping" {
+            moving.0 += 1;
+            moving.1 += packet.seq + packet.payload.map_or(0, |p| p.len() as i64);
+        }
+    }
+    moving
+}
+
+/// Every packet read into [`PacketOwned`]: as [`serde_packets_borrowed`].
+#[cfg(feature = "serde")]
+pub fn serde_packets_owned(packets: &super::inputs::Packets, options: Options) -> (usize, i64) {
+    let mut moving = (0, 0);
+    for packet in packets.iter() {
+        let packet: PacketOwned =
+            gdvariant::serde::from_bytes(packet, options).expect("a valid packet");
+        if packet.kind != "ping" {
+            moving.0 += 1;
+            moving.1 += packet.seq + packet.payload.map_or(0, |p| p.len() as i64);
+        }
+    }
+    moving
 }

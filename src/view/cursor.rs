@@ -230,6 +230,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Reads the value at the cursor: a leaf, or the head of a container (which is opened).
+    #[inline]
     fn value(&mut self) -> Result<Event<'a>> {
         let (buf, pos, options, depth) = (self.buf, self.pos, self.options, self.depth);
         if let Some(end) = leaf_end::<false>(buf, pos, options, depth)? {
@@ -271,6 +272,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// The next event, or `None` when the value is complete.
+    #[inline]
     fn step(&mut self) -> Result<Option<Event<'a>>> {
         match self.state {
             State::Done => Ok(None),

@@ -125,12 +125,56 @@ impl<'a> DictionaryRef<'a> {
         Ok(self.find(key.into(), false)?.map(|e| e.value()))
     }
 
+    /// [`get_element`](Self::get_element), and where the dictionary's bytes end (absolute
+    /// offset), from the same single pass over its entries: what a relay needs to judge a
+    /// packet by one field and forward it whole (`&bytes[..end]` for a dictionary parsed at the
+    /// start of `bytes`), without walking it twice (once for its end with
+    /// [`parse_prefix`](crate::parse_prefix), once for the key). O(bytes of the dictionary).
+    ///
+    /// ```
+    /// use gdvariant::Options;
+    ///
+    /// // Godot 4.6: var_to_bytes({"z": 1, "a": 2, "m": 3}), then the next packet.
+    /// let mut stream = include_bytes!("../../corpus/godot4/dict_order.bin").to_vec();
+    /// let len = stream.len();
+    /// stream.extend_from_slice(&[2, 0, 0, 0, 7, 0, 0, 0]);
+    /// let value = gdvariant::parse(&stream, Options::godot4())?;
+    /// let (a, end) = value.as_dictionary().unwrap().get_with_end("a")?;
+    /// assert_eq!((a.and_then(|a| a.value().as_int()), end), (Some(2), len));
+    /// # Ok::<(), gdvariant::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A malformed entry anywhere in the dictionary.
+    pub fn get_with_end<'k>(
+        &self,
+        key: impl Into<Key<'k>>,
+    ) -> Result<(Option<Element<'a>>, usize)> {
+        let mut end = self.first();
+        let found = self.find_to_end(key.into(), true, &mut end)?;
+        Ok((found, end))
+    }
+
     /// The value of the last (`last`) or first entry whose key is `key`. Walks the entries as
     /// [`entries`](Self::entries) does, with the same errors, but compares a string key where
     /// it lies and builds an [`Element`] only for the match.
     fn find(&self, key: Key<'_>, last: bool) -> Result<Option<Element<'a>>> {
+        let mut end = 0;
+        self.find_to_end(key, last, &mut end)
+    }
+
+    /// [`find`](Self::find), leaving in `end` where the walk stopped: the dictionary's end when
+    /// it read every entry.
+    #[inline]
+    fn find_to_end(
+        &self,
+        key: Key<'_>,
+        last: bool,
+        end: &mut usize,
+    ) -> Result<Option<Element<'a>>> {
         let Scope { buf, options, depth } = self.scope;
         let mut pos = self.first();
+        *end = pos;
         if self.count == 0 {
             return Ok(None);
         }
@@ -156,6 +200,7 @@ impl<'a> DictionaryRef<'a> {
             }
             pos = end;
         }
+        *end = pos;
         Ok(found)
     }
 
