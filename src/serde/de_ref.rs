@@ -19,6 +19,7 @@ use super::de_game::{
 use super::de_math::{Leaf, Part, PartDeserializer, part_of};
 use super::error::{DeError, PathSegment};
 use super::raw::{self, RAW, RawAccess, RawBytes};
+use super::small_map::{SMALL, SmallEntries};
 use super::source::{Entries, Kids, Properties, Source};
 use crate::game::GameElement;
 use crate::view::math::{Color, Vector2, Vector3, Vector4};
@@ -145,6 +146,15 @@ impl<'de> VariantDeserializer<'de> {
     fn reader(self) -> Value<Self> {
         Value(self)
     }
+
+    /// A deserializer over an element (its value, offset and bytes).
+    pub(super) fn of_element(element: Element<'de>) -> Self {
+        VariantDeserializer {
+            value: element.value(),
+            offset: Some(element.offset()),
+            element: Some(element),
+        }
+    }
 }
 
 /// Where a value read by [`Value`] sits, and what it is.
@@ -160,6 +170,11 @@ pub(super) trait Place<'de>: Copy {
     ) -> Result<R, DeError>;
     /// The buffer, offset, options and depth of the value, when known.
     fn origin(&self) -> Option<(&'de [u8], usize, Options, u16)>;
+    /// Whether the value is read from its own bytes rather than from a tape (where its
+    /// children are at hand already).
+    fn untaped(&self) -> bool {
+        false
+    }
 }
 
 /// A part of a tape: what every level below the first is read as, so it is small.
@@ -199,6 +214,10 @@ impl<'de> Place<'de> for OnTape<'_, 'de> {
 impl<'de> Place<'de> for VariantDeserializer<'de> {
     fn value(&self) -> VariantRef<'de> {
         self.value
+    }
+
+    fn untaped(&self) -> bool {
+        true
     }
 
     fn offset(&self) -> Option<usize> {
@@ -297,16 +316,26 @@ impl<'de, P: Place<'de>> Value<P> {
                 let len = array.len();
                 visitor.visit_seq(ElementsAccess { source, elements, index: 0, len, declared })
             }),
-            VariantRef::Dictionary(dictionary) => self.taped(|source, part| {
-                match game_key_type(source, part, dictionary.key_type())? {
-                    Some(key_type) => visitor.visit_map(GameEntriesAccess {
-                        source,
-                        entries: game_entries(source, part, &key_type)?.into_iter(),
-                        pending: None,
-                    }),
-                    None => visitor.visit_map(EntriesAccess::new(source, part)?),
-                }
-            }),
+            VariantRef::Dictionary(dictionary) => {
+                let visitor = if self.0.untaped() && dictionary.len() <= SMALL {
+                    match small_map(&dictionary, visitor)? {
+                        Ok(value) => return Ok(value),
+                        Err(visitor) => visitor,
+                    }
+                } else {
+                    visitor
+                };
+                self.taped(|source, part| {
+                    match game_key_type(source, part, dictionary.key_type())? {
+                        Some(key_type) => visitor.visit_map(GameEntriesAccess {
+                            source,
+                            entries: game_entries(source, part, &key_type)?.into_iter(),
+                            pending: None,
+                        }),
+                        None => visitor.visit_map(EntriesAccess::new(source, part)?),
+                    }
+                })
+            }
             VariantRef::Object(ObjectRef::Full(_)) => {
                 self.taped(|source, part| visitor.visit_map(PropertiesAccess::new(source, part)?))
             }
@@ -754,6 +783,20 @@ impl<'s, 'de> PropertiesAccess<'s, 'de> {
         };
         let left = properties.kept_len().unwrap_or(wire);
         Ok(PropertiesAccess { source, properties, left, pending: None })
+    }
+}
+
+/// A small dictionary of leaves read without a tape ([`SmallEntries`]): `Ok(Err(visitor))`
+/// when it is not one. Out of line, so that the entries it keeps are not in the frame of
+/// [`Value::any`], which deep values recurse through.
+#[inline(never)]
+fn small_map<'de, V: Visitor<'de>>(
+    dictionary: &crate::DictionaryRef<'de>,
+    visitor: V,
+) -> Result<Result<V::Value, V>, DeError> {
+    match SmallEntries::read(dictionary)? {
+        Some(small) => visitor.visit_map(small).map(Ok),
+        None => Ok(Err(visitor)),
     }
 }
 

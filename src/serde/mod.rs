@@ -172,6 +172,7 @@ mod raw;
 mod repr;
 mod ser_owned;
 mod ser_ref;
+mod small_map;
 mod source;
 
 pub use de_ref::{VariantDeserializer, from_bytes, from_variant_ref};

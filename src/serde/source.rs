@@ -13,7 +13,7 @@ use core::cell::RefCell;
 use super::dedup;
 use super::key_ids::KeyIds;
 use crate::owned::key_semantics::KeyRules;
-use crate::view::cursor::Cursor;
+use crate::view::cursor::HeapCursor;
 use crate::view::tape::{Part, Tape};
 use crate::wire::error::{Error, ErrorKind};
 use crate::{Element, GdStr, ObjectRef, VariantRef};
@@ -38,15 +38,16 @@ impl<'a> Source<'a> {
             VariantRef::Object(ObjectRef::Full(object)) => object.origin().0,
             _ => return None,
         };
-        let cursor = Cursor::of_container(value)?;
-        let (tape, error) = Tape::partial(scope.buf, scope.options, cursor);
+        let cursor = HeapCursor::heap_of_container(value)?;
+        let (tape, error) = Tape::partial(scope.buf, scope.options, cursor, 0);
         Some(Source::from_tape(tape, error))
     }
 
     /// An element and everything inside it, as far as it is well formed.
     pub(crate) fn of_element(element: &Element<'a>) -> Self {
-        let (buf, _, options, _) = element.origin();
-        let (tape, error) = Tape::partial(buf, options, element.cursor());
+        let (buf, pos, options, depth) = element.origin();
+        let cursor = HeapCursor::heap_at(buf, pos, options, depth);
+        let (tape, error) = Tape::partial(buf, options, cursor, element.len());
         Source::from_tape(tape, error)
     }
 

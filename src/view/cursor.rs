@@ -89,6 +89,61 @@ const DEEP: usize = MAX_DEPTH as usize + 1;
 /// ```
 #[derive(Clone)]
 pub struct Cursor<'a> {
+    core: Core<'a, [Frame; DEEP]>,
+}
+
+/// Where a cursor keeps the containers open around the current one: a fixed array in the
+/// public [`Cursor`] (no allocation, 8 KiB to set up), a `Vec` grown on demand in the cursors
+/// that build a [`Tape`](super::tape::Tape) (nothing to set up for a small value).
+pub(crate) trait Stack {
+    /// Keeps `frame` at `at` (the number of frames below it); `false` past the depth limit.
+    fn put(&mut self, at: usize, frame: Frame) -> bool;
+    /// The frame kept at `at`.
+    fn at(&self, at: usize) -> Frame;
+}
+
+impl Stack for [Frame; DEEP] {
+    #[inline]
+    fn put(&mut self, at: usize, frame: Frame) -> bool {
+        match self.get_mut(at) {
+            Some(slot) => {
+                *slot = frame;
+                true
+            }
+            None => false,
+        }
+    }
+
+    #[inline]
+    fn at(&self, at: usize) -> Frame {
+        self.get(at).copied().unwrap_or(0)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl Stack for alloc::vec::Vec<Frame> {
+    #[inline]
+    fn put(&mut self, at: usize, frame: Frame) -> bool {
+        if let Some(slot) = self.get_mut(at) {
+            *slot = frame;
+            return true;
+        }
+        if at == self.len() && at < DEEP {
+            self.push(frame);
+            return true;
+        }
+        false
+    }
+
+    #[inline]
+    fn at(&self, at: usize) -> Frame {
+        self.get(at).copied().unwrap_or(0)
+    }
+}
+
+/// The cursor's reading, over any [`Stack`].
+#[derive(Clone)]
+pub(crate) struct Core<'a, S> {
     buf: &'a [u8],
     options: Options,
     /// Where the next value (or property name) starts.
@@ -106,7 +161,7 @@ pub struct Cursor<'a> {
     /// How many containers are open (0 at the top level).
     open: usize,
     state: State,
-    stack: [Frame; DEEP],
+    stack: S,
 }
 
 /// Where a [`Cursor`] stands.
@@ -127,22 +182,78 @@ impl<'a> Cursor<'a> {
         Cursor::at(bytes, 0, options, 0)
     }
 
+    /// A cursor over the value whose header is at `pos`, at nesting `depth`.
+    pub(crate) fn at(buf: &'a [u8], pos: usize, options: Options, depth: u16) -> Self {
+        Cursor { core: Core::new(buf, pos, options, depth, [0; DEEP]) }
+    }
+
     /// A cursor over a container value (an array, a dictionary or a full object), starting at
     /// its head; `None` for any other value (which holds nothing to stream).
     #[cfg(feature = "alloc")]
     pub(crate) fn of_container(value: VariantRef<'a>) -> Option<Self> {
-        let (scope, header) = match value {
-            VariantRef::Array(array) => array.origin(),
-            VariantRef::Dictionary(dictionary) => dictionary.origin(),
-            VariantRef::Object(ObjectRef::Full(object)) => object.origin(),
-            _ => return None,
-        };
-        Some(Cursor::at(scope.buf, header, scope.options, scope.depth))
+        let (buf, pos, options, depth) = container_origin(value)?;
+        Some(Cursor::at(buf, pos, options, depth))
     }
 
+    /// How many containers are open around the next event: 0 before the value and after it,
+    /// 1 inside the top-level container, and so on.
+    #[inline]
+    pub fn depth(&self) -> usize {
+        self.core.open
+    }
+
+    /// Where the cursor stands: the offset of the next value (or property name) it reads, or
+    /// the end of the value once it is complete.
+    #[inline]
+    pub fn offset(&self) -> usize {
+        self.core.pos
+    }
+
+    /// Passes over the rest of the innermost open container, as if its remaining events and
+    /// its [`Event::Close`] had been read, and returns its end. O(bytes skipped). `Ok(None)`
+    /// when no container is open.
+    ///
+    /// # Errors
+    /// The first structural problem in the skipped bytes; the cursor is then done.
+    pub fn skip_container(&mut self) -> Result<Option<usize>> {
+        self.core.skip_container()
+    }
+}
+
+/// Where a container value starts: its buffer, header, options and depth.
+#[cfg(feature = "alloc")]
+fn container_origin(value: VariantRef<'_>) -> Option<(&[u8], usize, Options, u16)> {
+    let (scope, header) = match value {
+        VariantRef::Array(array) => array.origin(),
+        VariantRef::Dictionary(dictionary) => dictionary.origin(),
+        VariantRef::Object(ObjectRef::Full(object)) => object.origin(),
+        _ => return None,
+    };
+    Some((scope.buf, header, scope.options, scope.depth))
+}
+
+/// A cursor whose open containers are kept in a `Vec` grown on demand: what builds a
+/// [`Tape`](super::tape::Tape), which allocates anyway, without the 8 KiB array to set up.
+#[cfg(feature = "alloc")]
+pub(crate) type HeapCursor<'a> = Core<'a, alloc::vec::Vec<Frame>>;
+
+#[cfg(feature = "alloc")]
+impl<'a> HeapCursor<'a> {
     /// A cursor over the value whose header is at `pos`, at nesting `depth`.
-    pub(crate) fn at(buf: &'a [u8], pos: usize, options: Options, depth: u16) -> Self {
-        Cursor {
+    pub(crate) fn heap_at(buf: &'a [u8], pos: usize, options: Options, depth: u16) -> Self {
+        Core::new(buf, pos, options, depth, alloc::vec::Vec::new())
+    }
+
+    /// A cursor over a container value; `None` for any other value.
+    pub(crate) fn heap_of_container(value: VariantRef<'a>) -> Option<Self> {
+        let (buf, pos, options, depth) = container_origin(value)?;
+        Some(HeapCursor::heap_at(buf, pos, options, depth))
+    }
+}
+
+impl<'a, S: Stack> Core<'a, S> {
+    fn new(buf: &'a [u8], pos: usize, options: Options, depth: u16, stack: S) -> Self {
+        Core {
             buf,
             options,
             pos,
@@ -153,7 +264,7 @@ impl<'a> Cursor<'a> {
             saved: 0,
             open: 0,
             state: State::Start,
-            stack: [0; DEEP],
+            stack,
         }
     }
 
@@ -163,27 +274,13 @@ impl<'a> Cursor<'a> {
         (self.buf, self.options)
     }
 
-    /// How many containers are open around the next event: 0 before the value and after it,
-    /// 1 inside the top-level container, and so on.
-    #[inline]
-    pub fn depth(&self) -> usize {
-        self.open
-    }
-
-    /// Where the cursor stands: the offset of the next value (or property name) it reads, or
-    /// the end of the value once it is complete.
-    #[inline]
-    pub fn offset(&self) -> usize {
-        self.pos
-    }
-
     /// Passes over the rest of the innermost open container, as if its remaining events and
     /// its [`Event::Close`] had been read, and returns its end. O(bytes skipped). `Ok(None)`
     /// when no container is open.
     ///
     /// # Errors
     /// The first structural problem in the skipped bytes; the cursor is then done.
-    pub fn skip_container(&mut self) -> Result<Option<usize>> {
+    pub(crate) fn skip_container(&mut self) -> Result<Option<usize>> {
         if self.state != State::Inside || self.open == 0 {
             return Ok(None);
         }
@@ -220,7 +317,7 @@ impl<'a> Cursor<'a> {
         self.depth = self.depth.saturating_sub(1);
         match self.saved.checked_sub(1) {
             Some(top) => {
-                let frame = self.stack.get(top).copied().unwrap_or(0);
+                let frame = self.stack.at(top);
                 self.left = frame as u32;
                 self.properties = frame & PROPERTIES != 0;
                 self.saved = top;
@@ -254,11 +351,9 @@ impl<'a> Cursor<'a> {
         // Open the container: the one around it (if any) waits on the stack.
         if self.state == State::Inside {
             let frame = u64::from(self.left) | if self.properties { PROPERTIES } else { 0 };
-            let slot = self
-                .stack
-                .get_mut(self.saved)
-                .ok_or_else(|| error_at(buf, pos, ErrorKind::DepthLimit))?;
-            *slot = frame;
+            if !self.stack.put(self.saved, frame) {
+                return Err(error_at(buf, pos, ErrorKind::DepthLimit));
+            }
             self.saved = self.saved.saturating_add(1);
         }
         self.state = State::Inside;
@@ -309,6 +404,15 @@ impl<'a> Iterator for Cursor<'a> {
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
+        self.core.next()
+    }
+}
+
+impl<'a, S: Stack> Iterator for Core<'a, S> {
+    type Item = Result<Event<'a>>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
         match self.step() {
             Ok(event) => event.map(Ok),
             Err(error) => {
@@ -321,13 +425,15 @@ impl<'a> Iterator for Cursor<'a> {
 
 impl FusedIterator for Cursor<'_> {}
 
+impl<S: Stack> FusedIterator for Core<'_, S> {}
+
 impl core::fmt::Debug for Cursor<'_> {
     /// Where the cursor stands; not the buffer or the stack.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Cursor")
-            .field("offset", &self.pos)
-            .field("depth", &self.open)
-            .field("done", &(self.state == State::Done))
+            .field("offset", &self.core.pos)
+            .field("depth", &self.core.open)
+            .field("done", &(self.core.state == State::Done))
             .finish()
     }
 }

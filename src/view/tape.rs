@@ -12,7 +12,7 @@
 
 use alloc::vec::Vec;
 
-use super::cursor::{Cursor, Event};
+use super::cursor::{Event, HeapCursor};
 use super::element::Element;
 use super::object::ObjectRef;
 use super::string::{GdStr, read_string};
@@ -52,7 +52,7 @@ impl<'a> Tape<'a> {
     /// # Errors
     /// The first structural problem, as [`parse_prefix`](crate::parse_prefix) reports it.
     pub fn new(bytes: &'a [u8], options: Options) -> Result<Self> {
-        Tape::build(bytes, options, Cursor::new(bytes, options))
+        Tape::build(bytes, options, HeapCursor::heap_at(bytes, 0, options, 0), bytes.len())
     }
 
     /// A tape of an element and everything inside it.
@@ -61,20 +61,26 @@ impl<'a> Tape<'a> {
     /// The first structural problem inside the element (none when the element was found by a
     /// container iterator, which checked its structure).
     pub fn of_element(element: &Element<'a>) -> Result<Self> {
-        let (buf, _, options, _) = element.origin();
-        Tape::build(buf, options, element.cursor())
+        let (buf, pos, options, depth) = element.origin();
+        let cursor = HeapCursor::heap_at(buf, pos, options, depth);
+        Tape::build(buf, options, cursor, element.len())
     }
 
     /// A tape of a container value (an array, a dictionary or a full object), `None` for any
     /// other value.
     pub(crate) fn of_container(value: VariantRef<'a>) -> Option<Result<Self>> {
-        let cursor = Cursor::of_container(value)?;
+        let cursor = HeapCursor::heap_of_container(value)?;
         let (buf, options) = cursor.source();
-        Some(Tape::build(buf, options, cursor))
+        Some(Tape::build(buf, options, cursor, 0))
     }
 
-    fn build(buf: &'a [u8], options: Options, cursor: Cursor<'a>) -> Result<Self> {
-        match Tape::partial(buf, options, cursor) {
+    fn build(
+        buf: &'a [u8],
+        options: Options,
+        cursor: HeapCursor<'a>,
+        len_hint: usize,
+    ) -> Result<Self> {
+        match Tape::partial(buf, options, cursor, len_hint) {
             (tape, None) => Ok(tape),
             (_, Some(error)) => Err(error),
         }
@@ -82,13 +88,18 @@ impl<'a> Tape<'a> {
 
     /// The parts the cursor reads before its first error, and that error. The containers open
     /// when it stops hold every part read after them and are not
-    /// [complete](Part::is_complete); the part that failed is not on the tape.
+    /// [complete](Part::is_complete); the part that failed is not on the tape. `len_hint`: the
+    /// value's length in bytes when known (else 0), to size the tape.
     pub(crate) fn partial(
         buf: &'a [u8],
         options: Options,
-        cursor: Cursor<'a>,
+        cursor: HeapCursor<'a>,
+        len_hint: usize,
     ) -> (Self, Option<Error>) {
-        let mut nodes: Vec<Node> = Vec::new();
+        // Room for a part per 16 bytes of the value, when its length is known (a part takes
+        // 4 bytes at least, so this is 1.5 bytes of memory per byte that is there), to spare
+        // the first reallocations.
+        let mut nodes: Vec<Node> = Vec::with_capacity(len_hint / 16);
         // Indices of the open containers' nodes.
         let mut open: Vec<u32> = Vec::new();
         for event in cursor {
