@@ -362,7 +362,9 @@ mod decoder_tests {
         for (version, tsv, at_least) in sweeps {
             let mut count = 0;
             let mut normalised = 0;
-            for (bytes, engine) in sweep(tsv) {
+            // Under Miri, one input in 64 (each version's overlong forms among them).
+            let every = if cfg!(miri) { 64 } else { 1 };
+            for (bytes, engine) in sweep(tsv).step_by(every) {
                 let text = text_of(&bytes);
                 assert_eq!(check(version, text), Ok(()), "{version:?} {bytes:02x?}");
                 let ours: Vec<u32> = CodePoints::new(text).collect();
@@ -377,7 +379,7 @@ mod decoder_tests {
                 }
                 count += 1;
             }
-            assert!(count > at_least, "{version:?}: {count} accepted inputs");
+            assert!(count * every > at_least, "{version:?}: {count} accepted inputs");
             // Only Godot 3 accepts overlong forms.
             assert_eq!(normalised > 0, version == Version::Godot3, "{normalised}");
         }
