@@ -48,15 +48,45 @@ use crate::wire::utf8::{self, CodePoints};
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct GdString(Repr);
 
-/// What a [`GdString`] holds; never two forms of the same code points, so the derived `==` and
-/// `Hash` compare code points.
+/// What a [`GdString`] holds; never two forms of the same code points (text of at most
+/// [`SHORT`] bytes is always `Short`), so the derived `==` and `Hash` compare code points.
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum Repr {
-    /// Unicode text (all that Godot 4 holds).
+    /// Unicode text of at most [`SHORT`] bytes, held in place: most keys and names, read
+    /// without an allocation.
+    Short { len: u8, bytes: [u8; SHORT] },
+    /// Longer Unicode text (all that Godot 4 holds).
     Text(String),
     /// Code points at least one of which is not a Unicode scalar value, as Godot 3's own bytes:
     /// each in its shortest form of up to 6 bytes. Never valid UTF-8.
     Extended(Box<[u8]>),
+}
+
+/// The longest text a [`GdString`] holds in place.
+const SHORT: usize = 22;
+
+impl Repr {
+    /// The canonical form of `text`.
+    fn of_str(text: &str) -> Repr {
+        let mut bytes = [0u8; SHORT];
+        match (bytes.get_mut(..text.len()), u8::try_from(text.len())) {
+            (Some(slot), Ok(len)) => {
+                slot.copy_from_slice(text.as_bytes());
+                Repr::Short { len, bytes }
+            }
+            _ => Repr::Text(String::from(text)),
+        }
+    }
+
+    /// The canonical form of `text`, reusing its allocation when it is long.
+    fn of_string(text: String) -> Repr {
+        if text.len() <= SHORT { Repr::of_str(&text) } else { Repr::Text(text) }
+    }
+
+    /// The text of a `Short` (always UTF-8: it was made from a `str`).
+    fn short_str(len: u8, bytes: &[u8; SHORT]) -> &str {
+        core::str::from_utf8(bytes.get(..usize::from(len)).unwrap_or(&[])).unwrap_or("")
+    }
 }
 
 /// The largest code point a [`GdString`] holds: the most Godot 3's 6-byte form carries.
@@ -65,12 +95,13 @@ const MAX_CODE_POINT: u32 = 0x7FFF_FFFF;
 impl GdString {
     /// An empty string.
     pub const fn new() -> Self {
-        GdString(Repr::Text(String::new()))
+        GdString(Repr::Short { len: 0, bytes: [0; SHORT] })
     }
 
     /// The text, when every code point is a Unicode scalar value (always so for Godot 4). O(1).
     pub fn as_str(&self) -> Option<&str> {
         match &self.0 {
+            Repr::Short { len, bytes } => Some(Repr::short_str(*len, bytes)),
             Repr::Text(text) => Some(text),
             Repr::Extended(_) => None,
         }
@@ -82,6 +113,7 @@ impl GdString {
     /// The string, unchanged, when [`as_str`](Self::as_str) is `None`.
     pub fn into_string(self) -> core::result::Result<String, GdString> {
         match self.0 {
+            Repr::Short { len, bytes } => Ok(String::from(Repr::short_str(len, &bytes))),
             Repr::Text(text) => Ok(text),
             extended => Err(GdString(extended)),
         }
@@ -91,6 +123,7 @@ impl GdString {
     /// none. O(1), or O(n) to replace.
     pub fn to_string_lossy(&self) -> Cow<'_, str> {
         match &self.0 {
+            Repr::Short { len, bytes } => Cow::Borrowed(Repr::short_str(*len, bytes)),
             Repr::Text(text) => Cow::Borrowed(text),
             Repr::Extended(bytes) => Cow::Owned(
                 CodePoints::new(bytes)
@@ -110,6 +143,7 @@ impl GdString {
     /// shortest form of up to 6 bytes. O(1).
     pub fn as_bytes(&self) -> &[u8] {
         match &self.0 {
+            Repr::Short { len, bytes } => bytes.get(..usize::from(*len)).unwrap_or(&[]),
             Repr::Text(text) => text.as_bytes(),
             Repr::Extended(bytes) => bytes,
         }
@@ -137,7 +171,7 @@ impl GdString {
     /// The string whose code points Godot 3 writes as `bytes` (each in its shortest form).
     fn from_shortest(bytes: Vec<u8>) -> GdString {
         match String::from_utf8(bytes) {
-            Ok(text) => GdString(Repr::Text(text)),
+            Ok(text) => GdString(Repr::of_string(text)),
             Err(error) => GdString(Repr::Extended(error.into_bytes().into_boxed_slice())),
         }
     }
@@ -149,7 +183,7 @@ impl GdString {
     /// [`ErrorKind::InvalidUtf8`] when Godot refuses the string.
     pub(crate) fn from_view(s: &GdStr<'_>) -> Result<GdString> {
         match s.to_str() {
-            Ok(text) => Ok(GdString(Repr::Text(String::from(text)))),
+            Ok(text) => Ok(GdString(Repr::of_str(text))),
             Err(error) if matches!(error.kind(), ErrorKind::NotUnicode | ErrorKind::Overlong) => {
                 Ok(GdString::from_shortest(utf8::godot3_shortest(s.text_bytes())))
             }
@@ -166,13 +200,13 @@ impl Default for GdString {
 
 impl From<&str> for GdString {
     fn from(text: &str) -> Self {
-        GdString(Repr::Text(String::from(text)))
+        GdString(Repr::of_str(text))
     }
 }
 
 impl From<String> for GdString {
     fn from(text: String) -> Self {
-        GdString(Repr::Text(text))
+        GdString(Repr::of_string(text))
     }
 }
 
@@ -184,7 +218,7 @@ impl From<&String> for GdString {
 
 impl From<char> for GdString {
     fn from(c: char) -> Self {
-        GdString(Repr::Text(String::from(c)))
+        GdString(Repr::of_str(c.encode_utf8(&mut [0; 4])))
     }
 }
 
@@ -241,10 +275,7 @@ impl PartialOrd for GdString {
 impl fmt::Display for GdString {
     /// The text, code points `str` cannot hold as U+FFFD.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.0 {
-            Repr::Text(text) => f.write_str(text),
-            Repr::Extended(_) => f.write_str(&self.to_string_lossy()),
-        }
+        f.write_str(&self.to_string_lossy())
     }
 }
 
@@ -253,6 +284,7 @@ impl fmt::Debug for GdString {
     /// `\u{d800}`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.0 {
+            Repr::Short { len, bytes } => fmt::Debug::fmt(Repr::short_str(*len, bytes), f),
             Repr::Text(text) => fmt::Debug::fmt(text.as_str(), f),
             Repr::Extended(bytes) => {
                 f.write_str("\"")?;
