@@ -17,7 +17,7 @@ use arrow_array::{
     ListArray, NullArray, StringArray, StructArray,
 };
 use arrow_buffer::{NullBuffer, OffsetBuffer, ScalarBuffer};
-use arrow_schema::{DataType, Field, Fields};
+use arrow_schema::{DataType, Field};
 use gdvariant::json::{self, Part};
 use gdvariant::packed::PackedElement;
 use gdvariant::{Packed, PackedReals, Precision, VariantRef, VariantType};
@@ -513,22 +513,20 @@ impl Column {
 
     /// The Arrow field of the column, named `name`.
     pub fn field(&self, name: &str) -> Field {
-        Field::new(name, self.data_type(), true)
+        match &self.data {
+            Data::Math { .. } => Field::new(name, self.data_type(), true),
+            _ => self.shape.field(name),
+        }
     }
 
     /// The Arrow type of the column.
     fn data_type(&self) -> DataType {
         match &self.data {
-            Data::Math { fields, .. } | Data::Struct { fields, .. } => {
-                DataType::Struct(self.child_fields(fields))
-            }
+            Data::Math { fields, .. } => DataType::Struct(
+                fields.iter().map(|f| f.field(f.name.rsplit('.').next().unwrap_or(""))).collect(),
+            ),
             _ => self.shape.data_type(),
         }
-    }
-
-    /// The fields of a struct's children.
-    fn child_fields(&self, fields: &[Column]) -> Fields {
-        fields.iter().map(|f| f.field(f.name.rsplit('.').next().unwrap_or(""))).collect()
     }
 
     /// The column as an Arrow array; the column is left empty.

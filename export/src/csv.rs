@@ -8,7 +8,9 @@ use std::fmt::Write as _;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Float64Type, Int32Type, Int64Type};
 use arrow_array::{Array, ArrayRef, RecordBatch};
-use arrow_schema::{DataType, Schema};
+use arrow_schema::{DataType, Field, Schema};
+
+use crate::shape::JSON_METADATA;
 
 /// The header line (with its line break): the leaf columns' dotted names.
 pub fn header(schema: &Schema) -> Vec<u8> {
@@ -77,7 +79,7 @@ fn cells(column: &ArrayRef, row: usize, present: bool, first: &mut bool, line: &
         DataType::Utf8 => quoted(line, column.as_string::<i32>().value(row)),
         DataType::List(_) => {
             let mut text = String::new();
-            json(column, row, &mut text);
+            json(column, row, false, &mut text);
             quoted(line, &text);
         }
         _ => scalar(column, row, line),
@@ -114,14 +116,15 @@ fn real(out: &mut String, value: f64) -> std::fmt::Result {
     }
 }
 
-/// Row `row` of `column` as natural JSON (for lists in a cell). Recurses on the column's type,
-/// whose nesting the schema bounds.
-fn json(column: &ArrayRef, row: usize, out: &mut String) {
+/// Row `row` of `column` as natural JSON (for lists in a cell); `raw`: the column holds JSON
+/// text already. Recurses on the column's type, whose nesting the schema bounds.
+fn json(column: &ArrayRef, row: usize, raw: bool, out: &mut String) {
     if column.is_null(row) {
         out.push_str("null");
         return;
     }
     match column.data_type() {
+        DataType::Utf8 if raw => out.push_str(column.as_string::<i32>().value(row)),
         DataType::Utf8 => json_string(out, column.as_string::<i32>().value(row)),
         DataType::Binary => {
             out.push('"');
@@ -137,14 +140,15 @@ fn json(column: &ArrayRef, row: usize, out: &mut String) {
                 json_string(out, &text);
             }
         }
-        DataType::List(_) => {
+        DataType::List(item) => {
+            let raw = is_json(item);
             let items = column.as_list::<i32>().value(row);
             out.push('[');
             for i in 0..items.len() {
                 if i > 0 {
                     out.push(',');
                 }
-                json(&items, i, out);
+                json(&items, i, raw, out);
             }
             out.push(']');
         }
@@ -157,13 +161,18 @@ fn json(column: &ArrayRef, row: usize, out: &mut String) {
                 }
                 json_string(out, field.name());
                 out.push(':');
-                json(child, row, out);
+                json(child, row, is_json(field), out);
             }
             out.push('}');
         }
         DataType::Null => out.push_str("null"),
         _ => scalar(column, row, out),
     }
+}
+
+/// Whether a field holds natural JSON text.
+fn is_json(field: &Field) -> bool {
+    field.metadata().get(JSON_METADATA).is_some_and(|v| v == "true")
 }
 
 /// A JSON string literal.

@@ -17,7 +17,7 @@
 //! | `Array`, packed arrays | `List` of the elements' type (`PackedFloat32Array`: `Float32`) |
 //! | `PackedByteArray` | `Binary` |
 //! | a dictionary with string keys | `Struct` of the union of its keys (at most 256) |
-//! | anything else: mixed types, other keys, objects, nesting past 8 levels | `Utf8` holding the value's natural JSON ([`gdvariant::json::write_natural_json`]) |
+//! | anything else: mixed types (an array of mixed elements included), other keys, objects, nesting past 8 levels | `Utf8` holding the value's natural JSON ([`gdvariant::json::write_natural_json`]), the field marked with the metadata [`JSON_METADATA`] |
 //! | only nulls | `Null` |
 //!
 //! Every column is nullable (a missing key is a null). The schema is fixed before the first
@@ -52,6 +52,10 @@
 //! levels plus a math value's 3) per row, no recursion on the value's own nesting (JSON
 //! columns are one cursor pass); memory: one batch's columns per batch in flight.
 
+pub use arrow_array;
+pub use arrow_schema;
+pub use parquet as parquet_crate;
+
 pub mod batch;
 pub mod column;
 pub mod csv;
@@ -59,6 +63,7 @@ pub mod ipc;
 pub mod parquet;
 pub mod shape;
 
+pub use arrow_array::RecordBatch;
 pub use batch::{BatchBuilder, ExportSchema, Layout, Rejected, RowSource};
 pub use column::Misfit;
-pub use shape::{MAX_FIELDS, MAX_NESTING, Shape};
+pub use shape::{JSON_METADATA, MAX_FIELDS, MAX_NESTING, Shape};

@@ -86,6 +86,9 @@ impl Shape {
                 for item in array.iter() {
                     let Ok(item) = item else { return Shape::Json };
                     element = element.merge(Shape::of(item, depth.saturating_sub(1)));
+                    if element == Shape::Json {
+                        return Shape::Json;
+                    }
                 }
                 Shape::List(Box::new(element))
             }
@@ -120,7 +123,11 @@ impl Shape {
                 let double = p == Precision::Double || q == Precision::Double;
                 S::Math(a, if double { Precision::Double } else { Precision::Single })
             }
-            (S::List(a), S::List(b)) => S::List(Box::new(a.merge(*b))),
+            (S::List(a), S::List(b)) => match a.merge(*b) {
+                // A list of mixed elements is JSON as a whole.
+                S::Json => S::Json,
+                element => S::List(Box::new(element)),
+            },
             (S::Struct(mut a), S::Struct(b)) => {
                 for (name, shape) in b {
                     add_field(&mut a, name, shape);
@@ -147,18 +154,30 @@ impl Shape {
                 let fields = json::math_fields(*ty).unwrap_or(&[]);
                 DataType::Struct(math_struct(fields, &leaf))
             }
-            Shape::List(element) => {
-                DataType::List(Arc::new(Field::new("item", element.data_type(), true)))
+            Shape::List(element) => DataType::List(Arc::new(element.field("item"))),
+            Shape::Struct(fields) => {
+                DataType::Struct(fields.iter().map(|(name, shape)| shape.field(name)).collect())
             }
-            Shape::Struct(fields) => DataType::Struct(
-                fields
-                    .iter()
-                    .map(|(name, shape)| Field::new(name, shape.data_type(), true))
-                    .collect(),
-            ),
         }
     }
 }
+
+impl Shape {
+    /// The Arrow field of a column of this shape named `name`: nullable; a JSON column carries
+    /// the metadata [`JSON_METADATA`] = `"true"`.
+    pub fn field(&self, name: &str) -> Field {
+        let field = Field::new(name, self.data_type(), true);
+        if *self == Shape::Json {
+            let metadata = [(JSON_METADATA.to_owned(), "true".to_owned())];
+            field.with_metadata(metadata.into_iter().collect::<std::collections::HashMap<_, _>>())
+        } else {
+            field
+        }
+    }
+}
+
+/// The field metadata key that marks a column of natural JSON text.
+pub const JSON_METADATA: &str = "gdvariant.json";
 
 /// A dictionary key's text, when it is a `String` or a `StringName`.
 pub fn key_text(key: VariantRef<'_>) -> Option<String> {
