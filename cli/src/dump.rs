@@ -53,7 +53,13 @@ pub fn run(args: &DumpArgs) -> Result<ExitCode, Failure> {
         return Ok(ExitCode::SUCCESS);
     }
     let options = options::frame_options(args.decode, args.framing, &name, &bytes)?;
-    let chunks = parallel::chunks(&bytes, options::prefix(args.framing), options, args.skip_bad);
+    let chunks = parallel::chunks(
+        &bytes,
+        options::prefix(args.framing),
+        options,
+        args.skip_bad,
+        args.records.chunk_frames,
+    );
     let on_bad = if args.skip_bad { OnBad::Report } else { OnBad::Stop };
     let (format, version) = (args.format, options.version());
     let mut bad = false;

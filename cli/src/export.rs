@@ -199,7 +199,13 @@ fn write(
         Sink::Parquet(_, encoder) => encoder.take(),
         _ => None,
     };
-    let chunks = parallel::chunks(bytes, options::prefix(args.framing), options, args.skip_bad);
+    let chunks = parallel::chunks(
+        bytes,
+        options::prefix(args.framing),
+        options,
+        args.skip_bad,
+        args.records.chunk_frames,
+    );
     let on_bad = if args.skip_bad { OnBad::Report } else { OnBad::Stop };
     let progress = records::progress_bar(bytes.len());
     let (mut rows, mut rejected, mut bad) = (0u64, 0u64, 0u64);

@@ -51,7 +51,7 @@ pub fn run(args: &FramesArgs) -> Result<ExitCode, Failure> {
     let list = !args.stats;
     parallel::run(
         parallel::threads(args.records.jobs),
-        parallel::chunks(&bytes, prefix, options, args.skip_bad),
+        parallel::chunks(&bytes, prefix, options, args.skip_bad, args.records.chunk_frames),
         |chunk| {
             records::walk(chunk, &name, options, &conditions, on_bad, |index, frame, walked| {
                 if list {

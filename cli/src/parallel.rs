@@ -17,7 +17,7 @@ use crate::failure::Failure;
 
 /// Bytes of frames after which a chunk ends.
 pub const CHUNK_BYTES: usize = 8 << 20;
-/// Frames after which a chunk ends.
+/// Frames after which a chunk ends, by default (`--chunk-frames`).
 pub const CHUNK_FRAMES: usize = 1 << 16;
 
 /// A frame, or what stood where a frame should have.
@@ -51,7 +51,9 @@ pub fn chunks<'a>(
     prefix: LengthPrefix,
     options: Options,
     skip_bad: bool,
+    chunk_frames: usize,
 ) -> impl Iterator<Item = Chunk<'a>> + 'a {
+    let chunk_frames = chunk_frames.max(1);
     let mut items: Box<dyn Iterator<Item = Item<'a>> + 'a> = if skip_bad {
         Box::new(framing::raw_scan(bytes, prefix, options).map(|item| match item {
             Ok(raw) => Item::Frame(raw),
@@ -84,7 +86,7 @@ pub fn chunks<'a>(
             chunk.items.push(item);
             chunk.end = end;
             size = size.saturating_add(len);
-            if size >= CHUNK_BYTES || chunk.items.len() >= CHUNK_FRAMES {
+            if size >= CHUNK_BYTES || chunk.items.len() >= chunk_frames {
                 break;
             }
         }

@@ -26,6 +26,10 @@ pub struct RecordArgs {
     /// whatever the number.
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub jobs: usize,
+    /// Frames per chunk of work (at most 8 MiB of frames each); `export --to parquet` writes
+    /// one row group per chunk.
+    #[arg(long, default_value_t = crate::parallel::CHUNK_FRAMES, value_name = "N")]
+    pub chunk_frames: usize,
 }
 
 /// What to do at a frame whose value Godot refuses.

@@ -71,7 +71,13 @@ fn check(
     }
     let options =
         options::frame_options(args.decode, args.framing, &name, &bytes).map_err(as_message)?;
-    let chunks = parallel::chunks(&bytes, options::prefix(args.framing), options, false);
+    let chunks = parallel::chunks(
+        &bytes,
+        options::prefix(args.framing),
+        options,
+        false,
+        args.records.chunk_frames,
+    );
     let mut messages = Vec::new();
     let (mut matched, mut frames) = (0u64, 0u64);
     parallel::run(
