@@ -362,7 +362,8 @@ fn json_rows(
                     text.push_str(&serde_json_string(&path.join(".")));
                     text.push(':');
                     let keys: Vec<Key<'_>> = path.iter().map(|k| Key::from(k.as_str())).collect();
-                    match row.lookup(&keys)? {
+                    // A path that cannot be followed finds nothing, as in the other formats.
+                    match row.lookup(&keys).ok().flatten() {
                         Some(found) => text.push_str(&gdvariant::json::to_natural_json(found)?),
                         None => text.push_str("null"),
                     }
