@@ -48,10 +48,8 @@ fn scan(bytes: &[u8]) -> u64 {
 fn raw_scan(bytes: &[u8]) -> u64 {
     let (prefix, options) = (LengthPrefix::store_var(false), Options::godot4());
     units(|| {
-        for item in framing::raw_scan(bytes, prefix, options) {
-            if let Ok(raw) = item {
-                let _ = raw.decode(options);
-            }
+        for raw in framing::raw_scan(bytes, prefix, options).flatten() {
+            let _ = raw.decode(options);
         }
     })
 }

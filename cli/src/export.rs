@@ -288,7 +288,8 @@ fn convert(
     encoder: Option<&RowGroupEncoder>,
 ) -> Result<Done, String> {
     let number = chunk.number;
-    let mut builder = BatchBuilder::new(schema);
+    let capacity = if schema.layout().rows == RowSource::Frames { chunk.items.len() } else { 0 };
+    let mut builder = BatchBuilder::with_capacity(schema, capacity);
     let mut lines = Vec::new();
     let walked = records::walk(chunk, name, options, conditions, on_bad, |index, frame, _| {
         if to == To::Jsonl {

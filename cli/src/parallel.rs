@@ -131,6 +131,7 @@ pub fn run<'a, R: Send>(
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
+        .thread_name(|i| format!("gdvariant-{i}"))
         .build()
         .map_err(|e| Failure::Input(format!("cannot start {jobs} threads: {e}")))?;
     let window = jobs.saturating_mul(2);

@@ -159,6 +159,18 @@ impl<'s> BatchBuilder<'s> {
         }
     }
 
+    /// An empty batch of `schema` with room for `rows` rows (fewer reallocations; a hint, not
+    /// a limit).
+    pub fn with_capacity(schema: &'s ExportSchema, rows: usize) -> Self {
+        let mut builder = BatchBuilder::new(schema);
+        for column in &mut builder.columns {
+            column.reserve(rows);
+        }
+        builder.frames.reserve(rows);
+        builder.offsets.reserve(rows);
+        builder
+    }
+
     /// Rows so far.
     pub fn rows(&self) -> usize {
         self.rows

@@ -156,6 +156,26 @@ impl Column {
         Column { name: name.to_owned(), shape: shape.clone(), valid: Vec::new(), data }
     }
 
+    /// Makes room for `rows` more rows (their values' own contents aside: list elements and
+    /// text bytes grow as they come).
+    pub fn reserve(&mut self, rows: usize) {
+        self.valid.reserve(rows);
+        match &mut self.data {
+            Data::Null => {}
+            Data::Bool(values) => values.reserve(rows),
+            Data::Int(values) => values.reserve(rows),
+            Data::Int32(values) => values.reserve(rows),
+            Data::Float(values) => values.reserve(rows),
+            Data::Float32(values) => values.reserve(rows),
+            Data::Bytes { offsets, .. } | Data::List { offsets, .. } => offsets.reserve(rows),
+            Data::Struct { fields, .. } | Data::Math { fields, .. } => {
+                for field in fields {
+                    field.reserve(rows);
+                }
+            }
+        }
+    }
+
     /// Rows in the column.
     pub fn len(&self) -> usize {
         self.valid.len()

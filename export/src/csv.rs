@@ -58,15 +58,15 @@ fn leaf_names(name: &str, data_type: &DataType, out: &mut Vec<String>) {
 /// The cells of `column`'s row `row` (several for a struct): `present` is false under a null
 /// struct.
 fn cells(column: &ArrayRef, row: usize, present: bool, first: &mut bool, line: &mut String) {
-    if let DataType::Struct(fields) = column.data_type() {
-        if !fields.is_empty() {
-            let array = column.as_struct();
-            let present = present && array.is_valid(row);
-            for child in array.columns() {
-                cells(child, row, present, first, line);
-            }
-            return;
+    if let DataType::Struct(fields) = column.data_type()
+        && !fields.is_empty()
+    {
+        let array = column.as_struct();
+        let present = present && array.is_valid(row);
+        for child in array.columns() {
+            cells(child, row, present, first, line);
         }
+        return;
     }
     if !*first {
         line.push(',');

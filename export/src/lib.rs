@@ -52,9 +52,9 @@
 //! levels plus a math value's 3) per row, no recursion on the value's own nesting (JSON
 //! columns are one cursor pass); memory: one batch's columns per batch in flight.
 
+pub use ::parquet as parquet_crate;
 pub use arrow_array;
 pub use arrow_schema;
-pub use parquet as parquet_crate;
 
 pub mod batch;
 pub mod column;
