@@ -109,8 +109,11 @@ enum Data {
         offsets: Vec<i32>,
         child: Box<Column>,
     },
+    /// A dictionary: a column per key (`keys`, in schema order, found by `index`), and which
+    /// keys the current row has given.
     Struct {
         fields: Vec<Column>,
+        keys: Vec<String>,
         index: HashMap<String, usize>,
         seen: Vec<bool>,
     },
@@ -144,6 +147,7 @@ impl Column {
                     .iter()
                     .map(|(field, shape)| Column::new(&format!("{name}.{field}"), shape))
                     .collect(),
+                keys: fields.iter().map(|(field, _)| field.clone()).collect(),
                 index: fields.iter().zip(0..).map(|((field, _), i)| (field.clone(), i)).collect(),
                 seen: vec![false; fields.len()],
             },
@@ -302,15 +306,13 @@ impl Column {
         Ok(())
     }
 
-    /// Appends a value's natural JSON.
+    /// Appends a value's natural JSON, written straight into the column's bytes.
     fn push_json(&mut self, value: VariantRef<'_>) -> Result<(), Misfit> {
         let Data::Bytes { offsets, bytes } = &mut self.data else { return Err(Misfit::TooLarge) };
-        let mut text = String::new();
-        json::write_natural_json(value, &mut text).map_err(|error| match error {
+        json::write_natural_json(value, &mut Utf8Sink(bytes)).map_err(|error| match error {
             json::JsonError::Value(error) => Misfit::Malformed(error),
             _ => Misfit::TooLarge,
         })?;
-        bytes.extend_from_slice(text.as_bytes());
         end_item(offsets, bytes.len())?;
         self.valid.push(true);
         Ok(())
@@ -459,7 +461,7 @@ impl Column {
     /// Appends a dictionary to a struct column.
     fn push_struct(&mut self, value: VariantRef<'_>) -> Result<(), Misfit> {
         let name = self.name.clone();
-        let Data::Struct { fields, index, seen } = &mut self.data else { return Ok(()) };
+        let Data::Struct { fields, keys, index, seen } = &mut self.data else { return Ok(()) };
         let VariantRef::Dictionary(dictionary) = value else { return Ok(()) };
         seen.fill(false);
         let mut hint = 0usize;
@@ -475,8 +477,8 @@ impl Column {
                 }
             };
             // Keys usually come in the order of the schema: try the next field first.
-            let at = match fields.get(hint) {
-                Some(field) if field.name.rsplit('.').next() == Some(&*text) => hint,
+            let at = match keys.get(hint) {
+                Some(key) if *key == *text => hint,
                 _ => match index.get(&*text) {
                     Some(&at) => at,
                     None => return Err(Misfit::Key { column: name, key: text.into_owned() }),
@@ -593,6 +595,16 @@ impl Column {
                 Arc::new(StructArray::new(struct_fields, arrays, nulls))
             }
         }
+    }
+}
+
+/// Text written into a byte buffer (every write is a `str`, so the bytes stay UTF-8).
+struct Utf8Sink<'a>(&'a mut Vec<u8>);
+
+impl std::fmt::Write for Utf8Sink<'_> {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        self.0.extend_from_slice(text.as_bytes());
+        Ok(())
     }
 }
 
