@@ -2,7 +2,7 @@
 //! inferred from sample rows) and [`BatchBuilder`] (frames in, an Arrow `RecordBatch` out, the
 //! rows that do not fit set aside).
 //!
-//! Costs: inferring from a sample is O(bytes x [`MAX_NESTING`](crate::MAX_NESTING)); building
+//! Costs: inferring from a sample is O(bytes x [`MAX_NESTING`]); building
 //! a batch O(bytes x the schema's nesting) per row, plus the natural JSON of JSON columns
 //! (O(bytes)); memory: the batch's own columns (about the size of the values converted).
 
@@ -56,7 +56,7 @@ pub struct ExportSchema {
 impl ExportSchema {
     /// Infers the columns from sample rows' values (the first rows of a dump, say): the
     /// union of their string keys in first-seen order, each typed by the rules of [`Shape`].
-    /// O(bytes of the sample x [`MAX_NESTING`](crate::MAX_NESTING)).
+    /// O(bytes of the sample x [`MAX_NESTING`]).
     pub fn infer<'a>(layout: Layout, sample: impl IntoIterator<Item = VariantRef<'a>>) -> Self {
         let mut shapes: Vec<Shape> = match &layout.columns {
             Some(paths) => vec![Shape::Null; paths.len()],

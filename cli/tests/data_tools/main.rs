@@ -6,7 +6,7 @@
 //! Godot refused must be the ones the export reports and skips.
 //!
 //! These tests need `godot3-server`, `python3` and DuckDB, so the plain test command ignores
-//! them; `.ci/run` installs them and runs `cargo test -p gdvariant-cli --test data_tools --
+//! them; `.ci/run` installs them and runs `cargo test --workspace --all-features --test data_tools --
 //! --ignored`. A missing tool fails them.
 #![allow(
     clippy::unwrap_used,
