@@ -100,6 +100,7 @@
 //! | Godot's text of a value (`var_to_str` / `var2str`) | [`text::to_text_as`], [`text::write_text_as`] (feature `alloc`) | O(n), plus sorting dictionary keys: O(n log n) |
 //! | which Godot wrote some bytes, and why | [`detect()`] | O(n): two validations |
 //! | a value as lossless, type-tagged JSON | [`json::to_json`], [`json::write_json`] | O(n) |
+//! | a value as natural JSON (objects, numbers, math values as small objects) | [`json::to_natural_json`], [`json::write_natural_json`] | O(n) |
 //! | a value by a textual path such as `players/3/pos` | [`parse_path`], then [`VariantRef::lookup`] / [`Element::lookup`] | O(path), then each step's lookup |
 //! | frames from a tokio stream, UDP or WebSocket (feature `tokio`) | `net::FrameCodec`, `net::DatagramCodec`, `net::Packet::datagram` | O(frame) per frame, however the bytes arrive |
 //! | statistics over a dump, or the frames of a damaged one | [`framing::FrameStats`], [`framing::scan`] | O(1) per frame / O(n), resynchronisation included |

@@ -43,6 +43,17 @@ fn scan(bytes: &[u8]) -> u64 {
     })
 }
 
+/// The units of work of scanning `bytes` to the end without checking the frames' values, then
+/// checking each (as `gdvariant export --jobs N` does, on several threads).
+fn raw_scan(bytes: &[u8]) -> u64 {
+    let (prefix, options) = (LengthPrefix::store_var(false), Options::godot4());
+    units(|| {
+        for raw in framing::raw_scan(bytes, prefix, options).flatten() {
+            let _ = raw.decode(options);
+        }
+    })
+}
+
 /// Scans `make(size)` and `make(4 * size)`: the work grows at most 6x, and stays within
 /// `per_byte` units per input byte (a dump holds no one value for `validate` to compare with).
 fn assert_linear_scan(name: &str, size: usize, per_byte: u64, make: impl Fn(usize) -> Vec<u8>) {
@@ -61,6 +72,30 @@ fn assert_linear_scan(name: &str, size: usize, per_byte: u64, make: impl Fn(usiz
 #[test]
 fn resynchronising_is_linear_when_every_offset_starts_a_long_candidate() {
     assert_linear_scan("nested arrays to the end", 64_000, 4, resync_dump);
+}
+
+#[test]
+fn the_raw_scan_costs_what_the_scan_costs() {
+    for size in [16_000, 64_000] {
+        let dump = resync_dump(size);
+        let (checked, raw) = (scan(&dump), raw_scan(&dump));
+        assert!(raw <= checked + checked / 10 + 1_000, "{size}: raw {raw}, checked {checked}");
+        let prefix = LengthPrefix::store_var(false);
+        let options = Options::godot4();
+        let a: Vec<_> =
+            framing::scan(&dump, prefix, options).map(|r| r.map(|f| f.offset())).collect();
+        let b: Vec<_> = framing::raw_scan(&dump, prefix, options)
+            .map(|r| {
+                r.and_then(|raw| {
+                    let len = raw.raw_bytes().len() as u64;
+                    raw.decode(options)
+                        .map(|f| f.offset())
+                        .map_err(|error| framing::Skipped { error, len })
+                })
+            })
+            .collect();
+        assert_eq!(a, b);
+    }
 }
 
 /// The frames after a hostile stretch are still found once the budget for checking candidates

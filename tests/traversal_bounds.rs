@@ -202,3 +202,43 @@ pub fn wide_keys_inside_keys(depth: usize, width: usize) -> Vec<u8> {
     }
     writer.finish().unwrap()
 }
+
+/// A dictionary of `count` keys, each a dictionary nested `depth` deep as a key of a key (the
+/// natural writer writes such keys as their lossless text, then passes over them).
+fn keys_in_keys(count: usize, depth: usize) -> Vec<u8> {
+    let mut writer = Writer::new(Vec::new(), EncodeOptions::godot4());
+    writer.begin_dictionary(count).unwrap();
+    for i in 0..count {
+        for _ in 0..depth {
+            writer.begin_dictionary(1).unwrap();
+        }
+        writer.int(i as i64).unwrap();
+        for _ in 0..depth {
+            writer.string("v").unwrap();
+        }
+        writer.string("value").unwrap();
+    }
+    writer.finish().unwrap()
+}
+
+#[test]
+fn natural_json_reads_each_byte_a_bounded_number_of_times() {
+    let options = Options::godot4();
+    let natural = |bytes: &[u8], options| {
+        gdvariant::json::to_natural_json(gdvariant::parse(bytes, options).unwrap()).unwrap();
+    };
+    assert_linear(
+        "natural json, depth and width",
+        2_000,
+        12,
+        |n| (deep_around_wide((n / 10).min(1000), n), options),
+        natural,
+    );
+    assert_linear(
+        "natural json, keys nested in keys",
+        50,
+        16,
+        |n| (keys_in_keys(n, 1000), options),
+        natural,
+    );
+}

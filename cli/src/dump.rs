@@ -3,24 +3,31 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use gdvariant::framing;
 
-use crate::failure::Failure;
+use crate::failure::{self, Failure};
 use crate::output::Out;
-use crate::{DecodeArgs, FileArg, Format, FrameArgs, input, options, render};
+use crate::records::{self, OnBad, RecordArgs};
+use crate::{DecodeArgs, FileArg, Format, FrameArgs, filter, input, options, parallel, render};
 
 /// Arguments of `dump`.
 #[derive(Args, Debug)]
 pub struct DumpArgs {
     /// The file (`-`: standard input).
     file: FileArg,
-    /// How to print: Godot's text, or lossless JSON.
+    /// How to print: Godot's text, lossless JSON, or natural JSON.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
-    /// The file holds length-prefixed frames (store_var, put_var): print each value on its
-    /// own line.
+    /// The file holds length-prefixed frames (store_var, put_var): print each frame's value as
+    /// a record (JSON: one line `{"frame":I,"offset":O,"value":V}`; text: a header line
+    /// `# frame I at offset O: N bytes`, then N bytes of text).
     #[arg(long)]
     frames: bool,
+    /// With --frames: go on past frames Godot refuses (each reported on standard error; the
+    /// exit code is 1).
+    #[arg(long, requires = "frames")]
+    skip_bad: bool,
+    #[command(flatten)]
+    records: RecordArgs,
     #[command(flatten)]
     decode: DecodeArgs,
     #[command(flatten)]
@@ -30,24 +37,55 @@ pub struct DumpArgs {
 /// Runs `dump`.
 pub fn run(args: &DumpArgs) -> Result<ExitCode, Failure> {
     let name = input::name(&args.file);
+    let conditions = filter::parse_all(&args.records.conditions)?;
     let bytes = input::open(&args.file)?;
     let mut out = Out::stdout();
-    if args.frames {
-        let options = options::frame_options(args.decode, args.framing, &name, &bytes)?;
-        for frame in framing::frames(&bytes, options::prefix(args.framing), options) {
-            let frame = frame.map_err(|e| Failure::input(&name, e))?;
-            let text = render::render(frame.value(), args.format, options.version())
-                .map_err(|e| Failure::input(&name, e))?;
-            out.line(&text)?;
-        }
-    } else {
+    if !args.frames {
         let options = options::decode_options(args.decode, &name, &bytes)?;
         gdvariant::validate(&bytes, options).map_err(|e| Failure::input(&name, e))?;
         let value = gdvariant::parse(&bytes, options).map_err(|e| Failure::input(&name, e))?;
-        let text = render::render(value, args.format, options.version())
-            .map_err(|e| Failure::input(&name, e))?;
-        out.line(&text)?;
+        if filter::all_hold(&conditions, value) {
+            let text = render::render(value, args.format, options.version())
+                .map_err(|e| Failure::input(&name, e))?;
+            out.line(&text)?;
+        }
+        out.finish()?;
+        return Ok(ExitCode::SUCCESS);
     }
+    let options = options::frame_options(args.decode, args.framing, &name, &bytes)?;
+    let chunks = parallel::chunks(
+        &bytes,
+        options::prefix(args.framing),
+        options,
+        args.skip_bad,
+        args.records.chunk_frames,
+    );
+    let on_bad = if args.skip_bad { OnBad::Report } else { OnBad::Stop };
+    let (format, version) = (args.format, options.version());
+    let mut bad = false;
+    parallel::run(
+        parallel::threads(args.records.jobs),
+        chunks,
+        |chunk| {
+            records::walk(chunk, &name, options, &conditions, on_bad, |index, frame, walked| {
+                records::record(
+                    &mut walked.out,
+                    format,
+                    version,
+                    index,
+                    frame.offset(),
+                    frame.value(),
+                )
+                .map_err(|e| e.to_string())
+            })
+        },
+        |walked| {
+            out.bytes(&walked.out)?;
+            records::warn_all(&walked.bad, None);
+            bad |= !walked.bad.is_empty();
+            records::outcome(&walked)
+        },
+    )?;
     out.finish()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(if bad { ExitCode::from(failure::REFUSED) } else { ExitCode::SUCCESS })
 }

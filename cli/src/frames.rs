@@ -1,17 +1,17 @@
 //! `gdvariant frames`: walk the frames of a dump or stream capture, list them or summarise
 //! them.
 
-use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::Args;
-use gdvariant::framing::{self, Frame, FrameStats, FrameSummary, Skipped};
+use gdvariant::framing::{FrameStats, FrameSummary};
 use gdvariant::{Options, Version};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::failure::{self, Failure};
 use crate::output::Out;
-use crate::{DecodeArgs, FileArg, FrameArgs, input, options};
+use crate::parallel::Flow;
+use crate::records::{self, OnBad, RecordArgs};
+use crate::{DecodeArgs, FileArg, FrameArgs, filter, input, options, parallel};
 
 /// Arguments of `frames`.
 #[derive(Args, Debug)]
@@ -27,70 +27,65 @@ pub struct FramesArgs {
     #[arg(long)]
     skip_bad: bool,
     #[command(flatten)]
+    records: RecordArgs,
+    #[command(flatten)]
     decode: DecodeArgs,
     #[command(flatten)]
     framing: FrameArgs,
 }
 
-/// Frames between progress updates.
-const PROGRESS_EVERY: u32 = 4096;
-
 /// Runs `frames`.
 pub fn run(args: &FramesArgs) -> Result<ExitCode, Failure> {
     let name = input::name(&args.file);
+    let conditions = filter::parse_all(&args.records.conditions)?;
     let bytes = input::open(&args.file)?;
     let options = options::frame_options(args.decode, args.framing, &name, &bytes)?;
     let prefix = options::prefix(args.framing);
-    let progress = progress_bar(bytes.len());
+    let progress = records::progress_bar(bytes.len());
     let mut out = Out::stdout();
     if !args.stats {
         out.line(HEADER)?;
     }
     let mut stats = FrameStats::new();
-    let mut index = 0u64;
-    let mut until_update = PROGRESS_EVERY;
-    let mut step = |item: Result<Frame<'_>, Skipped>, out: &mut Out| -> Result<bool, Failure> {
-        until_update = until_update.saturating_sub(1);
-        if until_update == 0 {
-            until_update = PROGRESS_EVERY;
-            if let (Some(bar), Ok(frame)) = (&progress, &item) {
-                bar.set_position(frame.offset());
-            }
-        }
-        let good = match item {
-            Ok(frame) => {
-                let summary = FrameSummary::of(&frame);
-                stats.add_summary(summary);
-                if !args.stats {
-                    out.line(&line(index, summary, options))?;
+    let on_bad = if args.skip_bad { OnBad::Report } else { OnBad::Stop };
+    let list = !args.stats;
+    parallel::run(
+        parallel::threads(args.records.jobs),
+        parallel::chunks(&bytes, prefix, options, args.skip_bad, args.records.chunk_frames),
+        |chunk| {
+            records::walk(chunk, &name, options, &conditions, on_bad, |index, frame, walked| {
+                if list {
+                    let text = line(index, FrameSummary::of(frame), options);
+                    walked.out.extend_from_slice(text.as_bytes());
+                    walked.out.push(b'\n');
                 }
-                true
+                Ok(())
+            })
+        },
+        |walked| {
+            out.bytes(&walked.out)?;
+            for summary in &walked.summaries {
+                stats.add_summary(*summary);
             }
-            Err(skipped) => {
-                stats.add_bad(skipped.len);
-                let message = format!("{name}: {}", skipped.error);
-                match &progress {
-                    Some(bar) => bar.suspend(|| failure::warn(&message)),
-                    None => failure::warn(&message),
+            for len in &walked.bad_bytes {
+                stats.add_bad(*len);
+            }
+            records::warn_all(&walked.bad, progress.as_ref());
+            if let Some(bar) = &progress {
+                bar.set_position(walked.end);
+            }
+            match &walked.fail {
+                // Without --skip-bad the first bad frame ends the list.
+                Some(message) => {
+                    records::warn_all(std::slice::from_ref(message), progress.as_ref());
+                    stats.add_bad(0);
+                    Ok(Flow::Stop)
                 }
-                false
+                None if walked.ended => Ok(Flow::Stop),
+                None => Ok(Flow::Continue),
             }
-        };
-        index = index.saturating_add(1);
-        Ok(good)
-    };
-    if args.skip_bad {
-        for item in framing::scan(&bytes, prefix, options) {
-            step(item, &mut out)?;
-        }
-    } else {
-        for item in framing::frames(&bytes, prefix, options) {
-            let item = item.map_err(|error| Skipped { error, len: 0 });
-            if !step(item, &mut out)? {
-                break;
-            }
-        }
-    }
+        },
+    )?;
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
@@ -102,19 +97,6 @@ pub fn run(args: &FramesArgs) -> Result<ExitCode, Failure> {
     out.finish()?;
     let clean = stats.bad_frames() == 0;
     Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(failure::REFUSED) })
-}
-
-/// A progress bar on standard error, when it is a terminal.
-fn progress_bar(len: usize) -> Option<ProgressBar> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = ProgressBar::new(u64::try_from(len).unwrap_or(u64::MAX));
-    let style =
-        ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar());
-    bar.set_style(style);
-    Some(bar)
 }
 
 /// The first line of the list: the columns of [`line`].

@@ -1,12 +1,13 @@
-//! `gdvariant get`: the value at a path.
+//! `gdvariant get`: the value at a path, in one value or in every frame of a dump.
 
 use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::failure::Failure;
+use crate::failure::{self, Failure};
 use crate::output::{self, Out};
-use crate::{DecodeArgs, FileArg, Format, input, options, render};
+use crate::records::{self, OnBad, RecordArgs};
+use crate::{DecodeArgs, FileArg, Format, FrameArgs, filter, input, options, parallel, render};
 
 /// Arguments of `get`.
 #[derive(Args, Debug)]
@@ -16,33 +17,83 @@ pub struct GetArgs {
     /// Keys and indices separated by `/`, such as `players/3/pos`; an integer segment is an
     /// index or an int key, `"3"` (quoted) the string key 3; the empty path is the whole value.
     path: String,
-    /// How to print: Godot's text, or lossless JSON.
+    /// How to print: Godot's text, lossless JSON, or natural JSON.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
     /// Write the value's exact bytes (header included) instead.
-    #[arg(long, conflicts_with = "format")]
+    #[arg(long, conflicts_with_all = ["format", "frames"])]
     raw: bool,
+    /// The file holds length-prefixed frames: print the value at the path in each frame that
+    /// has one, as a record (JSON: one line `{"frame":I,"offset":O,"value":V}`; text: a header
+    /// line `# frame I at offset O: N bytes`, then N bytes of text).
+    #[arg(long)]
+    frames: bool,
+    /// With --frames: go on past frames Godot refuses (each reported on standard error; the
+    /// exit code is 1).
+    #[arg(long, requires = "frames")]
+    skip_bad: bool,
+    #[command(flatten)]
+    records: RecordArgs,
     #[command(flatten)]
     decode: DecodeArgs,
+    #[command(flatten)]
+    framing: FrameArgs,
 }
 
 /// Runs `get`.
 pub fn run(args: &GetArgs) -> Result<ExitCode, Failure> {
     let keys = gdvariant::parse_path(&args.path)
         .map_err(|e| Failure::Usage(format!("path {:?}: {e}", args.path)))?;
+    let conditions = filter::parse_all(&args.records.conditions)?;
     if args.raw {
         output::check_binary_target(None)?;
     }
     let name = input::name(&args.file);
     let bytes = input::open(&args.file)?;
+    let mut out = Out::stdout();
+    if args.frames {
+        let options = options::frame_options(args.decode, args.framing, &name, &bytes)?;
+        let chunks = parallel::chunks(
+            &bytes,
+            options::prefix(args.framing),
+            options,
+            args.skip_bad,
+            args.records.chunk_frames,
+        );
+        let on_bad = if args.skip_bad { OnBad::Report } else { OnBad::Stop };
+        let (format, version) = (args.format, options.version());
+        let mut bad = false;
+        parallel::run(
+            parallel::threads(args.records.jobs),
+            chunks,
+            |chunk| {
+                records::walk(chunk, &name, options, &conditions, on_bad, |index, frame, walked| {
+                    // A frame without a value at the path has no record.
+                    let Ok(Some(found)) = frame.value().lookup(&keys) else { return Ok(()) };
+                    records::record(&mut walked.out, format, version, index, frame.offset(), found)
+                        .map_err(|e| e.to_string())
+                })
+            },
+            |walked| {
+                out.bytes(&walked.out)?;
+                records::warn_all(&walked.bad, None);
+                bad |= !walked.bad.is_empty();
+                records::outcome(&walked)
+            },
+        )?;
+        out.finish()?;
+        return Ok(if bad { ExitCode::from(failure::REFUSED) } else { ExitCode::SUCCESS });
+    }
     let options = options::decode_options(args.decode, &name, &bytes)?;
     gdvariant::validate(&bytes, options).map_err(|e| Failure::input(&name, e))?;
     let root = gdvariant::parse_prefix(&bytes, options).map_err(|e| Failure::input(&name, e))?;
+    if !filter::all_hold(&conditions, root.value()) {
+        return Err(Failure::input(&name, "the value does not meet --where"));
+    }
     let found = root
         .lookup(&keys)
         .map_err(|e| Failure::input(&name, format_args!("path {:?}: {e}", args.path)))?
         .ok_or_else(|| Failure::input(&name, format_args!("no value at path {:?}", args.path)))?;
-    let mut out = Out::stdout();
     if args.raw {
         out.bytes(found.raw_bytes())?;
     } else {

@@ -9,13 +9,17 @@
 
 mod detect;
 mod dump;
+mod export;
 mod failure;
+mod filter;
 mod frames;
 mod get;
 mod input;
 mod options;
 mod output;
+mod parallel;
 mod proxy;
+mod records;
 mod reencode;
 mod render;
 mod validate;
@@ -47,8 +51,10 @@ enum Command {
     Reencode(reencode::ReencodeArgs),
     /// Walk a store_var dump or stream capture frame by frame.
     Frames(frames::FramesArgs),
-    /// Print the value at a path such as `players/3/pos`.
+    /// Print the value at a path such as `players/3/pos` (or in every frame with --frames).
     Get(get::GetArgs),
+    /// Write a dump's frames as rows of a Parquet, Arrow, CSV or JSON Lines file.
+    Export(export::ExportArgs),
     /// Tell whether bytes are Godot 3 or Godot 4, and why.
     Detect(detect::DetectArgs),
     /// Forward Godot traffic (TCP, UDP or WebSocket), dropping every frame Godot would refuse.
@@ -108,6 +114,8 @@ pub enum Format {
     Text,
     /// Lossless JSON (schema in the README).
     Json,
+    /// Natural JSON: dictionaries as objects, numbers as numbers, math values as small objects.
+    Natural,
 }
 
 /// A file argument: a path, or `-` for standard input.
@@ -121,6 +129,7 @@ fn main() -> ExitCode {
         Command::Reencode(args) => reencode::run(args),
         Command::Frames(args) => frames::run(args),
         Command::Get(args) => get::run(args),
+        Command::Export(args) => export::run(args),
         Command::Detect(args) => detect::run(args),
         Command::Proxy(args) => proxy::run(args),
     };

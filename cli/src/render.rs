@@ -1,4 +1,4 @@
-//! A value as text or JSON.
+//! A value as text, lossless JSON or natural JSON.
 
 use gdvariant::{VariantRef, Version};
 
@@ -13,5 +13,6 @@ pub fn render(
     match format {
         Format::Text => gdvariant::text::to_text_as(value, version),
         Format::Json => gdvariant::json::to_json(value),
+        Format::Natural => gdvariant::json::to_natural_json(value),
     }
 }

@@ -3,10 +3,12 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use gdvariant::framing;
 
 use crate::failure::{self, Failure};
-use crate::{DecodeArgs, FileArg, FrameArgs, input, options};
+use crate::output::Out;
+use crate::parallel::Flow;
+use crate::records::{self, OnBad, RecordArgs};
+use crate::{DecodeArgs, FileArg, FrameArgs, filter, input, options, parallel};
 
 /// Arguments of `validate`.
 #[derive(Args, Debug)]
@@ -18,26 +20,44 @@ pub struct ValidateArgs {
     #[arg(long)]
     frames: bool,
     #[command(flatten)]
+    records: RecordArgs,
+    #[command(flatten)]
     decode: DecodeArgs,
     #[command(flatten)]
     framing: FrameArgs,
 }
 
 /// Runs `validate`: silent when every file is valid; one line on standard error per refused
-/// file (per bad frame with `--frames`), and exit code 1.
+/// file (per bad frame with `--frames`), and exit code 1. With `--where` and `--frames`, one
+/// line per file on standard output: its name, the frames that meet the conditions, the good
+/// frames.
 pub fn run(args: &ValidateArgs) -> Result<ExitCode, Failure> {
+    let conditions = filter::parse_all(&args.records.conditions)?;
+    let mut out = Out::stdout();
     let mut refused = false;
     for file in &args.files {
-        if let Err(message) = check(args, file) {
-            failure::warn(message);
-            refused = true;
+        match check(args, &conditions, file) {
+            Ok(Some((matched, frames))) => {
+                out.line(&format!("{}\t{matched}\t{frames}", input::name(file)))?
+            }
+            Ok(None) => {}
+            Err(message) => {
+                failure::warn(message);
+                refused = true;
+            }
         }
     }
+    out.finish()?;
     Ok(if refused { ExitCode::from(failure::REFUSED) } else { ExitCode::SUCCESS })
 }
 
-/// Checks one file; the message for standard error when it is refused.
-fn check(args: &ValidateArgs, file: &FileArg) -> Result<(), String> {
+/// Checks one file; the message for standard error when it is refused; with `--where` and
+/// `--frames`, the frames that match and the good frames.
+fn check(
+    args: &ValidateArgs,
+    conditions: &[filter::Condition],
+    file: &FileArg,
+) -> Result<Option<(u64, u64)>, String> {
     let name = input::name(file);
     let as_message = |failure: Failure| match failure {
         Failure::Input(message) | Failure::Usage(message) => message,
@@ -46,15 +66,34 @@ fn check(args: &ValidateArgs, file: &FileArg) -> Result<(), String> {
     let bytes = input::open(file).map_err(as_message)?;
     if !args.frames {
         let options = options::decode_options(args.decode, &name, &bytes).map_err(as_message)?;
-        return gdvariant::validate(&bytes, options).map_err(|e| format!("{name}: {e}"));
+        gdvariant::validate(&bytes, options).map_err(|e| format!("{name}: {e}"))?;
+        return Ok(None);
     }
     let options =
         options::frame_options(args.decode, args.framing, &name, &bytes).map_err(as_message)?;
+    let chunks = parallel::chunks(
+        &bytes,
+        options::prefix(args.framing),
+        options,
+        false,
+        args.records.chunk_frames,
+    );
     let mut messages = Vec::new();
-    for frame in framing::frames(&bytes, options::prefix(args.framing), options) {
-        if let Err(error) = frame {
-            messages.push(format!("{name}: {error}"));
-        }
+    let (mut matched, mut frames) = (0u64, 0u64);
+    parallel::run(
+        parallel::threads(args.records.jobs),
+        chunks,
+        |chunk| records::walk(chunk, &name, options, conditions, OnBad::Report, |_, _, _| Ok(())),
+        |walked| {
+            messages.extend(walked.bad.iter().cloned());
+            matched = matched.saturating_add(walked.matched);
+            frames = frames.saturating_add(walked.frames);
+            Ok(if walked.ended { Flow::Stop } else { Flow::Continue })
+        },
+    )
+    .map_err(as_message)?;
+    if !messages.is_empty() {
+        return Err(messages.join("\n"));
     }
-    if messages.is_empty() { Ok(()) } else { Err(messages.join("\n")) }
+    Ok((!conditions.is_empty()).then_some((matched, frames)))
 }

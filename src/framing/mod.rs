@@ -43,7 +43,7 @@
 //! | you have | call | cost |
 //! | --- | --- | --- |
 //! | a whole dump in memory | [`frames`] (checked) / [`raw_frames`] | O(frame) / O(1) per frame, no allocation |
-//! | a dump that may be damaged, read past every bad frame | [`scan`] (and [`resync`]) | O(frame) per good frame; the searches after bad prefixes O(n) in all |
+//! | a dump that may be damaged, read past every bad frame | [`scan`] (and [`resync`]; [`raw_scan`] leaves each value to check, on any thread) | O(frame) per good frame; the searches after bad prefixes O(n) in all |
 //! | counts per type, largest and deepest frames | [`FrameStats`] | O(1) per frame, fixed size |
 //! | a receive buffer that may hold part of a frame | [`read_frame`] (checked) / [`split_frame`] | O(frame) / O(1) |
 //! | the same, at an absolute stream offset, with how many bytes a bad frame takes | [`receive`] | O(1) while incomplete, O(frame) once complete |
@@ -87,7 +87,7 @@ pub use prefix::{ByteOrder, DEFAULT_MAX_FRAME_SIZE, LengthPrefix, PREFIX_LEN};
 #[cfg(feature = "std")]
 pub use reader::FrameReader;
 pub use receive::{Received, receive};
-pub use scan::{Scan, Skipped, resync, scan};
+pub use scan::{RawScan, Scan, Skipped, raw_scan, resync, scan};
 pub use stats::{FrameStats, FrameSummary, LARGEST_KEPT, TypeCount};
 #[cfg(feature = "alloc")]
 pub use write::append_frame;

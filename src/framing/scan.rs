@@ -45,12 +45,49 @@ pub struct Skipped {
 /// assert_eq!(scan.filter(|f| f.is_ok()).count(), 10);
 /// ```
 pub fn scan(buf: &[u8], prefix: LengthPrefix, options: Options) -> Scan<'_> {
-    Scan { buf, pos: 0, prefix, options, credit: Credit::for_bytes(buf.len()) }
+    Scan { raw: raw_scan(buf, prefix, options), options }
 }
 
 /// The iterator of [`scan`].
 #[derive(Clone, Debug)]
 pub struct Scan<'a> {
+    raw: RawScan<'a>,
+    options: Options,
+}
+
+impl Scan<'_> {
+    /// Offset in the buffer where the next frame (or stretch) starts.
+    pub fn position(&self) -> usize {
+        self.raw.pos
+    }
+}
+
+/// [`scan`] without checking the values of the frames it yields: each item is a frame whose
+/// prefix is sound ([`RawFrame::decode`] checks its value, on any thread), or a stretch after
+/// a prefix no frame can follow, found as [`scan`] finds it (the candidates' values are
+/// checked there, within the same budget). The frames and stretches are those of [`scan`],
+/// a frame [`scan`] refuses for its value being here a frame to decode. O(1) per frame; the
+/// searches after bad prefixes O(n) in all, as in [`scan`].
+///
+/// ```
+/// use gdvariant::framing::{self, LengthPrefix};
+/// use gdvariant::Options;
+///
+/// let dump = include_bytes!("../../corpus/godot4/stream_file_store_var.bin");
+/// let (prefix, options) = (LengthPrefix::store_var(false), Options::godot4());
+/// let checked = framing::raw_scan(dump, prefix, options)
+///     .map(|item| item.map(|raw| raw.decode(options)))
+///     .filter(|item| matches!(item, Ok(Ok(_))))
+///     .count();
+/// assert_eq!(checked, framing::scan(dump, prefix, options).count());
+/// ```
+pub fn raw_scan(buf: &[u8], prefix: LengthPrefix, options: Options) -> RawScan<'_> {
+    RawScan { buf, pos: 0, prefix, options, credit: Credit::for_bytes(buf.len()) }
+}
+
+/// The iterator of [`raw_scan`].
+#[derive(Clone, Debug)]
+pub struct RawScan<'a> {
     buf: &'a [u8],
     pos: usize,
     prefix: LengthPrefix,
@@ -59,37 +96,47 @@ pub struct Scan<'a> {
     credit: Credit,
 }
 
-impl Scan<'_> {
+impl RawScan<'_> {
     /// Offset in the buffer where the next frame (or stretch) starts.
     pub fn position(&self) -> usize {
         self.pos
     }
 }
 
-impl<'a> Iterator for Scan<'a> {
-    type Item = Result<Frame<'a>, Skipped>;
+impl<'a> Iterator for RawScan<'a> {
+    type Item = Result<RawFrame<'a>, Skipped>;
 
     fn next(&mut self) -> Option<Self::Item> {
         let rest = self.buf.get(self.pos..).filter(|rest| !rest.is_empty())?;
         let offset = u64::try_from(self.pos).unwrap_or(u64::MAX);
-        let len = |from: usize, to: usize| u64::try_from(to.saturating_sub(from)).unwrap_or(0);
         match split(rest, offset, self.prefix) {
             Ok(raw) => {
-                let start = self.pos;
                 self.pos = self.pos.saturating_add(raw.raw_bytes().len());
-                Some(
-                    raw.decode(self.options)
-                        .map_err(|error| Skipped { error, len: len(start, self.pos) }),
-                )
+                Some(Ok(raw))
             }
             Err(error) => {
                 let start = self.pos;
                 let from = start.saturating_add(1);
                 self.pos = search(self.buf, from, self.prefix, self.options, &mut self.credit)
                     .unwrap_or(self.buf.len());
-                Some(Err(Skipped { error, len: len(start, self.pos) }))
+                let len = u64::try_from(self.pos.saturating_sub(start)).unwrap_or(0);
+                Some(Err(Skipped { error, len }))
             }
         }
+    }
+}
+
+impl FusedIterator for RawScan<'_> {}
+
+impl<'a> Iterator for Scan<'a> {
+    type Item = Result<Frame<'a>, Skipped>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let options = self.options;
+        Some(self.raw.next()?.and_then(|raw| {
+            let len = u64::try_from(raw.raw_bytes().len()).unwrap_or(u64::MAX);
+            raw.decode(options).map_err(|error| Skipped { error, len })
+        }))
     }
 }
 

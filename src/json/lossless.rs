@@ -1,75 +1,12 @@
-//! Lossless JSON, written straight from a [`VariantRef`] (feature `alloc`).
-//!
-//! Every Godot value is written so that its type and every bit of its content can be read back:
-//! JSON's own values where they say everything (`null`, booleans, integers, finite floats,
-//! `String`s, untyped arrays), and an object tagged with `"type"` everywhere else. Type names
-//! are Godot 4's (`type_string()`), whichever version the bytes come from.
-//!
-//! | Godot value | JSON |
-//! | --- | --- |
-//! | `null` | `null` |
-//! | `bool` | `true`, `false` |
-//! | `int` | an integer: `42`, `-9223372036854775808` |
-//! | `float` | a number that always has a `.` or an exponent, the shortest decimal that reads back to the same `f64`: `1.0`, `0.1`, `-0.0`, `1e20`; not finite: `{"type": "float", "value": "inf"}` (`"-inf"`, `"nan"`, see below) |
-//! | `String` | a string |
-//! | `StringName` | `{"type": "StringName", "value": "name"}` |
-//! | untyped `Array` | an array |
-//! | typed `Array` | `{"type": "Array", "element_type": T, "value": [...]}` |
-//! | `Dictionary` | `{"type": "Dictionary", "entries": [[key, value], ...]}` in wire order, with `"key_type": T` and `"value_type": T` when typed; a key that repeats on the wire is written each time (Godot keeps the first position and the last value) |
-//! | `Vector2`, `Rect2`, `Vector3`, `Transform2D`, `Vector4`, `Plane`, `Quaternion`, `AABB`, `Basis`, `Transform3D`, `Projection` | `{"type": "Vector2", "value": [1.0, 2.0]}`: the reals in wire order (see [`math`](crate::math): `Basis` by rows, `Projection` by columns), with `"precision": "double"` before `"value"` when the wire holds f64 reals (Godot 4 double builds) |
-//! | `Vector2i`, `Rect2i`, `Vector3i`, `Vector4i` | `{"type": "Vector2i", "value": [1, 2]}` |
-//! | `Color` | `{"type": "Color", "value": [r, g, b, a]}` |
-//! | `NodePath` | `{"type": "NodePath", "absolute": true, "names": [...], "subnames": [...]}` |
-//! | `RID` | `{"type": "RID", "value": 7}`; Godot 3 writes no id: `{"type": "RID"}` |
-//! | `Object` | `{"type": "Object", "value": null}` (a null object), `{"type": "Object", "id": 5}` (an instance id, its 64 bits unsigned), `{"type": "Object", "class": "Resource", "properties": [["name", value], ...]}` |
-//! | `Callable` | `{"type": "Callable"}` (Godot writes nothing else) |
-//! | `Signal` | `{"type": "Signal", "name": "pressed", "object_id": 5}` |
-//! | `PackedByteArray` | `{"type": "PackedByteArray", "value": "00ff10"}` (hex) |
-//! | other packed arrays | `{"type": "PackedInt32Array", "value": [...]}`: numbers, strings, or arrays of reals for the vector and color arrays (with `"precision": "double"` as above) |
-//!
-//! A typed container's `T` is Godot 4's name of a builtin type (`"int"`, `"Vector2"`), or
-//! `{"class": "Node"}` or `{"script": "res://player.gd"}`.
-//!
-//! **Reals** inside math values, colors and packed arrays are written in their wire precision:
-//! an f32 as the shortest decimal that reads back to the same `f32` (`0.1`, not
-//! `0.10000000149011612`), an f64 as the shortest that reads back to the same `f64`. A real
-//! that is not finite is written as a string in its place: `"inf"`, `"-inf"`, `"nan"` for the
-//! default quiet NaN (bits `7fc00000` as f32, `7ff8000000000000` as f64), and
-//! `"nan:7fc00001"` (every bit, in hex) for any other NaN. `float` values are `f64`s (Godot
-//! widens an f32 on the wire), and follow the same rule inside their tagged form.
-//!
-//! **Strings** are the text the game reads (after Godot's BOM and NUL handling; a Godot 3 string
-//! spelled with overlong forms, `E0 81 B4` for `t`, is written as the text it spells). Godot 3
-//! accepts some strings that are not Unicode (surrogates, code points past U+10FFFF); such a
-//! string is written as `{"type": "String", "bytes": "<hex>"}` (likewise for `StringName`), and
-//! as `{"bytes": "<hex>"}` where a plain JSON string stands for a name (NodePath names, property
-//! and class names, `PackedStringArray` elements), the hex being the text's bytes as received.
-//!
-//! What is checked: the walk reads each element's structure as container iteration does, and
-//! each string's text as it is written; a malformed value stops the output with the
-//! [`Error`] and its byte offset (run [`validate`](crate::validate) first to refuse such input
-//! before writing anything). Cost: O(n), one [`Cursor`] pass that reads each byte once,
-//! whatever the nesting. Nesting is handled with a heap stack, one small entry per open
-//! container, never by recursion.
-//!
-//! ```
-//! use gdvariant::Options;
-//!
-//! // Godot 4.6: var_to_bytes({"z": 1, "a": 2, "m": 3})
-//! let bytes = include_bytes!("../corpus/godot4/dict_order.bin");
-//! let value = gdvariant::parse(bytes, Options::godot4())?;
-//! assert_eq!(
-//!     gdvariant::json::to_json(value)?,
-//!     r#"{"type":"Dictionary","entries":[["z",1],["a",2],["m",3]]}"#
-//! );
-//! # Ok::<(), gdvariant::Error>(())
-//! ```
+//! Lossless JSON: every Godot type tagged, every real exact (the schema is in the
+//! [module docs](super)). One [`Cursor`] pass, O(n).
 
 use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
+use super::JsonError;
 use crate::view::math::Precision;
 use crate::view::packed::PackedElement;
 use crate::wire::error::{Error, ErrorKind};
@@ -78,47 +15,7 @@ use crate::{
     VariantType, Version,
 };
 
-/// Why [`write_json`] stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum JsonError {
-    /// A malformed value was met; the error carries its byte offset.
-    Value(Error),
-    /// The output refused a write (`fmt::Write` returned an error).
-    Write,
-}
-
-impl fmt::Display for JsonError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            JsonError::Value(error) => error.fmt(f),
-            JsonError::Write => f.write_str("the output refused a write"),
-        }
-    }
-}
-
-impl core::error::Error for JsonError {
-    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-        match self {
-            JsonError::Value(error) => Some(error),
-            JsonError::Write => None,
-        }
-    }
-}
-
-impl From<Error> for JsonError {
-    fn from(error: Error) -> Self {
-        JsonError::Value(error)
-    }
-}
-
-impl From<fmt::Error> for JsonError {
-    fn from(_: fmt::Error) -> Self {
-        JsonError::Write
-    }
-}
-
-/// Writes `value` as one line of lossless JSON (the schema is in the [module docs](self)).
+/// Writes `value` as one line of lossless JSON (the schema is in the [module docs](super)).
 /// O(n): containers are read by one [`Cursor`] pass, each byte once; no recursion, and one
 /// small heap entry per open container.
 ///
@@ -230,7 +127,10 @@ fn after_child<W: Write + ?Sized>(out: &mut W, parent: Option<&Frame>) -> fmt::R
 }
 
 /// Writes a value that holds no other values; a container's head is written by [`open`].
-fn write_leaf<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
+pub(super) fn write_leaf<W: Write + ?Sized>(
+    value: VariantRef<'_>,
+    out: &mut W,
+) -> Result<(), JsonError> {
     use VariantRef as V;
     match value {
         V::Nil => out.write_str("null")?,
@@ -422,7 +322,7 @@ fn open<W: Write + ?Sized>(out: &mut W, value: VariantRef<'_>) -> Result<Kind, J
 
 /// The text the game reads from a string (overlong forms normalised); `None` for a Godot 3
 /// string that is not Unicode.
-fn text<'a>(s: &GdStr<'a>) -> Result<Option<Cow<'a, str>>, Error> {
+pub(super) fn text<'a>(s: &GdStr<'a>) -> Result<Option<Cow<'a, str>>, Error> {
     match s.to_text() {
         Ok(text) => Ok(Some(text)),
         Err(error) if error.kind() == ErrorKind::NotUnicode => Ok(None),
@@ -471,7 +371,7 @@ fn names<'a, W: Write + ?Sized>(
 }
 
 /// A JSON string literal.
-fn string<W: Write + ?Sized>(out: &mut W, text: &str) -> fmt::Result {
+pub(super) fn string<W: Write + ?Sized>(out: &mut W, text: &str) -> fmt::Result {
     out.write_char('"')?;
     let mut rest = text;
     while let Some(at) = rest.find(|c: char| c == '"' || c == '\\' || c < ' ') {
@@ -494,12 +394,12 @@ fn string<W: Write + ?Sized>(out: &mut W, text: &str) -> fmt::Result {
 }
 
 /// Bytes as lowercase hex digits.
-fn hex<W: Write + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::Result {
+pub(super) fn hex<W: Write + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::Result {
     bytes.iter().try_for_each(|b| write!(out, "{b:02x}"))
 }
 
 /// A finite f32 as a number, anything else as a string (see the module docs).
-fn real32<W: Write + ?Sized>(out: &mut W, value: f32) -> fmt::Result {
+pub(super) fn real32<W: Write + ?Sized>(out: &mut W, value: f32) -> fmt::Result {
     if value.is_finite() {
         write!(out, "{value:?}")
     } else if value.is_nan() {
@@ -513,12 +413,12 @@ fn real32<W: Write + ?Sized>(out: &mut W, value: f32) -> fmt::Result {
 }
 
 /// A finite f64 as a number, anything else as a string (see the module docs).
-fn real64<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
+pub(super) fn real64<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
     if value.is_finite() { write!(out, "{value:?}") } else { nonfinite64(out, value) }
 }
 
 /// `"inf"`, `"-inf"`, `"nan"` or `"nan:<bits>"`.
-fn nonfinite64<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
+pub(super) fn nonfinite64<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
     if value.is_nan() {
         match value.to_bits() {
             0x7ff8_0000_0000_0000 => out.write_str("\"nan\""),

@@ -1,0 +1,354 @@
+//! [`Layout`] (what a row is and which columns it has), [`ExportSchema`] (the columns' types,
+//! inferred from sample rows) and [`BatchBuilder`] (frames in, an Arrow `RecordBatch` out, the
+//! rows that do not fit set aside).
+//!
+//! Costs: inferring from a sample is O(bytes x [`MAX_NESTING`]); building
+//! a batch O(bytes x the schema's nesting) per row, plus the natural JSON of JSON columns
+//! (O(bytes)); memory: the batch's own columns (about the size of the values converted).
+
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, Int64Array, RecordBatch, RecordBatchOptions};
+use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
+use gdvariant::framing::Frame;
+use gdvariant::{Key, VariantRef};
+
+use crate::column::{Column, Misfit};
+use crate::shape::{MAX_NESTING, Shape};
+
+/// What becomes a row.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RowSource {
+    /// Each frame's value is a row.
+    #[default]
+    Frames,
+    /// Each element of a frame's top-level array is a row (a frame that is not an array is
+    /// rejected).
+    Elements,
+}
+
+/// What a row is and which columns it has.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Layout {
+    /// What becomes a row.
+    pub rows: RowSource,
+    /// The columns: `None` for the string keys of the rows' dictionaries (a row that is not a
+    /// dictionary with string keys is then one column, `value`); `Some` for these paths, each
+    /// a list of string keys (`b.c` is `["b", "c"]`), the column named by the keys joined
+    /// with `.`.
+    pub columns: Option<Vec<Vec<String>>>,
+    /// Two leading columns, `_frame` (the frame's index) and `_offset` (its absolute byte
+    /// offset), both Int64.
+    pub frame_columns: bool,
+}
+
+/// The columns of an export and their types, fixed before the first batch is written.
+#[derive(Clone, Debug)]
+pub struct ExportSchema {
+    layout: Layout,
+    /// Column names and shapes, in order (without the frame columns).
+    columns: Vec<(String, Shape)>,
+    /// Whether the columns are the keys of each row's dictionary.
+    keyed: bool,
+    arrow: SchemaRef,
+}
+
+impl ExportSchema {
+    /// Infers the columns from sample rows' values (the first rows of a dump, say): the
+    /// union of their string keys in first-seen order, each typed by the rules of [`Shape`].
+    /// O(bytes of the sample x [`MAX_NESTING`]).
+    pub fn infer<'a>(layout: Layout, sample: impl IntoIterator<Item = VariantRef<'a>>) -> Self {
+        let mut shapes: Vec<Shape> = match &layout.columns {
+            Some(paths) => vec![Shape::Null; paths.len()],
+            None => Vec::new(),
+        };
+        let mut root = Shape::Null;
+        for value in sample {
+            match &layout.columns {
+                Some(paths) => {
+                    for (path, shape) in paths.iter().zip(shapes.iter_mut()) {
+                        if let Some(found) = lookup(value, path) {
+                            let seen = Shape::of(found, MAX_NESTING);
+                            *shape = std::mem::replace(shape, Shape::Null).merge(seen);
+                        }
+                    }
+                }
+                None => root = root.merge(Shape::of(value, MAX_NESTING)),
+            }
+        }
+        let (columns, keyed) = match (&layout.columns, root) {
+            (Some(paths), _) => {
+                (paths.iter().map(|p| p.join(".")).zip(shapes).collect::<Vec<_>>(), false)
+            }
+            (None, Shape::Struct(fields)) => (fields, true),
+            (None, other) => (vec![("value".to_owned(), other)], false),
+        };
+        Self::with_columns(layout, columns, keyed)
+    }
+
+    /// A schema of the given columns (names and shapes).
+    fn with_columns(layout: Layout, columns: Vec<(String, Shape)>, keyed: bool) -> Self {
+        let mut fields = Vec::new();
+        if layout.frame_columns {
+            fields.push(Field::new("_frame", DataType::Int64, false));
+            fields.push(Field::new("_offset", DataType::Int64, false));
+        }
+        for (name, shape) in &columns {
+            fields.push(Column::new(name, shape).field(name));
+        }
+        let arrow = Arc::new(Schema::new(fields));
+        ExportSchema { layout, columns, keyed, arrow }
+    }
+
+    /// The Arrow schema of every batch.
+    pub fn arrow_schema(&self) -> SchemaRef {
+        Arc::clone(&self.arrow)
+    }
+
+    /// The layout the schema was inferred with.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The column names and shapes (without the frame columns).
+    pub fn columns(&self) -> &[(String, Shape)] {
+        &self.columns
+    }
+}
+
+/// A row that does not fit the schema.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rejected {
+    /// The frame's index in the dump.
+    pub frame: u64,
+    /// The frame's absolute byte offset.
+    pub offset: u64,
+    /// The element's index, when rows are array elements.
+    pub element: Option<usize>,
+    /// Why it does not fit.
+    pub reason: Misfit,
+    /// The row's value, exactly as on the wire (no length prefix).
+    pub bytes: Vec<u8>,
+}
+
+/// Frames in, one Arrow `RecordBatch` out. One builder per batch; builders of the same schema
+/// are independent, so batches can be built on several threads and written in order.
+pub struct BatchBuilder<'s> {
+    schema: &'s ExportSchema,
+    columns: Vec<Column>,
+    frames: Vec<i64>,
+    offsets: Vec<i64>,
+    rejected: Vec<Rejected>,
+    rows: usize,
+    /// Which columns a row's dictionary has given (reused from row to row).
+    seen: Vec<bool>,
+}
+
+impl<'s> BatchBuilder<'s> {
+    /// An empty batch of `schema`.
+    pub fn new(schema: &'s ExportSchema) -> Self {
+        let columns = schema.columns.iter().map(|(name, shape)| Column::new(name, shape)).collect();
+        BatchBuilder {
+            schema,
+            columns,
+            frames: Vec::new(),
+            offsets: Vec::new(),
+            rejected: Vec::new(),
+            rows: 0,
+            seen: vec![false; schema.columns.len()],
+        }
+    }
+
+    /// An empty batch of `schema` with room for `rows` rows (fewer reallocations; a hint, not
+    /// a limit).
+    pub fn with_capacity(schema: &'s ExportSchema, rows: usize) -> Self {
+        let mut builder = BatchBuilder::new(schema);
+        for column in &mut builder.columns {
+            column.reserve(rows);
+        }
+        builder.frames.reserve(rows);
+        builder.offsets.reserve(rows);
+        builder
+    }
+
+    /// Rows so far.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Adds the rows of a checked frame (`index`: its index in the dump). A row that does not
+    /// fit is set aside as [`Rejected`], and the others are added.
+    pub fn push_frame(&mut self, index: u64, frame: &Frame<'_>) {
+        let value = frame.value();
+        match self.schema.layout.rows {
+            RowSource::Frames => {
+                self.push_row(index, frame.offset(), None, value, frame.element().raw_bytes())
+            }
+            RowSource::Elements => match value {
+                VariantRef::Array(array) => {
+                    for (i, element) in array.elements().enumerate() {
+                        match element {
+                            Ok(element) => self.push_row(
+                                index,
+                                frame.offset(),
+                                Some(i),
+                                element.value(),
+                                element.raw_bytes(),
+                            ),
+                            Err(error) => {
+                                self.reject(
+                                    index,
+                                    frame.offset(),
+                                    Some(i),
+                                    Misfit::Malformed(error),
+                                    &[],
+                                );
+                                break;
+                            }
+                        }
+                    }
+                }
+                other => self.reject(
+                    index,
+                    frame.offset(),
+                    None,
+                    Misfit::Type {
+                        column: String::new(),
+                        expected: "an array of rows".to_owned(),
+                        found: other.variant_type(),
+                    },
+                    frame.element().raw_bytes(),
+                ),
+            },
+        }
+    }
+
+    /// Adds one row, or rejects it.
+    fn push_row(
+        &mut self,
+        frame: u64,
+        offset: u64,
+        element: Option<usize>,
+        value: VariantRef<'_>,
+        bytes: &[u8],
+    ) {
+        match self.convert(value) {
+            Ok(()) => {
+                self.rows = self.rows.saturating_add(1);
+                self.frames.push(i64::try_from(frame).unwrap_or(i64::MAX));
+                self.offsets.push(i64::try_from(offset).unwrap_or(i64::MAX));
+            }
+            Err(reason) => {
+                for column in &mut self.columns {
+                    column.truncate(self.rows);
+                }
+                self.reject(frame, offset, element, reason, bytes);
+            }
+        }
+    }
+
+    /// Appends one row's values to every column.
+    fn convert(&mut self, value: VariantRef<'_>) -> Result<(), Misfit> {
+        if let Some(paths) = &self.schema.layout.columns {
+            for (path, column) in paths.iter().zip(self.columns.iter_mut()) {
+                column.push(lookup(value, path))?;
+            }
+            return Ok(());
+        }
+        if !self.schema.keyed {
+            if let Some(column) = self.columns.first_mut() {
+                column.push(Some(value))?;
+            }
+            return Ok(());
+        }
+        let VariantRef::Dictionary(dictionary) = value else {
+            return Err(Misfit::Type {
+                column: String::new(),
+                expected: "a dictionary".to_owned(),
+                found: value.variant_type(),
+            });
+        };
+        // The columns are the fields of one struct: the row's dictionary.
+        self.push_keyed(dictionary)
+    }
+
+    /// Appends a dictionary's entries to the columns named by its keys.
+    fn push_keyed(&mut self, dictionary: gdvariant::DictionaryRef<'_>) -> Result<(), Misfit> {
+        let seen = &mut self.seen;
+        seen.fill(false);
+        let mut hint = 0usize;
+        for entry in dictionary.iter() {
+            let (key, item) = entry.map_err(Misfit::Malformed)?;
+            let text = match key {
+                VariantRef::String(s) | VariantRef::StringName(s) => {
+                    s.to_text().map_err(Misfit::Malformed)?
+                }
+                other => {
+                    let key = format!("{:?}", other.variant_type());
+                    return Err(Misfit::Key { column: String::new(), key });
+                }
+            };
+            let at = match self.schema.columns.get(hint) {
+                Some((name, _)) if *name == *text => hint,
+                _ => {
+                    self.schema.columns.iter().position(|(name, _)| *name == *text).ok_or_else(
+                        || Misfit::Key { column: String::new(), key: text.to_string() },
+                    )?
+                }
+            };
+            match seen.get_mut(at) {
+                Some(true) => {
+                    return Err(Misfit::RepeatedKey { column: String::new(), key: text.into() });
+                }
+                Some(flag) => *flag = true,
+                None => {}
+            }
+            if let Some(column) = self.columns.get_mut(at) {
+                column.push(Some(item))?;
+            }
+            hint = at.saturating_add(1);
+        }
+        for (column, seen) in self.columns.iter_mut().zip(seen.iter()) {
+            if !*seen {
+                column.push(None)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Records a rejected row.
+    fn reject(
+        &mut self,
+        frame: u64,
+        offset: u64,
+        element: Option<usize>,
+        reason: Misfit,
+        bytes: &[u8],
+    ) {
+        self.rejected.push(Rejected { frame, offset, element, reason, bytes: bytes.to_vec() });
+    }
+
+    /// The batch, and the rows set aside, in order.
+    ///
+    /// # Errors
+    /// Arrow's, if the columns do not make a batch of the schema (not expected: each column
+    /// is built from its field's shape).
+    pub fn finish(mut self) -> Result<(RecordBatch, Vec<Rejected>), ArrowError> {
+        let mut arrays: Vec<ArrayRef> = Vec::new();
+        if self.schema.layout.frame_columns {
+            arrays.push(Arc::new(Int64Array::from(std::mem::take(&mut self.frames))));
+            arrays.push(Arc::new(Int64Array::from(std::mem::take(&mut self.offsets))));
+        }
+        arrays.extend(self.columns.iter_mut().map(Column::finish));
+        let options = RecordBatchOptions::new().with_row_count(Some(self.rows));
+        let batch =
+            RecordBatch::try_new_with_options(self.schema.arrow_schema(), arrays, &options)?;
+        Ok((batch, self.rejected))
+    }
+}
+
+/// The value at `path` (string keys), if any.
+fn lookup<'a>(value: VariantRef<'a>, path: &[String]) -> Option<VariantRef<'a>> {
+    let keys: Vec<Key<'_>> = path.iter().map(|k| Key::from(k.as_str())).collect();
+    value.lookup(&keys).ok().flatten()
+}

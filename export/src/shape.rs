@@ -1,0 +1,261 @@
+//! [`Shape`]: the type of a column, inferred from the values seen, and its Arrow type.
+//!
+//! Inference reads a value's containers through their iterators down to [`MAX_NESTING`]
+//! levels (deeper content makes the column JSON), so observing a value is O(bytes x
+//! [`MAX_NESTING`]); merging two shapes is O(size of the shapes), and a struct keeps at most
+//! [`MAX_FIELDS`] fields.
+
+use std::sync::Arc;
+
+use arrow_schema::{DataType, Field, Fields};
+use gdvariant::json::{self, Part};
+use gdvariant::{Precision, VariantRef, VariantType};
+
+/// Levels of lists and structs a column may nest; deeper values make the column JSON.
+pub const MAX_NESTING: usize = 8;
+/// Fields a struct may have; more make it JSON (a dictionary used as a map, not a record).
+pub const MAX_FIELDS: usize = 256;
+
+/// The type of a column.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    /// Only nulls (or nothing) seen: an Arrow `Null` column.
+    Null,
+    /// `bool`: `Boolean`.
+    Bool,
+    /// `int`: `Int64`.
+    Int,
+    /// `float` (a double in Godot, whatever its width on the wire), or ints and floats mixed:
+    /// `Float64`.
+    Float,
+    /// The elements of a `PackedFloat32Array`: `Float32`.
+    Float32,
+    /// `String`, `StringName`, `NodePath` (its text): `Utf8`.
+    Text,
+    /// `PackedByteArray`: `Binary`.
+    Bytes,
+    /// A math value: a struct of its named components ([`gdvariant::json::math_fields`]),
+    /// reals in their wire precision (`Float32`, or `Float64` once a double-precision value
+    /// was seen), integer vectors `Int32`.
+    Math(VariantType, Precision),
+    /// An array or packed array: `List` of the elements' shape.
+    List(Box<Shape>),
+    /// A dictionary whose keys are all strings: `Struct` of its keys (the union of those seen).
+    Struct(Vec<(String, Shape)>),
+    /// Anything else (mixed types, other keys, objects, deeper nesting): `Utf8` holding the
+    /// value's natural JSON.
+    Json,
+}
+
+impl Shape {
+    /// The shape of one value, looking `depth` levels deep at most.
+    pub fn of(value: VariantRef<'_>, depth: usize) -> Shape {
+        use VariantRef as V;
+        let math = |precision: Precision| Shape::Math(value.variant_type(), precision);
+        match value {
+            V::Nil => Shape::Null,
+            V::Bool(_) => Shape::Bool,
+            V::Int(_) => Shape::Int,
+            V::Float(_) => Shape::Float,
+            V::String(_) | V::StringName(_) | V::NodePath(_) => Shape::Text,
+            V::PackedByteArray(_) => Shape::Bytes,
+            V::Vector2(r) => math(r.precision()),
+            V::Rect2(r) => math(r.precision()),
+            V::Vector3(r) => math(r.precision()),
+            V::Transform2D(r) => math(r.precision()),
+            V::Vector4(r) => math(r.precision()),
+            V::Plane(r) => math(r.precision()),
+            V::Quaternion(r) => math(r.precision()),
+            V::Aabb(r) => math(r.precision()),
+            V::Basis(r) => math(r.precision()),
+            V::Transform3D(r) => math(r.precision()),
+            V::Projection(r) => math(r.precision()),
+            V::Color(_) | V::Vector2i(_) | V::Rect2i(_) | V::Vector3i(_) | V::Vector4i(_) => {
+                math(Precision::Single)
+            }
+            V::PackedInt32Array(_) | V::PackedInt64Array(_) => Shape::List(Box::new(Shape::Int)),
+            V::PackedFloat32Array(_) => Shape::List(Box::new(Shape::Float32)),
+            V::PackedFloat64Array(_) => Shape::List(Box::new(Shape::Float)),
+            V::PackedStringArray(_) => Shape::List(Box::new(Shape::Text)),
+            V::PackedVector2Array(p) => packed_math(VariantType::Vector2, p.precision()),
+            V::PackedVector3Array(p) => packed_math(VariantType::Vector3, p.precision()),
+            V::PackedVector4Array(p) => packed_math(VariantType::Vector4, p.precision()),
+            V::PackedColorArray(_) => packed_math(VariantType::Color, Precision::Single),
+            V::Array(array) if depth > 0 => {
+                let mut element = Shape::Null;
+                for item in array.iter() {
+                    let Ok(item) = item else { return Shape::Json };
+                    element = element.merge(Shape::of(item, depth.saturating_sub(1)));
+                    if element == Shape::Json {
+                        return Shape::Json;
+                    }
+                }
+                Shape::List(Box::new(element))
+            }
+            V::Dictionary(dictionary) if depth > 0 => {
+                let mut fields: Vec<(String, Shape)> = Vec::new();
+                for entry in dictionary.iter() {
+                    let Ok((key, item)) = entry else { return Shape::Json };
+                    let Some(name) = key_text(key) else { return Shape::Json };
+                    let shape = Shape::of(item, depth.saturating_sub(1));
+                    add_field(&mut fields, name, shape);
+                    if fields.len() > MAX_FIELDS {
+                        return Shape::Json;
+                    }
+                }
+                Shape::Struct(fields)
+            }
+            _ => Shape::Json,
+        }
+    }
+
+    /// The shape that holds values of both shapes (see the variants for the rules).
+    pub fn merge(self, other: Shape) -> Shape {
+        use Shape as S;
+        match (self, other) {
+            (S::Null, other) | (other, S::Null) => other,
+            (S::Json, _) | (_, S::Json) => S::Json,
+            (S::Int | S::Float | S::Float32, S::Float)
+            | (S::Float, S::Int | S::Float32)
+            | (S::Int, S::Float32)
+            | (S::Float32, S::Int) => S::Float,
+            (S::Math(a, p), S::Math(b, q)) if a == b => {
+                let double = p == Precision::Double || q == Precision::Double;
+                S::Math(a, if double { Precision::Double } else { Precision::Single })
+            }
+            (S::List(a), S::List(b)) => match a.merge(*b) {
+                // A list of mixed elements is JSON as a whole.
+                S::Json => S::Json,
+                element => S::List(Box::new(element)),
+            },
+            (S::Struct(mut a), S::Struct(b)) => {
+                for (name, shape) in b {
+                    add_field(&mut a, name, shape);
+                }
+                if a.len() > MAX_FIELDS { S::Json } else { S::Struct(a) }
+            }
+            (a, b) if a == b => a,
+            _ => S::Json,
+        }
+    }
+
+    /// The Arrow type of the column.
+    pub fn data_type(&self) -> DataType {
+        match self {
+            Shape::Null => DataType::Null,
+            Shape::Bool => DataType::Boolean,
+            Shape::Int => DataType::Int64,
+            Shape::Float => DataType::Float64,
+            Shape::Float32 => DataType::Float32,
+            Shape::Text | Shape::Json => DataType::Utf8,
+            Shape::Bytes => DataType::Binary,
+            Shape::Math(ty, precision) => {
+                let leaf = math_leaf(*ty, *precision);
+                let fields = json::math_fields(*ty).unwrap_or(&[]);
+                DataType::Struct(math_struct(fields, &leaf))
+            }
+            Shape::List(element) => DataType::List(Arc::new(element.field("item"))),
+            Shape::Struct(fields) => {
+                DataType::Struct(fields.iter().map(|(name, shape)| shape.field(name)).collect())
+            }
+        }
+    }
+}
+
+impl Shape {
+    /// The Arrow field of a column of this shape named `name`: nullable; a JSON column carries
+    /// the metadata [`JSON_METADATA`] = `"true"`.
+    pub fn field(&self, name: &str) -> Field {
+        let field = Field::new(name, self.data_type(), true);
+        if *self == Shape::Json {
+            let metadata = [(JSON_METADATA.to_owned(), "true".to_owned())];
+            field.with_metadata(metadata.into_iter().collect::<std::collections::HashMap<_, _>>())
+        } else {
+            field
+        }
+    }
+}
+
+/// The field metadata key that marks a column of natural JSON text.
+pub const JSON_METADATA: &str = "gdvariant.json";
+
+/// A dictionary key's text, when it is a `String` or a `StringName`.
+pub fn key_text(key: VariantRef<'_>) -> Option<String> {
+    match key {
+        VariantRef::String(s) | VariantRef::StringName(s) => {
+            s.to_text().ok().map(|text| text.into_owned())
+        }
+        _ => None,
+    }
+}
+
+/// Adds `shape` to the field `name` (merging with a field of that name), keeping first-seen
+/// order.
+fn add_field(fields: &mut Vec<(String, Shape)>, name: String, shape: Shape) {
+    match fields.iter_mut().find(|(existing, _)| *existing == name) {
+        Some((_, existing)) => *existing = std::mem::replace(existing, Shape::Null).merge(shape),
+        None => fields.push((name, shape)),
+    }
+}
+
+/// A list of math values.
+fn packed_math(ty: VariantType, precision: Precision) -> Shape {
+    Shape::List(Box::new(Shape::Math(ty, precision)))
+}
+
+/// The Arrow type of a math type's components.
+pub fn math_leaf(ty: VariantType, precision: Precision) -> DataType {
+    match ty {
+        VariantType::Vector2i
+        | VariantType::Vector3i
+        | VariantType::Vector4i
+        | VariantType::Rect2i => DataType::Int32,
+        VariantType::Color => DataType::Float32,
+        _ if precision == Precision::Double => DataType::Float64,
+        _ => DataType::Float32,
+    }
+}
+
+/// The struct fields of a math value (the static tables nest three levels at most).
+fn math_struct(fields: &[json::Field], leaf: &DataType) -> Fields {
+    fields
+        .iter()
+        .map(|field| {
+            let data_type = match field.part {
+                Part::Component(_) => leaf.clone(),
+                Part::Group(inner) => DataType::Struct(math_struct(inner, leaf)),
+            };
+            Field::new(field.name, data_type, true)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merging_follows_the_documented_rules() {
+        use Shape as S;
+        assert_eq!(S::Null.merge(S::Int), S::Int);
+        assert_eq!(S::Int.merge(S::Float), S::Float);
+        assert_eq!(S::Int.merge(S::Text), S::Json);
+        assert_eq!(
+            S::Math(VariantType::Vector2, Precision::Single)
+                .merge(S::Math(VariantType::Vector2, Precision::Double)),
+            S::Math(VariantType::Vector2, Precision::Double)
+        );
+        assert_eq!(
+            S::Math(VariantType::Vector2, Precision::Single)
+                .merge(S::Math(VariantType::Vector3, Precision::Single)),
+            S::Json
+        );
+        let a = S::Struct(vec![("a".into(), S::Int)]);
+        let b = S::Struct(vec![("b".into(), S::Text), ("a".into(), S::Null)]);
+        assert_eq!(a.merge(b), S::Struct(vec![("a".into(), S::Int), ("b".into(), S::Text)]));
+        assert_eq!(
+            S::List(Box::new(S::Int)).merge(S::List(Box::new(S::Null))),
+            S::List(Box::new(S::Int))
+        );
+    }
+}

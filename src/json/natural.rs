@@ -1,0 +1,466 @@
+//! Natural JSON: dictionaries as JSON objects, numbers as numbers, math values as small objects
+//! (the form and its fallbacks are in the [module docs](super)). One [`Cursor`] pass, O(n).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt::{self, Write};
+
+use super::JsonError;
+use super::lossless::{self, string};
+use super::shape::{Field, Part, math_fields};
+use crate::view::math::Precision;
+use crate::view::packed::PackedElement;
+use crate::wire::error::Error;
+use crate::{Cursor, Event, GdStr, NodePathRef, ObjectRef, Packed, PackedReals, VariantRef};
+
+/// Writes `value` as one line of natural JSON (the form is in the [module docs](super)).
+/// O(n): one [`Cursor`] pass, each byte read once (a dictionary key that is a container is read
+/// twice: once for its lossless text, once to pass over it); no recursion, one small heap
+/// entry per open container.
+///
+/// # Errors
+/// [`JsonError::Value`] at the first malformed element or string (part of the JSON may have
+/// been written), [`JsonError::Write`] when `out` fails.
+pub fn write_natural_json<W: Write + ?Sized>(
+    value: VariantRef<'_>,
+    out: &mut W,
+) -> Result<(), JsonError> {
+    let Some(mut cursor) = Cursor::of_container(value) else {
+        return leaf(value, out);
+    };
+    let mut stack: Vec<Open> = Vec::new();
+    while let Some(event) = cursor.next() {
+        match event? {
+            Event::Leaf(element) => {
+                if before_child(out, stack.last_mut())? {
+                    key(element.value(), out)?;
+                    out.write_char(':')?;
+                } else {
+                    leaf(element.value(), out)?;
+                }
+            }
+            Event::Open { value, .. } => {
+                if before_child(out, stack.last_mut())? {
+                    // A container used as a key: its lossless JSON, as a string.
+                    let mut text = String::new();
+                    lossless::write_json(value, &mut text)?;
+                    string(out, &text)?;
+                    out.write_char(':')?;
+                    cursor.skip_container()?;
+                } else {
+                    stack.push(Open { kind: open(out, value)?, items: 0 });
+                }
+            }
+            Event::Property(name) => {
+                if let Some(frame) = stack.last_mut() {
+                    if frame.items > 0 {
+                        out.write_char(',')?;
+                    }
+                    frame.items = frame.items.saturating_add(1);
+                    text(out, name)?;
+                    out.write_char(':')?;
+                }
+            }
+            Event::Close { .. } => {
+                if let Some(frame) = stack.pop() {
+                    out.write_str(match frame.kind {
+                        Kind::Array => "]",
+                        Kind::Dictionary => "}",
+                        Kind::Object => "}}",
+                    })?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `value` as a `String` of natural JSON (see [`write_natural_json`]).
+///
+/// # Errors
+/// The first malformed element or string, with its byte offset.
+pub fn to_natural_json(value: VariantRef<'_>) -> Result<String, Error> {
+    let mut out = String::new();
+    match write_natural_json(value, &mut out) {
+        Err(JsonError::Value(error)) => Err(error),
+        // `String`'s `fmt::Write` never fails.
+        Ok(()) | Err(JsonError::Write) => Ok(out),
+    }
+}
+
+/// An open container and how many children (keys and values counted apart, properties once)
+/// have begun.
+struct Open {
+    kind: Kind,
+    items: u64,
+}
+
+/// What an open container writes around its children.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// `[...]`.
+    Array,
+    /// `{key: value, ...}`.
+    Dictionary,
+    /// `{"class": ..., "properties": {name: value, ...}}`.
+    Object,
+}
+
+/// Writes what comes before a child of `parent` (`,` between entries) and says whether the
+/// child is a dictionary key. A property's name was written with its `Property` event.
+fn before_child<W: Write + ?Sized>(
+    out: &mut W,
+    parent: Option<&mut Open>,
+) -> Result<bool, fmt::Error> {
+    let Some(frame) = parent else { return Ok(false) };
+    let is_key = match frame.kind {
+        Kind::Array => {
+            if frame.items > 0 {
+                out.write_char(',')?;
+            }
+            false
+        }
+        Kind::Dictionary if frame.items % 2 == 0 => {
+            if frame.items > 0 {
+                out.write_char(',')?;
+            }
+            true
+        }
+        Kind::Dictionary => false,
+        Kind::Object => return Ok(false),
+    };
+    frame.items = frame.items.saturating_add(1);
+    Ok(is_key)
+}
+
+/// Writes the head of a container and says what it is.
+fn open<W: Write + ?Sized>(out: &mut W, value: VariantRef<'_>) -> Result<Kind, JsonError> {
+    match value {
+        VariantRef::Dictionary(_) => {
+            out.write_char('{')?;
+            Ok(Kind::Dictionary)
+        }
+        VariantRef::Object(ObjectRef::Full(object)) => {
+            out.write_str("{\"class\":")?;
+            text(out, object.class_name())?;
+            out.write_str(",\"properties\":{")?;
+            Ok(Kind::Object)
+        }
+        // Arrays, typed or not (the cursor opens nothing else).
+        _ => {
+            out.write_char('[')?;
+            Ok(Kind::Array)
+        }
+    }
+}
+
+/// A dictionary key, as a JSON string (the rules are in the module docs).
+fn key<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
+    use VariantRef as V;
+    let mut buffer = String::new();
+    match value {
+        V::String(s) | V::StringName(s) => return text(out, s),
+        V::NodePath(path) => return string(out, &node_path(path)?).map_err(Into::into),
+        V::Nil | V::Bool(_) | V::Int(_) | V::Float(_) => leaf(value, &mut buffer)?,
+        _ => lossless::write_leaf(value, &mut buffer)?,
+    }
+    // A non-finite float is already a JSON string.
+    let bare = buffer.strip_prefix('"').and_then(|b| b.strip_suffix('"')).unwrap_or(&buffer);
+    string(out, bare)?;
+    Ok(())
+}
+
+/// Writes a value that holds no other values.
+fn leaf<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
+    use VariantRef as V;
+    match value {
+        V::Nil | V::Callable | V::Rid(None) | V::Object(ObjectRef::Null) => {
+            out.write_str("null")?
+        }
+        V::Bool(b) => out.write_str(if b { "true" } else { "false" })?,
+        V::Int(i) => write!(out, "{i}")?,
+        V::Float(f) => real64(out, f)?,
+        V::String(s) | V::StringName(s) => text(out, s)?,
+        V::Vector2(r) => reals(out, &value, r.raw_bytes(), r.precision())?,
+        V::Rect2(r) => reals(out, &value, r.raw_bytes(), r.precision())?,
+        V::Vector3(r) => reals(out, &value, r.raw_bytes(), r.precision())?,
+        V::Transform2D(r) => reals(out, &value, r.raw_bytes(), r.precision())?,
+        V::Vector4(r) => reals(out, &value, r.raw_bytes(), r.precision())?,
+        V::Plane(r) => reals(out, &value, r.raw_bytes(), r.precision())?,
+        V::Quaternion(r) => reals(out, &value, r.raw_bytes(), r.precision())?,
+        V::Aabb(r) => reals(out, &value, r.raw_bytes(), r.precision())?,
+        V::Basis(r) => reals(out, &value, r.raw_bytes(), r.precision())?,
+        V::Transform3D(r) => reals(out, &value, r.raw_bytes(), r.precision())?,
+        V::Projection(r) => reals(out, &value, r.raw_bytes(), r.precision())?,
+        V::Vector2i(v) => ints(out, &value, &[v.x, v.y])?,
+        V::Rect2i(v) => ints(out, &value, &[v.position.x, v.position.y, v.size.x, v.size.y])?,
+        V::Vector3i(v) => ints(out, &value, &[v.x, v.y, v.z])?,
+        V::Vector4i(v) => ints(out, &value, &[v.x, v.y, v.z, v.w])?,
+        V::Color(c) => fields(out, math_fields(value.variant_type()), &|out, i| {
+            real32(out, [c.r, c.g, c.b, c.a].get(i).copied().unwrap_or_default())
+        })?,
+        V::NodePath(path) => string(out, &node_path(path)?)?,
+        V::Rid(Some(id)) => write!(out, "{id}")?,
+        V::Object(ObjectRef::Id(id)) => write!(out, "{{\"id\":{id}}}")?,
+        V::Signal(signal) => {
+            out.write_str("{\"name\":")?;
+            text(out, signal.name())?;
+            write!(out, ",\"object_id\":{}}}", signal.object_id())?;
+        }
+        // Containers are opened by the cursor; a lone one is written whole.
+        V::Object(ObjectRef::Full(_)) | V::Array(_) | V::Dictionary(_) => {
+            write_natural_json(value, out)?
+        }
+        V::PackedByteArray(bytes) => {
+            out.write_char('"')?;
+            base64(out, bytes)?;
+            out.write_char('"')?;
+        }
+        V::PackedInt32Array(p) => list(out, p, |out, v| write!(out, "{v}"))?,
+        V::PackedInt64Array(p) => list(out, p, |out, v| write!(out, "{v}"))?,
+        V::PackedFloat32Array(p) => list(out, p, real32)?,
+        V::PackedFloat64Array(p) => list(out, p, real64)?,
+        V::PackedStringArray(strings) => {
+            out.write_char('[')?;
+            for (i, s) in strings.iter().enumerate() {
+                if i > 0 {
+                    out.write_char(',')?;
+                }
+                text(out, s?)?;
+            }
+            out.write_char(']')?;
+        }
+        V::PackedVector2Array(p) => packed_reals(out, p, math_fields(crate::VariantType::Vector2))?,
+        V::PackedVector3Array(p) => packed_reals(out, p, math_fields(crate::VariantType::Vector3))?,
+        V::PackedVector4Array(p) => packed_reals(out, p, math_fields(crate::VariantType::Vector4))?,
+        V::PackedColorArray(p) => {
+            let color = math_fields(crate::VariantType::Color);
+            groups(out, p.raw_bytes(), Precision::Single, 4, color)?;
+        }
+    }
+    Ok(())
+}
+
+/// A string: the game's text, code points JSON cannot hold replaced by U+FFFD.
+fn text<W: Write + ?Sized>(out: &mut W, s: GdStr<'_>) -> Result<(), JsonError> {
+    match lossless::text(&s)? {
+        Some(text) => string(out, &text)?,
+        None => string(out, &s.to_string_lossy())?,
+    }
+    Ok(())
+}
+
+/// A NodePath's text (`/root/Main:position`), names JSON cannot hold with U+FFFD.
+fn node_path(path: NodePathRef<'_>) -> Result<String, Error> {
+    let mut text = String::new();
+    if path.is_absolute() {
+        text.push('/');
+    }
+    for (i, name) in path.names().enumerate() {
+        if i > 0 {
+            text.push('/');
+        }
+        text.push_str(&lossy(name?)?);
+    }
+    for subname in path.subnames() {
+        text.push(':');
+        text.push_str(&lossy(subname?)?);
+    }
+    Ok(text)
+}
+
+/// The game's text, or the lossy text of a string that is not Unicode.
+fn lossy<'a>(s: GdStr<'a>) -> Result<alloc::borrow::Cow<'a, str>, Error> {
+    Ok(lossless::text(&s)?.unwrap_or_else(|| s.to_string_lossy()))
+}
+
+/// A finite real as the shortest decimal that reads back to the same f32.
+fn real32<W: Write + ?Sized>(out: &mut W, value: f32) -> fmt::Result {
+    if value.is_finite() {
+        write!(out, "{value:?}")
+    } else {
+        nonfinite(out, value.is_nan(), value > 0.0)
+    }
+}
+
+/// A finite real as the shortest decimal that reads back to the same f64.
+fn real64<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
+    if value.is_finite() {
+        write!(out, "{value:?}")
+    } else {
+        nonfinite(out, value.is_nan(), value > 0.0)
+    }
+}
+
+/// `"NaN"`, `"Infinity"` or `"-Infinity"`.
+fn nonfinite<W: Write + ?Sized>(out: &mut W, nan: bool, positive: bool) -> fmt::Result {
+    out.write_str(match (nan, positive) {
+        (true, _) => "\"NaN\"",
+        (false, true) => "\"Infinity\"",
+        (false, false) => "\"-Infinity\"",
+    })
+}
+
+/// An object of named fields, each component written by `component`; `null` when `fields` is
+/// `None` (not reached: every math type has fields).
+fn fields<W: Write + ?Sized>(
+    out: &mut W,
+    fields: Option<&'static [Field]>,
+    component: &dyn Fn(&mut W, usize) -> fmt::Result,
+) -> fmt::Result {
+    match fields {
+        Some(fields) => group(out, fields, component),
+        None => out.write_str("null"),
+    }
+}
+
+/// `{"name": part, ...}`. Recurses on the static tables of [`math_fields`] only (three levels
+/// at most: a transform's basis's axes).
+fn group<W: Write + ?Sized>(
+    out: &mut W,
+    fields: &'static [Field],
+    component: &dyn Fn(&mut W, usize) -> fmt::Result,
+) -> fmt::Result {
+    out.write_char('{')?;
+    for (i, field) in fields.iter().enumerate() {
+        if i > 0 {
+            out.write_char(',')?;
+        }
+        write!(out, "\"{}\":", field.name)?;
+        match field.part {
+            Part::Component(index) => component(out, index)?,
+            Part::Group(inner) => group(out, inner, component)?,
+        }
+    }
+    out.write_char('}')
+}
+
+/// A real-valued math value from its wire bytes.
+fn reals<W: Write + ?Sized>(
+    out: &mut W,
+    value: &VariantRef<'_>,
+    raw: &[u8],
+    precision: Precision,
+) -> fmt::Result {
+    fields(out, math_fields(value.variant_type()), &|out, i| component(out, raw, precision, i))
+}
+
+/// Component `index` of reals of `precision` in `raw`.
+fn component<W: Write + ?Sized>(
+    out: &mut W,
+    raw: &[u8],
+    precision: Precision,
+    index: usize,
+) -> fmt::Result {
+    let size = precision.size();
+    let start = index.saturating_mul(size);
+    let bytes = raw.get(start..start.saturating_add(size)).unwrap_or(&[]);
+    match precision {
+        Precision::Single => real32(out, f32::from_le_bytes(bytes.try_into().unwrap_or_default())),
+        Precision::Double => real64(out, f64::from_le_bytes(bytes.try_into().unwrap_or_default())),
+    }
+}
+
+/// An integer vector or rectangle.
+fn ints<W: Write + ?Sized>(out: &mut W, value: &VariantRef<'_>, components: &[i32]) -> fmt::Result {
+    fields(out, math_fields(value.variant_type()), &|out, i| {
+        write!(out, "{}", components.get(i).copied().unwrap_or_default())
+    })
+}
+
+/// A packed array of scalars, as a JSON array.
+fn list<W: Write + ?Sized, T: PackedElement>(
+    out: &mut W,
+    packed: Packed<'_, T>,
+    mut element: impl FnMut(&mut W, T) -> fmt::Result,
+) -> fmt::Result {
+    out.write_char('[')?;
+    for (i, value) in packed.iter().enumerate() {
+        if i > 0 {
+            out.write_char(',')?;
+        }
+        element(out, value)?;
+    }
+    out.write_char(']')
+}
+
+/// A packed array of real vectors, as an array of objects.
+fn packed_reals<W: Write + ?Sized, S: PackedElement, D: PackedElement>(
+    out: &mut W,
+    packed: PackedReals<'_, S, D>,
+    shape: Option<&'static [Field]>,
+) -> fmt::Result {
+    let components = shape.map_or(1, <[Field]>::len);
+    match packed {
+        PackedReals::Single(p) => groups(out, p.raw_bytes(), Precision::Single, components, shape),
+        PackedReals::Double(p) => groups(out, p.raw_bytes(), Precision::Double, components, shape),
+    }
+}
+
+/// Elements of `components` reals each, as an array of objects of `shape`.
+fn groups<W: Write + ?Sized>(
+    out: &mut W,
+    raw: &[u8],
+    precision: Precision,
+    components: usize,
+    shape: Option<&'static [Field]>,
+) -> fmt::Result {
+    let size = precision.size().saturating_mul(components).max(1);
+    out.write_char('[')?;
+    for (i, element) in raw.chunks_exact(size).enumerate() {
+        if i > 0 {
+            out.write_char(',')?;
+        }
+        fields(out, shape, &|out, index| component(out, element, precision, index))?;
+    }
+    out.write_char(']')
+}
+
+/// Bytes in standard base64, padded.
+fn base64<W: Write + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::Result {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let digit = |bits: u32| {
+        let index = usize::try_from(bits & 63).unwrap_or(0);
+        char::from(ALPHABET.get(index).copied().unwrap_or(b'A'))
+    };
+    for chunk in bytes.chunks(3) {
+        let [a, b, c] = [0, 1, 2].map(|i| u32::from(chunk.get(i).copied().unwrap_or(0)));
+        let group = (a << 16) | (b << 8) | c;
+        out.write_char(digit(group >> 18))?;
+        out.write_char(digit(group >> 12))?;
+        out.write_char(if chunk.len() > 1 { digit(group >> 6) } else { '=' })?;
+        out.write_char(if chunk.len() > 2 { digit(group) } else { '=' })?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_is_standard_and_padded() {
+        for (bytes, expected) in [
+            (&b""[..], ""),
+            (b"f", "Zg=="),
+            (b"fo", "Zm8="),
+            (b"foo", "Zm9v"),
+            (b"foob", "Zm9vYg=="),
+            (&[0xff, 0xfe, 0xfd][..], "//79"),
+        ] {
+            let mut out = String::new();
+            base64(&mut out, bytes).unwrap();
+            assert_eq!(out, expected);
+        }
+    }
+
+    #[test]
+    fn reals_that_json_cannot_hold_are_named() {
+        let mut out = String::new();
+        real64(&mut out, f64::NAN).unwrap();
+        real32(&mut out, f32::NEG_INFINITY).unwrap();
+        real64(&mut out, 0.1).unwrap();
+        real32(&mut out, 0.1).unwrap();
+        assert_eq!(out, "\"NaN\"\"-Infinity\"0.10.1");
+    }
+}
