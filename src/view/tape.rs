@@ -1,4 +1,4 @@
-//! [`Tape`]: where every part of a value sits, found in one [`Cursor`] pass (feature `alloc`).
+//! [`Tape`]: where every part of a value sits, found in one [`Cursor`](super::cursor::Cursor) pass (feature `alloc`).
 //!
 //! Consumers that must look ahead (a dictionary written as Godot sees it: each key once, at its
 //! first position, with its last value; keys written in sorted order) would otherwise walk each
@@ -46,7 +46,7 @@ pub struct Tape<'a> {
 }
 
 impl<'a> Tape<'a> {
-    /// Reads the value at the start of `bytes` into a tape: one [`Cursor`] pass (O(n), the
+    /// Reads the value at the start of `bytes` into a tape: one [`Cursor`](super::cursor::Cursor) pass (O(n), the
     /// cursor's structural checks), one heap allocation growing to 24 bytes per part.
     ///
     /// # Errors
