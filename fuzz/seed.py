@@ -32,7 +32,11 @@ def inputs():
         if len(data) <= MAX_SEED:
             yield path.name, data
     for path in sorted(CORPUS.rglob("*.jsonl")):
-        for line in path.read_text().splitlines():
+        # JSON Lines ends a record at "\n" only: splitlines() would also split inside strings
+        # that hold U+2028, U+0085 and the like (the text corpus has them).
+        for line in path.read_text(encoding="utf-8").split("\n"):
+            if not line.strip():
+                continue
             case = json.loads(line)
             if "input_hex" in case:
                 data = bytes.fromhex(case["input_hex"])
