@@ -172,6 +172,7 @@ pub mod encoder;
 pub mod framing;
 #[cfg(feature = "alloc")]
 pub mod json;
+pub mod multiplayer;
 #[cfg(feature = "tokio")]
 pub mod net;
 #[cfg(feature = "alloc")]
