@@ -30,7 +30,57 @@ struct SpawnEntry {
     sync_ids: Vec<u32>,
 }
 
-/// What one sender defined.
+/// Which leg of its way a packet is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Leg {
+    /// Straight from its sender to its receiver.
+    Direct,
+    /// Inside a SYS RELAY from a client to the server.
+    ToServer,
+    /// Inside a SYS RELAY from the server to a client.
+    FromServer,
+}
+
+/// Who sent a packet to whom, and how: ids are kept per route (a sender announces the same id
+/// to each peer, each receiver keeps its own table, and both legs of a relay carry the same
+/// announcement).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Route {
+    /// The peer that wrote the packet (1: the server).
+    pub sender: i32,
+    /// The peer it is for (for a relay from a client to everyone, 0 or `-id`).
+    pub receiver: i32,
+    /// The leg.
+    pub leg: Leg,
+}
+
+impl Route {
+    /// A packet going straight from `sender` to `receiver`.
+    pub const fn direct(sender: i32, receiver: i32) -> Self {
+        Route { sender, receiver, leg: Leg::Direct }
+    }
+
+    /// The route and the packet that the receiving peer acts on, for a packet `sender` sent to
+    /// `receiver`: the packet itself, or what a SYS RELAY carries (from the server: the packet
+    /// of the peer the relay names; from a client: the client's own packet for the peer it
+    /// names). `None` for a relay whose packet does not decode.
+    pub fn of<'a>(sender: i32, receiver: i32, packet: &Packet<'a>) -> Option<(Route, Packet<'a>)> {
+        match packet {
+            Packet::Sys(Sys::Relay(relay)) => {
+                let inner = relay.packet().ok()?;
+                let route = if sender == 1 {
+                    Route { sender: relay.peer(), receiver, leg: Leg::FromServer }
+                } else {
+                    Route { sender, receiver: relay.peer(), leg: Leg::ToServer }
+                };
+                Some((route, inner))
+            }
+            other => Some((Route::direct(sender, receiver), *other)),
+        }
+    }
+}
+
+/// What one sender defined for one receiver on one leg.
 #[derive(Clone, Debug, Default)]
 struct Sender {
     paths: BTreeMap<u32, PathEntry>,
@@ -40,12 +90,13 @@ struct Sender {
     sync_ids: BTreeMap<u32, (u32, usize)>,
 }
 
-/// The ids of one Godot 4 connection (or of a whole session seen from one place), per sender.
+/// The ids of one Godot 4 connection (or of a whole session seen from one place), per sender
+/// and receiver.
 ///
 /// ```
 /// use std::sync::Arc;
 /// use gdvariant::multiplayer::godot4::{self, Packet};
-/// use gdvariant::multiplayer::session::{Checksum, Limits, MethodList, RpcMethods, Session4};
+/// use gdvariant::multiplayer::session::{Checksum, Limits, MethodList, Route, RpcMethods, Session4};
 ///
 /// let mut methods = RpcMethods::new();
 /// methods.node("Main/Player", MethodList::script(["take_damage", "jump"]));
@@ -60,7 +111,7 @@ struct Sender {
 /// session.observe(7, 1, &godot4::decode(&simplify, options)?)?;
 /// let call = [0x00, 0x01, 0x00, 0x01, 0x02, 0x05];
 /// let Packet::Rpc(rpc) = godot4::decode(&call, options)? else { panic!() };
-/// let named = session.rpc(7, &rpc);
+/// let named = session.rpc(Route::direct(7, 1), &rpc);
 /// assert_eq!((named.path, named.method, named.checksum), (Some("Main/Player"), Some("jump"), Checksum::Verified));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -68,7 +119,8 @@ struct Sender {
 pub struct Session4 {
     methods: Arc<RpcMethods>,
     limits: Limits,
-    senders: BTreeMap<i32, Sender>,
+    /// Per route.
+    senders: BTreeMap<Route, Sender>,
     entries: usize,
 }
 
@@ -124,25 +176,25 @@ impl Session4 {
 
     /// Follows one packet sent by peer `sender` (1: the server) to peer `receiver`: records the
     /// paths the sender announces, the confirmations of the receiver's paths, the nodes the
-    /// sender spawns and despawns; a relayed packet is followed as sent by the peer it comes
-    /// from to the peer it goes to (a relay from a client is the client's own packet, for the
-    /// peer it names). Other packets change nothing. O(log entries + strings stored).
+    /// sender spawns and despawns, on the packet's [`Route`] (a relay is followed as the packet
+    /// it carries). Other packets change nothing. O(log entries + strings stored).
     ///
     /// # Errors
-    /// What Godot refuses that only a session sees (a repeated cache id, a repeated or unknown
-    /// network id), or a [`Limits`] bound; the session is unchanged then.
+    /// What Godot refuses that only a session sees (a cache id announced twice, a network id
+    /// spawned twice or never), or a [`Limits`] bound; the session is unchanged then.
     pub fn observe(
         &mut self,
         sender: i32,
         receiver: i32,
         packet: &Packet<'_>,
     ) -> Result<(), SessionError> {
+        let Some((route, packet)) = Route::of(sender, receiver, packet) else { return Ok(()) };
         match packet {
             Packet::SimplifyPath(simplify) => {
                 let path = text(&simplify.path())?;
                 self.room(path.len())?;
                 let id = simplify.id();
-                let state = self.senders.entry(sender).or_default();
+                let state = self.senders.entry(route).or_default();
                 if state.paths.contains_key(&id) {
                     return Err(SessionError::DuplicateId { id });
                 }
@@ -156,12 +208,17 @@ impl Session4 {
                 Ok(())
             }
             Packet::ConfirmPath(confirm) => {
-                // The sender confirms an id the receiver defined; ids it does not know are
-                // ignored, as Godot ignores them.
-                if let Some(entry) =
-                    self.senders.get_mut(&receiver).and_then(|s| s.paths.get_mut(&confirm.id()))
-                {
-                    entry.confirmed = true;
+                // The sender confirms an id the receiver announced to it (on whichever leg);
+                // ids it does not know are ignored, as Godot ignores them.
+                for leg in [Leg::Direct, Leg::ToServer, Leg::FromServer] {
+                    let announced = Route { sender: route.receiver, receiver: route.sender, leg };
+                    if let Some(entry) = self
+                        .senders
+                        .get_mut(&announced)
+                        .and_then(|s| s.paths.get_mut(&confirm.id()))
+                    {
+                        entry.confirmed = true;
+                    }
                 }
                 Ok(())
             }
@@ -172,7 +229,7 @@ impl Session4 {
                 if self.entries.saturating_add(count).saturating_add(1) > self.limits.max_entries {
                     return Err(SessionError::Limit);
                 }
-                let state = self.senders.entry(sender).or_default();
+                let state = self.senders.entry(route).or_default();
                 let net_id = spawn.net_id();
                 if state.spawned.contains_key(&net_id) {
                     return Err(SessionError::DuplicateNetId { net_id });
@@ -195,7 +252,7 @@ impl Session4 {
             }
             Packet::Despawn(despawn) => {
                 let net_id = despawn.net_id();
-                let state = self.senders.get_mut(&sender);
+                let state = self.senders.get_mut(&route);
                 let Some(entry) = state.as_ref().and_then(|s| s.spawned.get(&net_id)) else {
                     return Err(SessionError::UnknownNetId { net_id });
                 };
@@ -211,12 +268,6 @@ impl Session4 {
                 self.entries = self.entries.saturating_sub(sync_ids.len().saturating_add(1));
                 Ok(())
             }
-            Packet::Sys(Sys::Relay(relay)) => {
-                let Ok(inner) = relay.packet() else { return Ok(()) };
-                let (origin, target) =
-                    if sender == 1 { (relay.peer(), receiver) } else { (sender, relay.peer()) };
-                self.observe(origin, target, &inner)
-            }
             _ => Ok(()),
         }
     }
@@ -229,20 +280,25 @@ impl Session4 {
         Ok(())
     }
 
-    /// The path peer `sender` gave cache id `id`.
-    pub fn path(&self, sender: i32, id: u32) -> Option<&str> {
-        self.senders.get(&sender)?.paths.get(&id).map(|e| e.path.as_str())
+    /// The path cache id `id` stands for on `route`.
+    pub fn path(&self, route: Route, id: u32) -> Option<&str> {
+        self.senders.get(&route)?.paths.get(&id).map(|e| e.path.as_str())
     }
 
-    /// Whether a receiver confirmed peer `sender`'s cache id `id`.
-    pub fn is_confirmed(&self, sender: i32, id: u32) -> bool {
-        self.senders.get(&sender).and_then(|s| s.paths.get(&id)).is_some_and(|e| e.confirmed)
+    /// What the checksum announced with cache id `id` on `route` says about the method list.
+    pub fn checksum(&self, route: Route, id: u32) -> Option<Checksum> {
+        self.senders.get(&route)?.paths.get(&id).map(|e| e.checksum)
     }
 
-    /// What an RPC from peer `sender` names: its node's path and its method's name, when the
-    /// session knows them. O(log entries + path length).
-    pub fn rpc<'s>(&'s self, sender: i32, rpc: &Rpc<'s>) -> Call<'s> {
-        let state = self.senders.get(&sender);
+    /// Whether the receiver confirmed cache id `id` of `route`.
+    pub fn is_confirmed(&self, route: Route, id: u32) -> bool {
+        self.senders.get(&route).and_then(|s| s.paths.get(&id)).is_some_and(|e| e.confirmed)
+    }
+
+    /// What an RPC on `route` names: its node's path and its method's name, when the session
+    /// knows them. O(log entries + path length).
+    pub fn rpc<'s>(&'s self, route: Route, rpc: &Rpc<'s>) -> Call<'s> {
+        let state = self.senders.get(&route);
         let (path, list, checksum) = match rpc.node() {
             NodeAddress::Cached(id) => match state.and_then(|s| s.paths.get(&id)) {
                 Some(entry) => (Some(entry.path.as_str()), entry.list, entry.checksum),
@@ -267,9 +323,9 @@ impl Session4 {
         Call { path, method, checksum }
     }
 
-    /// The node behind synchronizer network id `net_id` of a SYNC from peer `sender`.
-    pub fn synchronizer(&self, sender: i32, net_id: u32) -> Option<SyncTarget<'_>> {
-        let state = self.senders.get(&sender)?;
+    /// The node behind synchronizer network id `net_id` of a SYNC on `route`.
+    pub fn synchronizer(&self, route: Route, net_id: u32) -> Option<SyncTarget<'_>> {
+        let state = self.senders.get(&route)?;
         if net_id & PATH_ID != 0 {
             return state.paths.get(&(net_id & !PATH_ID)).map(|e| SyncTarget::Path(&e.path));
         }
@@ -284,9 +340,9 @@ impl Session4 {
         })
     }
 
-    /// The spawned node `net_id` of peer `sender`: its name and its spawner's path.
-    pub fn spawned(&self, sender: i32, net_id: u32) -> Option<(&str, Option<&str>)> {
-        let state = self.senders.get(&sender)?;
+    /// The node `net_id` spawned on `route`: its name and its spawner's path.
+    pub fn spawned(&self, route: Route, net_id: u32) -> Option<(&str, Option<&str>)> {
+        let state = self.senders.get(&route)?;
         let entry = state.spawned.get(&net_id)?;
         Some((&entry.name, state.paths.get(&entry.spawner).map(|e| e.path.as_str())))
     }

@@ -3,14 +3,16 @@
 //! Packets name things by ids that earlier packets defined: a path-cache id by SIMPLIFY_PATH, a
 //! spawned node and its synchronizers by SPAWN, and, in Godot 4, a method by its index in the
 //! node's sorted RPC list (which the project must supply, [`RpcMethods`]; the MD5 SIMPLIFY_PATH
-//! carries tells whether the list is the peer's). Ids belong to the peer that defined them, so
-//! a session keeps them per sender: packets from the server are from peer 1, a client's from its
-//! own id, and a relayed packet from the peer it came from ([`Session4::observe`] follows
-//! relays itself).
+//! carries tells whether the list is the peer's). Ids belong to the peer that defined them and
+//! to the peer it defined them for (a sender announces the same id to each peer, and each
+//! receiver keeps its own table), so a session keeps them per [`Route`]: sender, receiver, and the
+//! leg (direct, or inside a relay to or from the server). The server is peer 1, a client its own
+//! id; [`Route::of`] gives the route and packet a receiver acts on ([`Session4::observe`]
+//! follows relays itself).
 //!
 //! | version | type | learns | answers |
 //! | --- | --- | --- | --- |
-//! | Godot 4 | [`Session4`] | cache ids (SIMPLIFY_PATH, CONFIRM_PATH), network ids (SPAWN, DESPAWN) | [`Session4::rpc`]: node path and method name; [`Session4::synchronizer`] |
+//! | Godot 4 | [`Session4`] | cache ids (SIMPLIFY_PATH, CONFIRM_PATH), network ids (SPAWN, DESPAWN) | [`Session4::rpc`]: node path and method name; [`Session4::synchronizer`], [`Session4::spawned`] |
 //! | Godot 3 | [`Session3`] | cache ids (SIMPLIFY, CONFIRM) | [`Session3::node`]: node path (method names are on the wire) |
 //!
 //! Memory grows with what a peer announces, so it is bounded: [`Limits`] caps the entries a
@@ -26,7 +28,7 @@ mod methods;
 use core::fmt;
 
 pub use godot3::Session3;
-pub use godot4::{Call, Session4, SyncTarget};
+pub use godot4::{Call, Leg, Route, Session4, SyncTarget};
 pub use methods::{Checksum, MethodList, PathPattern, RpcMethods};
 
 /// Bounds on what a session keeps.
@@ -50,8 +52,8 @@ impl Default for Limits {
 pub enum SessionError {
     /// A [`Limits`] bound would be passed.
     Limit,
-    /// SIMPLIFY_PATH with a cache id the sender already defined: Godot 4 refuses it ("Duplicate
-    /// remote cache ID") and sends no confirmation.
+    /// SIMPLIFY_PATH with a cache id the sender already announced on the route: Godot 4
+    /// refuses it ("Duplicate remote cache ID") and sends no confirmation.
     DuplicateId {
         /// The id.
         id: u32,
