@@ -877,3 +877,45 @@ fn godot3_crafted_packets_get_the_engine_s_verdict(transport: &str) {
 fn godot3_enet_crafted_packets_get_the_engine_s_verdict() {
     godot3_crafted_packets_get_the_engine_s_verdict("enet");
 }
+
+#[test]
+fn godot3_websocket_packets_decode_reencode_and_mean_what_the_engine_did() {
+    use gdvariant::multiplayer::transport::websocket3::{self, MessageType};
+    let counts = godot3_capture_means_what_the_engine_did("websocket");
+    for (kind, minimum) in [
+        ("call checked", 100),
+        ("set checked", 8),
+        ("simplify_path", 6),
+        ("confirm_path", 6),
+        ("raw", 20),
+        ("system", 6),
+    ] {
+        assert!(counts.get(kind).copied().unwrap_or(0) >= minimum, "{kind}: {counts:?}");
+    }
+    // Each client's first messages from the server: its id, then "peer 1 joined" (the header's
+    // integers little-endian).
+    let log = corpus::godot3_log("websocket");
+    let ids =
+        [log["peers"]["A"].as_i64().unwrap() as i32, log["peers"]["B"].as_i64().unwrap() as i32];
+    let records = corpus::godot3("websocket");
+    for connection in [0, 1] {
+        let first: Vec<(MessageType, i32, i32, Option<i32>)> = records
+            .iter()
+            .filter(|r| r["conn"] == connection && r["dir"] == "to_client")
+            .take(2)
+            .map(|r| {
+                let bytes = corpus::bytes(r);
+                let m = websocket3::decode(&bytes).unwrap();
+                (m.kind, m.from, m.to, m.peer())
+            })
+            .collect();
+        assert_eq!(first[1], (MessageType::AddPeer, 1, 0, Some(1)));
+        assert_eq!((first[0].0, first[0].1, first[0].2), (MessageType::Id, 1, 0));
+        assert!(ids.contains(&first[0].3.unwrap()));
+    }
+}
+
+#[test]
+fn godot3_websocket_crafted_packets_get_the_engine_s_verdict() {
+    godot3_crafted_packets_get_the_engine_s_verdict("websocket");
+}

@@ -13,8 +13,8 @@ that prints every packet, what each receiver did with it, and the engine's error
 godot3-*: Godot 3.2.3 (`godot3-server`) runs godot3/capture.gd: three MultiplayerAPI instances
 in one scene tree, joined by real NetworkedMultiplayerENet over loopback through enet_relay.py
 (which reads ENet's protocol and records every packet it carries), or by WebSocketServer /
-WebSocketClient through `gdvariant proxy --websocket --multiplayer --capture` (the command is
-built with cargo first).
+WebSocketClient through `gdvariant proxy --websocket --multiplayer --monitor --capture` (the
+command is built with cargo first; it forwards everything, crafted packets included).
 
 Each output line is one packet with what the engines made of it; README.md describes the
 fields. Needs python3, chromium and npm (godot4), godot3-server (godot3-*), cargo
@@ -244,7 +244,10 @@ def godot3_websocket():
     binary = os.path.join(ROOT, "target", "release", "gdvariant")
     server_port, proxy_port = free_port(socket.SOCK_STREAM), free_port(socket.SOCK_STREAM)
     capture = tempfile.mktemp(prefix="gdvariant-mp3-", suffix=".capture")
+    # --monitor: the proxy forwards everything (the crafted packets must reach the engine);
+    # --allow-objects: the capture's full-object step.
     proxy = subprocess.Popen([binary, "proxy", "--websocket", "--multiplayer", "--godot", "3",
+                              "--monitor", "--allow-objects",
                               "--listen", "127.0.0.1:%d" % proxy_port,
                               "--upstream", "ws://127.0.0.1:%d/" % server_port, "--capture", capture],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -253,11 +256,11 @@ def godot3_websocket():
     time.sleep(0.5)
     proxy.terminate()
     proxy.wait(10)
-    out = subprocess.check_output([binary, "multiplayer", "--format", "json", "--records", capture])
+    out = subprocess.check_output([binary, "multiplayer", "--format", "json", capture])
     captured = []
     for line in out.decode().split("\n"):
-        if line.strip():
-            r = json.loads(line)
+        r = json.loads(line) if line.strip() else {}
+        if "hex" in r:
             captured.append({"conn": r["connection"], "dir": r["direction"], "channel": 0,
                              "kind": "reliable", "hex": r["hex"]})
     os.unlink(capture)

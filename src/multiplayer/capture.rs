@@ -9,7 +9,8 @@
 //! record   u32 length of what follows, u64 microseconds since the capture began,
 //!          u32 connection, u8 direction (0 client to server, 1 server to client),
 //!          u8 channel, u8 transfer mode (0 reliable, 1 unreliable, 2 unreliable ordered),
-//!          u8 reserved, then the message's bytes (length - 16)
+//!          u8 flags (bit 0: the recorder dropped the message), then the message's bytes
+//!          (length - 16)
 //! ```
 //!
 //! Integers are little-endian. Reading is zero-copy and O(1) per record; a record cut short or
@@ -26,6 +27,9 @@ pub const MAGIC: &[u8; 8] = b"GDMPCAP\0";
 
 /// The format this crate writes and reads.
 pub const FORMAT: u16 = 1;
+
+/// A record flag: the recorder (a filtering proxy) did not forward the message.
+pub const DROPPED: u8 = 1;
 
 /// What each record's bytes are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -104,6 +108,8 @@ pub struct RecordHead {
     pub channel: u8,
     /// The transfer mode: 0 reliable, 1 unreliable, 2 unreliable ordered.
     pub mode: u8,
+    /// Flags ([`DROPPED`]).
+    pub flags: u8,
 }
 
 /// One record.
@@ -192,10 +198,11 @@ impl<'a> Iterator for Records<'a> {
             };
             let channel = u8_at(self.file, body.saturating_add(13))?;
             let mode = u8_at(self.file, body.saturating_add(14))?;
+            let flags = u8_at(self.file, body.saturating_add(15))?;
             let bytes_at = body.saturating_add(16);
             let bytes = slice(self.file, bytes_at, len.saturating_sub(16))
                 .map_err(|_| PacketError::new(at, PacketErrorKind::BadSize { size: len as u32 }))?;
-            let head = RecordHead { micros, connection, direction, channel, mode };
+            let head = RecordHead { micros, connection, direction, channel, mode, flags };
             Ok((Record { head, bytes, offset: bytes_at }, body.saturating_add(len)))
         };
         match read() {
@@ -243,6 +250,6 @@ pub fn write_record<O: Output>(
         Direction::ToServer => 0,
         Direction::ToClient => 1,
     };
-    out.write(&[direction, head.channel, head.mode, 0])?;
+    out.write(&[direction, head.channel, head.mode, head.flags])?;
     out.write(bytes)
 }
