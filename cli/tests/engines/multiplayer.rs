@@ -16,6 +16,23 @@ use serde_json::Value;
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::godot::{Engine, free_port};
+
+/// The handshake callback's signature (its error type is tungstenite's, large by design).
+#[allow(clippy::result_large_err)]
+fn note_path(
+    seen: std::sync::Arc<std::sync::Mutex<String>>,
+) -> impl FnOnce(
+    &tokio_tungstenite::tungstenite::handshake::server::Request,
+    tokio_tungstenite::tungstenite::handshake::server::Response,
+) -> Result<
+    tokio_tungstenite::tungstenite::handshake::server::Response,
+    tokio_tungstenite::tungstenite::handshake::server::ErrorResponse,
+> {
+    move |request, response| {
+        *seen.lock().unwrap() = request.uri().path().to_string();
+        Ok(response)
+    }
+}
 use crate::support::*;
 
 /// The client id the bridge gives the Godot 4 client.
@@ -37,12 +54,7 @@ fn bridge() -> SocketAddr {
                 let (stream, _) = listener.accept().await.unwrap();
                 let path = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
                 let seen = std::sync::Arc::clone(&path);
-                let callback =
-                    move |request: &tokio_tungstenite::tungstenite::handshake::server::Request,
-                          response| {
-                        *seen.lock().unwrap() = request.uri().path().to_string();
-                        Ok(response)
-                    };
+                let callback = note_path(seen);
                 let socket = tokio_tungstenite::accept_hdr_async(stream, callback).await.unwrap();
                 if path.lock().unwrap().as_str() == "/server" {
                     server = Some(socket);
