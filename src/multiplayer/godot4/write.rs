@@ -137,8 +137,9 @@ fn lone_bytes<'v>(args: &[Arg<'v>]) -> Option<&'v [u8]> {
 /// ```
 ///
 /// # Errors
-/// More than 255 arguments ([`EncodeError::TooLarge`], Godot's sender refuses them too), a
-/// value the encoder refuses, a path longer than an offset can say, or a full output.
+/// More than 255 arguments ([`EncodeError::TooLarge`], Godot's sender refuses them too), a cache
+/// id with bit 31 set (which marks a path), a value the encoder refuses, a path longer than an
+/// offset can say, or a full output.
 pub fn rpc<O: Output>(
     out: &mut O,
     node: Target<'_>,
@@ -148,6 +149,12 @@ pub fn rpc<O: Output>(
 ) -> Result<(), EncodeError> {
     if args.len() > 255 {
         return Err(EncodeError::TooLarge { len: args.len() });
+    }
+    if let Target::Cached(id) | Target::CachedWide(id) = node {
+        // Bit 31 marks an appended path: a cache id cannot hold it.
+        if id & 0x8000_0000 != 0 {
+            return Err(EncodeError::TooLarge { len: id as usize });
+        }
     }
     let bytes = lone_bytes(args);
     let byte_only = args.is_empty() || bytes.is_some();

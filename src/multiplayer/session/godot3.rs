@@ -34,6 +34,8 @@ impl Session3 {
     pub fn observe(&mut self, sender: u32, packet: &Packet<'_>) -> Result<(), SessionError> {
         if let Packet::SimplifyPath { id, path } = packet {
             let text = path.to_text().map_err(|_| SessionError::NotText)?;
+            let levels = usize::BITS.saturating_sub(self.entries.leading_zeros()) as usize;
+            crate::wire::work::add(1usize.saturating_add(levels).saturating_add(text.len() >> 4));
             if text.len() > self.limits.max_path {
                 return Err(SessionError::Limit);
             }

@@ -157,6 +157,13 @@ pub enum SyncTarget<'s> {
     },
 }
 
+/// Counts the work of one step on a table of `entries` entries with a string of `len` bytes: a
+/// B-tree step per level, and the string's bytes (`crate::wire::work`).
+fn count(entries: usize, len: usize) {
+    let levels = usize::BITS.saturating_sub(entries.leading_zeros()) as usize;
+    crate::wire::work::add(1usize.saturating_add(levels).saturating_add(len >> 4));
+}
+
 /// The text of a path or name, if it is UTF-8 (Godot 4 replaces other bytes; such a path
 /// never names a node of a project).
 fn text<'a>(s: &GdStr<'a>) -> Result<&'a str, SessionError> {
@@ -189,9 +196,11 @@ impl Session4 {
         packet: &Packet<'_>,
     ) -> Result<(), SessionError> {
         let Some((route, packet)) = Route::of(sender, receiver, packet) else { return Ok(()) };
+        count(self.entries, 0);
         match packet {
             Packet::SimplifyPath(simplify) => {
                 let path = text(&simplify.path())?;
+                count(self.entries, path.len());
                 self.room(path.len())?;
                 let id = simplify.id();
                 let state = self.senders.entry(route).or_default();
@@ -225,6 +234,7 @@ impl Session4 {
             Packet::Spawn(spawn) => {
                 let name = text(&spawn.name())?;
                 let count = spawn.sync_ids().len();
+                crate::wire::work::add(count.saturating_add(name.len() >> 4));
                 self.room(name.len())?;
                 if self.entries.saturating_add(count).saturating_add(1) > self.limits.max_entries {
                     return Err(SessionError::Limit);
@@ -298,6 +308,7 @@ impl Session4 {
     /// What an RPC on `route` names: its node's path and its method's name, when the session
     /// knows them. O(log entries + path length).
     pub fn rpc<'s>(&'s self, route: Route, rpc: &Rpc<'s>) -> Call<'s> {
+        count(self.entries, rpc.path_text().map_or(0, <[u8]>::len));
         let state = self.senders.get(&route);
         let (path, list, checksum) = match rpc.node() {
             NodeAddress::Cached(id) => match state.and_then(|s| s.paths.get(&id)) {
