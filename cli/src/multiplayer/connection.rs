@@ -86,9 +86,11 @@ pub struct Connection {
     three: Session3,
 }
 
-/// Godot's text of a value (its error's text if it has none).
+/// Godot's text of a value (its error's text if it has none), on one line: the line breaks
+/// Godot puts in dictionaries become spaces.
 fn text(value: VariantRef<'_>, version: Version) -> String {
-    gdvariant::text::to_text_as(value, version).unwrap_or_else(|e| format!("<{e}>"))
+    let text = gdvariant::text::to_text_as(value, version).unwrap_or_else(|e| format!("<{e}>"));
+    if text.contains('\n') { text.replace('\n', " ") } else { text }
 }
 
 /// A value as lossless JSON.

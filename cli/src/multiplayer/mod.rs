@@ -43,14 +43,14 @@ pub struct MultiplayerArgs {
 
 /// Runs `multiplayer`.
 pub fn run(args: &MultiplayerArgs) -> Result<ExitCode, Failure> {
-    let name = input::name(&args.file);
-    let bytes = input::open(&args.file)?;
-    let header = capture::header(&bytes)
-        .map_err(|e| Failure::input(&name, format!("not a capture: {e}")))?;
     let methods = match &args.rules {
         Some(path) => rules::Rules::read(path)?.methods,
         None => Arc::default(),
     };
+    let name = input::name(&args.file);
+    let bytes = input::open(&args.file)?;
+    let header = capture::header(&bytes)
+        .map_err(|e| Failure::input(&name, format!("not a capture: {e}")))?;
     let mut connections: BTreeMap<u32, Connection> = BTreeMap::new();
     let mut stats = Stats::default();
     let mut out = Out::stdout();

@@ -8,5 +8,6 @@ mod dump;
 mod exit_codes;
 mod frames;
 mod get;
+mod multiplayer;
 mod reencode;
 mod validate;
