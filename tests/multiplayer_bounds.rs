@@ -90,14 +90,14 @@ fn rpcs_of_wide_and_deep_arguments_decode_in_linear_work() {
         20_000,
         8,
         |n| (rpc(n, 255, 0), Options::godot4()),
-        |b, o| read4(b, o),
+        read4,
     );
     assert_linear(
         "rpc with one deep argument",
         20_000,
         8,
         |n| (rpc(n, 1, (n / 64).min(1000)), Options::godot4()),
-        |b, o| read4(b, o),
+        read4,
     );
     // Within a constant of validate's units on the values alone: the packet adds a constant.
     let one = value(50_000, 0);
@@ -116,7 +116,7 @@ fn syncs_spawns_and_relays_decode_in_linear_work() {
         write::sync(&mut out, 7, &elements).unwrap();
         (out, Options::godot4())
     };
-    assert_linear("full sync of many elements", 10_000, 8, sync, |b, o| read4(b, o));
+    assert_linear("full sync of many elements", 10_000, 8, sync, read4);
     let delta = |n: usize| {
         let values: Vec<write::Arg<'_>> = (0..8).map(|i| write::Arg::Bool(i % 2 == 0)).collect();
         let elements: Vec<(u32, u64, &[write::Arg<'_>])> =
@@ -125,7 +125,7 @@ fn syncs_spawns_and_relays_decode_in_linear_work() {
         write::delta_sync(&mut out, &elements).unwrap();
         (out, Options::godot4())
     };
-    assert_linear("delta sync of many elements", 10_000, 8, delta, |b, o| read4(b, o));
+    assert_linear("delta sync of many elements", 10_000, 8, delta, read4);
     let spawn = |n: usize| {
         let ids: Vec<u32> = (0..n as u32 / 8).collect();
         let state: Vec<write::Arg<'_>> = (0..n / 8).map(|i| write::Arg::Int(i as i64)).collect();
@@ -151,7 +151,7 @@ fn syncs_spawns_and_relays_decode_in_linear_work() {
         write::relay(&mut out, 5, &rpc(n, 64, 0)).unwrap();
         (out, Options::godot4())
     };
-    assert_linear("relay of a large rpc", 20_000, 8, relay, |b, o| read4(b, o));
+    assert_linear("relay of a large rpc", 20_000, 8, relay, read4);
 }
 
 #[test]

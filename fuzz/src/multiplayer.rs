@@ -8,7 +8,8 @@
 //!   state, sync elements and values, what a relay carries); when Godot accepts it whole, it is
 //!   written again with the encoder from owned values, and that canonical form must decode to
 //!   the same packet (command, ids, names, every value bit for bit) and be a fixed point of the
-//!   encoder.
+//!   encoder. (A sync whose bytes hold no element Godot reads, only trailing bytes, has no
+//!   canonical form: the encoder refuses a sync without elements, as Godot never sends one.)
 //! * `1`: one Godot 3 packet, the same way (names compared as the game reads them).
 //! * `2`: the transport readers (Godot 3 ENet on channels 0 and 1, Godot 3 WebSocket, Godot 4's
 //!   peer-id message) and the capture reader; a Godot 3 payload they find is checked as in `1`.

@@ -341,11 +341,15 @@ pub fn sync<O: Output>(
 /// properties and their values in index order.
 ///
 /// # Errors
-/// A value the encoder refuses, or a full output.
+/// No element ([`EncodeError::Unfinished`]: Godot never sends one, and refuses a sync shorter
+/// than 11 bytes), a value the encoder refuses, or a full output.
 pub fn delta_sync<O: Output>(
     out: &mut O,
     elements: &[(u32, u64, &[Arg<'_>])],
 ) -> Result<(), EncodeError> {
+    if elements.is_empty() {
+        return Err(EncodeError::Unfinished { missing: 1 });
+    }
     out.write(&[0x16])?;
     for (net_id, mask, values) in elements {
         out.write(&net_id.to_le_bytes())?;
