@@ -8,8 +8,9 @@
 //!   state, sync elements and values, what a relay carries); when Godot accepts it whole, it is
 //!   written again with the encoder from owned values, and that canonical form must decode to
 //!   the same packet (command, ids, names, every value bit for bit) and be a fixed point of the
-//!   encoder. (A sync whose bytes hold no element Godot reads, only trailing bytes, has no
-//!   canonical form: the encoder refuses a sync without elements, as Godot never sends one.)
+//!   encoder. (A sync whose bytes hold no element Godot reads, only trailing bytes, or an
+//!   element without values, has no canonical form: the encoder refuses both, as Godot never
+//!   sends them.)
 //! * `1`: one Godot 3 packet, the same way (names compared as the game reads them).
 //! * `2`: the transport readers (Godot 3 ENet on channels 0 and 1, Godot 3 WebSocket, Godot 4's
 //!   peer-id message) and the capture reader; a Godot 3 payload they find is checked as in `1`.
@@ -175,9 +176,14 @@ fn canonical4(packet: &Packet<'_>, options: Options) -> Option<(Meaning4, Vec<u8
                 NodeAddress::Cached(id) => format!("#{id}"),
                 NodeAddress::Path { .. } => path.clone().unwrap_or_default(),
             };
-            let values = all_owned(rpc.arguments(), options);
+            let mut values = all_owned(rpc.arguments(), options);
             let args: Vec<write::Arg<'_>> = values.iter().map(write::Arg::Variant).collect();
             write::rpc(&mut out, target, rpc.method_id(), &args, options.allow_objects()).ok()?;
+            // Godot's quirk: a lone empty PackedByteArray is written bare, so it arrives as no
+            // argument at all.
+            if matches!(values.as_slice(), [Variant::PackedByteArray(b)] if b.is_empty()) {
+                values.clear();
+            }
             Meaning4 { head: format!("rpc {node} {}", rpc.method_id()), values }
         }
         Packet::SimplifyPath(s) => {

@@ -321,12 +321,17 @@ fn measured(values: &[Arg<'_>]) -> Result<u32, EncodeError> {
 /// properties' values.
 ///
 /// # Errors
-/// A value the encoder refuses, or a full output.
+/// No element, or an element without values ([`EncodeError::Unfinished`]: Godot never sends
+/// either, and reads neither a sync shorter than 11 bytes nor an empty element that ends it), a
+/// value the encoder refuses, or a full output.
 pub fn sync<O: Output>(
     out: &mut O,
     time: u16,
     elements: &[(u32, &[Arg<'_>])],
 ) -> Result<(), EncodeError> {
+    if elements.is_empty() || elements.iter().any(|(_, values)| values.is_empty()) {
+        return Err(EncodeError::Unfinished { missing: 1 });
+    }
     out.write(&[0x06])?;
     out.write(&time.to_le_bytes())?;
     for (net_id, values) in elements {
@@ -341,13 +346,13 @@ pub fn sync<O: Output>(
 /// properties and their values in index order.
 ///
 /// # Errors
-/// No element ([`EncodeError::Unfinished`]: Godot never sends one, and refuses a sync shorter
-/// than 11 bytes), a value the encoder refuses, or a full output.
+/// No element, or an element without values ([`EncodeError::Unfinished`]: Godot never sends
+/// either), a value the encoder refuses, or a full output.
 pub fn delta_sync<O: Output>(
     out: &mut O,
     elements: &[(u32, u64, &[Arg<'_>])],
 ) -> Result<(), EncodeError> {
-    if elements.is_empty() {
+    if elements.is_empty() || elements.iter().any(|(_, _, values)| values.is_empty()) {
         return Err(EncodeError::Unfinished { missing: 1 });
     }
     out.write(&[0x16])?;
