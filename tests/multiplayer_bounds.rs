@@ -79,7 +79,8 @@ fn rpc(n: usize, args: usize, depth: usize) -> Vec<u8> {
         (0..args).map(|_| gdvariant::parse_prefix(&one, Options::godot4()).unwrap()).collect();
     let args: Vec<write::Arg<'_>> = elements.into_iter().map(write::Arg::Element).collect();
     let mut out = Vec::new();
-    write::rpc(&mut out, write::Target::Path("World/Player"), 3, &args, false).unwrap();
+    write::rpc(&mut out, write::Target::Path("World/Player"), 3, &args, EncodeOptions::godot4())
+        .unwrap();
     out
 }
 
@@ -113,7 +114,7 @@ fn syncs_spawns_and_relays_decode_in_linear_work() {
         let elements: Vec<(u32, &[write::Arg<'_>])> =
             (0..n / 40).map(|i| (i as u32, values.as_slice())).collect();
         let mut out = Vec::new();
-        write::sync(&mut out, 7, &elements).unwrap();
+        write::sync(&mut out, 7, &elements, EncodeOptions::godot4()).unwrap();
         (out, Options::godot4())
     };
     assert_linear("full sync of many elements", 10_000, 8, sync, read4);
@@ -122,7 +123,7 @@ fn syncs_spawns_and_relays_decode_in_linear_work() {
         let elements: Vec<(u32, u64, &[write::Arg<'_>])> =
             (0..n / 32).map(|i| (i as u32, 0xFF, values.as_slice())).collect();
         let mut out = Vec::new();
-        write::delta_sync(&mut out, &elements).unwrap();
+        write::delta_sync(&mut out, &elements, EncodeOptions::godot4()).unwrap();
         (out, Options::godot4())
     };
     assert_linear("delta sync of many elements", 10_000, 8, delta, read4);
@@ -139,7 +140,7 @@ fn syncs_spawns_and_relays_decode_in_linear_work() {
             state: &state,
         };
         let mut out = Vec::new();
-        write::spawn(&mut out, &fields).unwrap();
+        write::spawn(&mut out, &fields, EncodeOptions::godot4()).unwrap();
         (out, Options::godot4())
     };
     assert_linear("spawn with many synchronizers", 10_000, 8, spawn, |b, o| {
@@ -215,7 +216,7 @@ fn session_units(count: usize) -> (u64, usize) {
             write::Target::Cached(id.wrapping_mul(2_654_435_761) & 0x7FFF_FFFF),
             1,
             &[write::Arg::Int(1)],
-            false,
+            EncodeOptions::godot4(),
         )
         .unwrap();
         packets.push(p);

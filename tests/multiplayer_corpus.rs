@@ -18,7 +18,7 @@ use common::multiplayer as corpus;
 use gdvariant::multiplayer::godot3;
 use gdvariant::multiplayer::godot4::{self, IdWidth, NodeAddress, Packet, Sys, Value, write};
 use gdvariant::multiplayer::session::{Checksum, Limits, Route, Session3, Session4, SyncTarget};
-use gdvariant::{Object, Options, Variant};
+use gdvariant::{EncodeOptions, Object, Options, Variant};
 use serde_json::Value as Json;
 
 /// Godot 4 options for a record: the capture's full-object step turned
@@ -81,7 +81,14 @@ fn reencode4(packet: &Packet<'_>, options: Options) -> Vec<u8> {
             };
             let args = owned_all(&mut rpc.arguments());
             let args: Vec<write::Arg<'_>> = args.iter().map(write::Arg::Variant).collect();
-            write::rpc(&mut out, target, rpc.method_id(), &args, options.allow_objects()).unwrap();
+            write::rpc(
+                &mut out,
+                target,
+                rpc.method_id(),
+                &args,
+                EncodeOptions::godot4().with_full_objects(options.allow_objects()),
+            )
+            .unwrap();
         }
         Packet::SimplifyPath(simplify) => {
             let checksum: [u8; 32] = simplify.checksum().try_into().unwrap();
@@ -106,7 +113,7 @@ fn reencode4(packet: &Packet<'_>, options: Options) -> Vec<u8> {
                 argument: argument.as_ref().map(write::Arg::Variant),
                 state: &state,
             };
-            write::spawn(&mut out, &fields).unwrap();
+            write::spawn(&mut out, &fields, EncodeOptions::godot4()).unwrap();
         }
         Packet::Despawn(despawn) => write::despawn(&mut out, despawn.net_id()).unwrap(),
         Packet::Sync(sync) => {
@@ -123,7 +130,7 @@ fn reencode4(packet: &Packet<'_>, options: Options) -> Vec<u8> {
                 .collect();
             let refs: Vec<(u32, &[write::Arg<'_>])> =
                 args.iter().map(|(id, a)| (*id, a.as_slice())).collect();
-            write::sync(&mut out, sync.time(), &refs).unwrap();
+            write::sync(&mut out, sync.time(), &refs, EncodeOptions::godot4()).unwrap();
         }
         Packet::DeltaSync(delta) => {
             let elements: Vec<(u32, u64, Vec<Variant>)> = delta
@@ -141,7 +148,7 @@ fn reencode4(packet: &Packet<'_>, options: Options) -> Vec<u8> {
                 .collect();
             let refs: Vec<(u32, u64, &[write::Arg<'_>])> =
                 args.iter().map(|(id, mask, a)| (*id, *mask, a.as_slice())).collect();
-            write::delta_sync(&mut out, &refs).unwrap();
+            write::delta_sync(&mut out, &refs, EncodeOptions::godot4()).unwrap();
         }
         Packet::Sys(Sys::Auth(data)) => write::auth(&mut out, data).unwrap(),
         Packet::Sys(Sys::AddPeer(peer)) => write::peer(&mut out, true, *peer).unwrap(),

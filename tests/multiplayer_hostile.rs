@@ -93,7 +93,14 @@ fn a_truncated_rpc_is_refused_where_its_bytes_run_out() {
     let mut packet = Vec::new();
     let hi = gdvariant::Variant::from("hi");
     let args = [godot4::write::Arg::Int(300), godot4::write::Arg::Variant(&hi)];
-    godot4::write::rpc(&mut packet, godot4::write::Target::Cached(1), 0, &args, false).unwrap();
+    godot4::write::rpc(
+        &mut packet,
+        godot4::write::Target::Cached(1),
+        0,
+        &args,
+        gdvariant::EncodeOptions::godot4(),
+    )
+    .unwrap();
     assert_eq!(
         packet,
         [0x00, 0x01, 0x00, 0x02, 0x42, 0x2C, 0x01, 0x04, 0, 0, 0, 0x02, 0, 0, 0, b'h', b'i', 0, 0]

@@ -23,7 +23,7 @@ use gdvariant::multiplayer::godot4::{self, NodeAddress, Packet, Sys, Value, writ
 use gdvariant::multiplayer::session::{Limits, MethodList, Route, RpcMethods, Session3, Session4};
 use gdvariant::multiplayer::transport::{enet3, websocket3, websocket4};
 use gdvariant::multiplayer::{PacketError, capture, godot3};
-use gdvariant::{Options, Variant};
+use gdvariant::{EncodeOptions, Options, Precision, Variant};
 
 /// Units of work allowed per input byte (decoding, validating, walking, re-encoding twice and
 /// following a session each read a byte a bounded number of times).
@@ -125,13 +125,21 @@ fn walk4(packet: &Packet<'_>, data: &[u8]) -> bool {
 }
 
 /// A compressed value as an owned value.
-fn owned(value: &Value<'_>, options: Options) -> Variant {
+fn owned(value: &Value<'_>, options: Options, encode: EncodeOptions) -> Variant {
     match *value {
         Value::Bool(b) => Variant::Bool(b),
         Value::Int { value, .. } => Variant::Int(value),
         Value::Bytes(bytes) => Variant::PackedByteArray(bytes.to_vec()),
         Value::Plain(element) => {
-            gdvariant::decode(element.raw_bytes(), options).expect("a validated value decodes")
+            let value =
+                gdvariant::decode(element.raw_bytes(), options).expect("a validated value decodes");
+            // The Variant encoder's own rewrites (a class-typed container without full objects
+            // declares EncodedObjectAsID, a null object is Nil, reals round to the precision)
+            // are the `reencode` target's: compare values as that encoder leaves them.
+            gdvariant::encode(&value, encode)
+                .ok()
+                .and_then(|bytes| gdvariant::decode(&bytes, options.with_allow_objects(true)).ok())
+                .unwrap_or(value)
         }
     }
 }
@@ -140,8 +148,9 @@ fn owned(value: &Value<'_>, options: Options) -> Variant {
 fn all_owned<'a>(
     values: impl Iterator<Item = Result<Value<'a>, PacketError>>,
     options: Options,
+    encode: EncodeOptions,
 ) -> Vec<Variant> {
-    values.map(|v| owned(&v.expect("validated"), options)).collect()
+    values.map(|v| owned(&v.expect("validated"), options, encode)).collect()
 }
 
 /// The text of a name, if it is standard UTF-8.
@@ -158,7 +167,11 @@ struct Meaning4 {
 
 /// The meaning of `packet`, and its canonical bytes (the encoder's), or `None` when a name is
 /// not text (no `&str` can be written back).
-fn canonical4(packet: &Packet<'_>, options: Options) -> Option<(Meaning4, Vec<u8>)> {
+fn canonical4(
+    packet: &Packet<'_>,
+    options: Options,
+    encode: EncodeOptions,
+) -> Option<(Meaning4, Vec<u8>)> {
     let mut out = Vec::new();
     let meaning = match packet {
         Packet::Rpc(rpc) => {
@@ -176,9 +189,9 @@ fn canonical4(packet: &Packet<'_>, options: Options) -> Option<(Meaning4, Vec<u8
                 NodeAddress::Cached(id) => format!("#{id}"),
                 NodeAddress::Path { .. } => path.clone().unwrap_or_default(),
             };
-            let mut values = all_owned(rpc.arguments(), options);
+            let mut values = all_owned(rpc.arguments(), options, encode);
             let args: Vec<write::Arg<'_>> = values.iter().map(write::Arg::Variant).collect();
-            write::rpc(&mut out, target, rpc.method_id(), &args, options.allow_objects()).ok()?;
+            write::rpc(&mut out, target, rpc.method_id(), &args, encode).ok()?;
             // Godot's quirk: a lone empty PackedByteArray is written bare, so it arrives as no
             // argument at all.
             if matches!(values.as_slice(), [Variant::PackedByteArray(b)] if b.is_empty()) {
@@ -205,8 +218,9 @@ fn canonical4(packet: &Packet<'_>, options: Options) -> Option<(Meaning4, Vec<u8
         }
         Packet::Spawn(spawn) => {
             let name = text4(&spawn.name())?;
-            let argument = spawn.argument().map(|a| owned(&a, options.with_allow_objects(false)));
-            let state = all_owned(spawn.state(), options.with_allow_objects(false));
+            let argument =
+                spawn.argument().map(|a| owned(&a, options.with_allow_objects(false), encode));
+            let state = all_owned(spawn.state(), options.with_allow_objects(false), encode);
             let sync_ids: Vec<u32> = spawn.sync_ids().collect();
             let state_args: Vec<write::Arg<'_>> = state.iter().map(write::Arg::Variant).collect();
             let fields = write::SpawnFields {
@@ -218,7 +232,7 @@ fn canonical4(packet: &Packet<'_>, options: Options) -> Option<(Meaning4, Vec<u8
                 argument: argument.as_ref().map(write::Arg::Variant),
                 state: &state_args,
             };
-            write::spawn(&mut out, &fields).ok()?;
+            write::spawn(&mut out, &fields, encode).ok()?;
             let mut values = state.clone();
             values.extend(argument.clone());
             Meaning4 {
@@ -241,7 +255,10 @@ fn canonical4(packet: &Packet<'_>, options: Options) -> Option<(Meaning4, Vec<u8
                 .elements()
                 .map(|e| {
                     e.map(|e| {
-                        (e.net_id(), all_owned(e.values(), options.with_allow_objects(false)))
+                        (
+                            e.net_id(),
+                            all_owned(e.values(), options.with_allow_objects(false), encode),
+                        )
                     })
                 })
                 .collect::<Result<_, _>>()
@@ -252,7 +269,7 @@ fn canonical4(packet: &Packet<'_>, options: Options) -> Option<(Meaning4, Vec<u8
                 .collect();
             let refs: Vec<(u32, &[write::Arg<'_>])> =
                 args.iter().map(|(id, a)| (*id, a.as_slice())).collect();
-            write::sync(&mut out, sync.time(), &refs).ok()?;
+            write::sync(&mut out, sync.time(), &refs, encode).ok()?;
             let ids: Vec<u32> = elements.iter().map(|(id, _)| *id).collect();
             Meaning4 {
                 head: format!("sync {} {ids:?}", sync.time()),
@@ -267,7 +284,7 @@ fn canonical4(packet: &Packet<'_>, options: Options) -> Option<(Meaning4, Vec<u8
                         (
                             e.net_id(),
                             e.mask(),
-                            all_owned(e.values(), options.with_allow_objects(false)),
+                            all_owned(e.values(), options.with_allow_objects(false), encode),
                         )
                     })
                 })
@@ -279,7 +296,7 @@ fn canonical4(packet: &Packet<'_>, options: Options) -> Option<(Meaning4, Vec<u8
                 .collect();
             let refs: Vec<(u32, u64, &[write::Arg<'_>])> =
                 args.iter().map(|(id, m, a)| (*id, *m, a.as_slice())).collect();
-            write::delta_sync(&mut out, &refs).ok()?;
+            write::delta_sync(&mut out, &refs, encode).ok()?;
             let ids: Vec<(u32, u64)> = elements.iter().map(|(id, m, _)| (*id, *m)).collect();
             Meaning4 {
                 head: format!("delta {ids:?}"),
@@ -299,7 +316,7 @@ fn canonical4(packet: &Packet<'_>, options: Options) -> Option<(Meaning4, Vec<u8
             Meaning4 { head: format!("del {p}"), values: vec![] }
         }
         Packet::Sys(Sys::Relay(relay)) => {
-            let (inner, inner_bytes) = canonical4(&relay.packet().ok()?, options)?;
+            let (inner, inner_bytes) = canonical4(&relay.packet().ok()?, options, encode)?;
             write::relay(&mut out, relay.peer(), &inner_bytes).ok()?;
             Meaning4 {
                 head: format!("relay {} {}", relay.peer(), inner.head),
@@ -337,13 +354,23 @@ fn packet4(data: &[u8], allow: bool) {
     if validated.is_err() {
         return;
     }
-    let Some((meaning, canonical)) = canonical4(&packet, options) else { return };
-    let again = godot4::decode(&canonical, options).expect("the encoder's packet decodes");
-    again.validate().expect("the encoder's packet validates");
-    let (meaning2, canonical2) =
-        canonical4(&again, options).expect("the encoder's packet re-encodes");
-    assert!(same4(&meaning, &meaning2), "{meaning:?} became {meaning2:?}");
-    assert_eq!(canonical, canonical2, "the encoder is not a fixed point");
+    // Single precision, as the official builds write reals; double precision when the packet
+    // carries f64 reals (a double-precision build's), which single precision would round.
+    let single = EncodeOptions::godot4().with_full_objects(allow);
+    for (round, encode) in
+        [single, single.with_precision(Precision::Double)].into_iter().enumerate()
+    {
+        let Some((meaning, canonical)) = canonical4(&packet, options, encode) else { return };
+        let again = godot4::decode(&canonical, options).expect("the encoder's packet decodes");
+        again.validate().expect("the encoder's packet validates");
+        let (meaning2, canonical2) =
+            canonical4(&again, options, encode).expect("the encoder's packet re-encodes");
+        assert_eq!(canonical, canonical2, "the encoder is not a fixed point");
+        if same4(&meaning, &meaning2) {
+            return;
+        }
+        assert!(round == 0, "{meaning:?} became {meaning2:?}");
+    }
 }
 
 /// One Godot 3 packet.
@@ -447,7 +474,18 @@ fn packet3(data: &[u8], allow: bool) {
         }
         _ => vec![],
     };
-    assert!(values.len() == values2.len() && values.iter().zip(&values2).all(|(a, b)| a.same(b)));
+    // Compared as the Variant encoder leaves them (a null object is written as Nil).
+    let normal = |v: &Variant| {
+        let encode = EncodeOptions::godot3().with_full_objects(allow);
+        gdvariant::encode(v, encode)
+            .ok()
+            .and_then(|bytes| gdvariant::decode(&bytes, options.with_allow_objects(true)).ok())
+            .unwrap_or_else(|| v.clone())
+    };
+    assert!(
+        values.len() == values2.len()
+            && values.iter().zip(&values2).all(|(a, b)| normal(a).same(&normal(b)))
+    );
 }
 
 /// The transport readers and the capture reader.

@@ -1,7 +1,9 @@
 //! Writing Godot 4 multiplayer packets, byte for byte as `SceneMultiplayer` writes them.
 //!
 //! Each function appends one packet to an [`Output`] (a `Vec<u8>`, or a fixed buffer through
-//! [`SliceOutput`](crate::SliceOutput)) and allocates nothing. The engine's choices are made
+//! [`SliceOutput`](crate::SliceOutput)) and allocates nothing. Values are written with Godot 4
+//! [`EncodeOptions`]: full objects (RPC arguments only, with `allow_object_decoding`), and f64
+//! reals for double-precision builds. The engine's choices are made
 //! here too: an `int` in the narrowest of 1, 2, 4 or 8 bytes, a `bool` in one byte, every other
 //! value as `var_to_bytes` writes it; a cached node id and a method id in the narrowest width;
 //! the byte-only form for no argument or a single `PackedByteArray`. Sizes that precede what they
@@ -58,18 +60,22 @@ impl Output for Counter {
     }
 }
 
-/// Appends `value` compressed. `full_objects`: `SceneMultiplayer.allow_object_decoding` (RPC
-/// arguments only; state never carries full objects).
+/// Appends `value` compressed, with `options` (Godot 4's; `with_full_objects`:
+/// `SceneMultiplayer.allow_object_decoding`, for RPC arguments only: state never carries full
+/// objects; `with_precision`: f64 reals, as double-precision builds of Godot write them).
 ///
 /// # Errors
 /// What the encoder refuses in the value (a type Godot 4 lacks, a full object without
-/// `full_objects`, ...), an element read as Godot 3 ([`EncodeError::VersionMismatch`]), or a
-/// full output.
+/// full objects, ...), Godot 3 options or an element read as Godot 3
+/// ([`EncodeError::VersionMismatch`]), or a full output.
 pub fn value<O: Output>(
     out: &mut O,
     value: &Arg<'_>,
-    full_objects: bool,
+    options: EncodeOptions,
 ) -> Result<(), EncodeError> {
+    if options.version() != Version::Godot4 {
+        return Err(EncodeError::VersionMismatch);
+    }
     match *value {
         Arg::Bool(b) => out.write(&[0x01 | (u8::from(b) << 7)]),
         Arg::Int(i) => int(out, i),
@@ -77,7 +83,7 @@ pub fn value<O: Output>(
             if element.options().version() != Version::Godot4 {
                 return Err(EncodeError::VersionMismatch);
             }
-            if !full_objects && element.options().allow_objects() {
+            if !options.full_objects() && element.options().allow_objects() {
                 // Written as received: the reader's options decide whether full objects were
                 // accepted; a packet that refuses them must not carry one.
                 crate::validate(element.raw_bytes(), crate::Options::godot4())
@@ -93,9 +99,7 @@ pub fn value<O: Output>(
         Arg::Variant(variant) => match *variant {
             crate::Variant::Bool(b) => out.write(&[0x01 | (u8::from(b) << 7)]),
             crate::Variant::Int(i) => int(out, i),
-            _ => variant
-                .encode_into(&mut *out, EncodeOptions::godot4().with_full_objects(full_objects))
-                .map(|_| ()),
+            _ => variant.encode_into(&mut *out, options).map(|_| ()),
         },
     }
 }
@@ -121,16 +125,18 @@ fn lone_bytes<'v>(args: &[Arg<'v>]) -> Option<&'v [u8]> {
 }
 
 /// Appends an RPC calling method `method` (an index into the node's methods sorted by name;
-/// bit 15 for `Node.rpc_config` methods) on `node` with `args`.
+/// bit 15 for `Node.rpc_config` methods) on `node` with `args`, written with `options` (see
+/// [`value`]).
 ///
 /// ```
+/// use gdvariant::EncodeOptions;
 /// use gdvariant::multiplayer::godot4::write::{self, Arg, Target};
 ///
 /// let mut packet = Vec::new();
-/// write::rpc(&mut packet, Target::Cached(1), 0, &[Arg::Int(5)], false)?;
+/// write::rpc(&mut packet, Target::Cached(1), 0, &[Arg::Int(5)], EncodeOptions::godot4())?;
 /// assert_eq!(packet, [0x00, 0x01, 0x00, 0x01, 0x02, 0x05]);
 /// packet.clear();
-/// write::rpc(&mut packet, Target::Path("Main/Player"), 0, &[Arg::Int(5)], false)?;
+/// write::rpc(&mut packet, Target::Path("Main/Player"), 0, &[Arg::Int(5)], EncodeOptions::godot4())?;
 /// assert_eq!(packet[..9], [0x20, 0x09, 0x00, 0x00, 0x80, 0x00, 0x01, 0x02, 0x05]);
 /// assert_eq!(&packet[9..], b"Main/Player\0");
 /// # Ok::<(), gdvariant::EncodeError>(())
@@ -145,7 +151,7 @@ pub fn rpc<O: Output>(
     node: Target<'_>,
     method: u16,
     args: &[Arg<'_>],
-    full_objects: bool,
+    options: EncodeOptions,
 ) -> Result<(), EncodeError> {
     if args.len() > 255 {
         return Err(EncodeError::TooLarge { len: args.len() });
@@ -171,7 +177,7 @@ pub fn rpc<O: Output>(
             // The path's offset: everything before it.
             let mut counter = Counter(1usize.saturating_add(node_bytes));
             counter.0 = counter.0.saturating_add(if method_wide { 2 } else { 1 });
-            write_args(&mut counter, args, bytes, byte_only, full_objects)?;
+            write_args(&mut counter, args, bytes, byte_only, options)?;
             let offset = u32::try_from(counter.0)
                 .ok()
                 .filter(|offset| offset & 0x8000_0000 == 0)
@@ -186,7 +192,7 @@ pub fn rpc<O: Output>(
     } else {
         out.write(&[method.to_le_bytes()[0]])?;
     }
-    write_args(out, args, bytes, byte_only, full_objects)?;
+    write_args(out, args, bytes, byte_only, options)?;
     if let Target::Path(path) = node {
         out.write(path.as_bytes())?;
         out.write(&[0])?;
@@ -200,13 +206,13 @@ fn write_args<O: Output>(
     args: &[Arg<'_>],
     bytes: Option<&[u8]>,
     byte_only: bool,
-    full_objects: bool,
+    options: EncodeOptions,
 ) -> Result<(), EncodeError> {
     if byte_only {
         return out.write(bytes.unwrap_or(&[]));
     }
     out.write(&[u8::try_from(args.len()).unwrap_or(u8::MAX)])?;
-    args.iter().try_for_each(|arg| value(out, arg, full_objects))
+    args.iter().try_for_each(|arg| value(out, arg, options))
 }
 
 /// Appends a SIMPLIFY_PATH: `path` is `id` from now on; `checksum` the MD5 of the node's RPC
@@ -270,12 +276,17 @@ pub struct SpawnFields<'a, 'v> {
     pub state: &'a [Arg<'v>],
 }
 
-/// Appends a SPAWN.
+/// Appends a SPAWN, its values written with `options` (never full objects).
 ///
 /// # Errors
 /// A value the encoder refuses (full objects never pass), sizes beyond 32 bits, or a full
 /// output.
-pub fn spawn<O: Output>(out: &mut O, fields: &SpawnFields<'_, '_>) -> Result<(), EncodeError> {
+pub fn spawn<O: Output>(
+    out: &mut O,
+    fields: &SpawnFields<'_, '_>,
+    options: EncodeOptions,
+) -> Result<(), EncodeError> {
+    let options = options.with_full_objects(false);
     let count = u32::try_from(fields.sync_ids.len())
         .map_err(|_| EncodeError::TooLarge { len: fields.sync_ids.len() })?;
     let name_len = fields.name.len().saturating_add(1);
@@ -292,13 +303,13 @@ pub fn spawn<O: Output>(out: &mut O, fields: &SpawnFields<'_, '_>) -> Result<(),
     out.write(&[0])?;
     if let Some(argument) = &fields.argument {
         let mut counter = Counter::default();
-        value(&mut counter, argument, false)?;
+        value(&mut counter, argument, options)?;
         let size =
             u32::try_from(counter.0).map_err(|_| EncodeError::TooLarge { len: counter.0 })?;
         out.write(&size.to_le_bytes())?;
-        value(out, argument, false)?;
+        value(out, argument, options)?;
     }
-    fields.state.iter().try_for_each(|v| value(out, v, false))
+    fields.state.iter().try_for_each(|v| value(out, v, options))
 }
 
 /// Appends a DESPAWN.
@@ -311,14 +322,14 @@ pub fn despawn<O: Output>(out: &mut O, net_id: u32) -> Result<(), EncodeError> {
 }
 
 /// The values' size, measured.
-fn measured(values: &[Arg<'_>]) -> Result<u32, EncodeError> {
+fn measured(values: &[Arg<'_>], options: EncodeOptions) -> Result<u32, EncodeError> {
     let mut counter = Counter::default();
-    values.iter().try_for_each(|v| value(&mut counter, v, false))?;
+    values.iter().try_for_each(|v| value(&mut counter, v, options))?;
     u32::try_from(counter.0).map_err(|_| EncodeError::TooLarge { len: counter.0 })
 }
 
 /// Appends a full SYNC at sync time `time`: for each synchronizer, its network id and its sync
-/// properties' values.
+/// properties' values (written with `options`, never full objects).
 ///
 /// # Errors
 /// No element, or an element without values ([`EncodeError::Unfinished`]: Godot never sends
@@ -328,7 +339,9 @@ pub fn sync<O: Output>(
     out: &mut O,
     time: u16,
     elements: &[(u32, &[Arg<'_>])],
+    options: EncodeOptions,
 ) -> Result<(), EncodeError> {
+    let options = options.with_full_objects(false);
     if elements.is_empty() || elements.iter().any(|(_, values)| values.is_empty()) {
         return Err(EncodeError::Unfinished { missing: 1 });
     }
@@ -336,14 +349,14 @@ pub fn sync<O: Output>(
     out.write(&time.to_le_bytes())?;
     for (net_id, values) in elements {
         out.write(&net_id.to_le_bytes())?;
-        out.write(&measured(values)?.to_le_bytes())?;
-        values.iter().try_for_each(|v| value(out, v, false))?;
+        out.write(&measured(values, options)?.to_le_bytes())?;
+        values.iter().try_for_each(|v| value(out, v, options))?;
     }
     Ok(())
 }
 
 /// Appends a delta SYNC: for each synchronizer, its network id, the mask of changed watched
-/// properties and their values in index order.
+/// properties and their values in index order (written with `options`, never full objects).
 ///
 /// # Errors
 /// No element, or an element without values ([`EncodeError::Unfinished`]: Godot never sends
@@ -351,7 +364,9 @@ pub fn sync<O: Output>(
 pub fn delta_sync<O: Output>(
     out: &mut O,
     elements: &[(u32, u64, &[Arg<'_>])],
+    options: EncodeOptions,
 ) -> Result<(), EncodeError> {
+    let options = options.with_full_objects(false);
     if elements.is_empty() || elements.iter().any(|(_, _, values)| values.is_empty()) {
         return Err(EncodeError::Unfinished { missing: 1 });
     }
@@ -359,8 +374,8 @@ pub fn delta_sync<O: Output>(
     for (net_id, mask, values) in elements {
         out.write(&net_id.to_le_bytes())?;
         out.write(&mask.to_le_bytes())?;
-        out.write(&measured(values)?.to_le_bytes())?;
-        values.iter().try_for_each(|v| value(out, v, false))?;
+        out.write(&measured(values, options)?.to_le_bytes())?;
+        values.iter().try_for_each(|v| value(out, v, options))?;
     }
     Ok(())
 }
