@@ -176,7 +176,7 @@ fn godot3_calls_decode_in_linear_work() {
             godot3::write::Target::Path("World/Player"),
             "jump",
             &args,
-            false,
+            EncodeOptions::godot3(),
         )
         .unwrap();
         (out, Options::godot3())

@@ -654,14 +654,27 @@ fn reencode3(packet: &godot3::Packet<'_>, options: Options) -> Vec<u8> {
                 .collect();
             let args: Vec<write3::Arg<'_>> = args.iter().map(write3::Arg::Variant).collect();
             let method = call.method().to_str().unwrap();
-            write3::call(&mut out, target_of(&t), method, &args, options.allow_objects()).unwrap();
+            write3::call(
+                &mut out,
+                target_of(&t),
+                method,
+                &args,
+                EncodeOptions::godot3().with_full_objects(options.allow_objects()),
+            )
+            .unwrap();
         }
         godot3::Packet::Set(set) => {
             let t = target(set.node());
             let value = gdvariant::decode(set.value().unwrap().raw_bytes(), options).unwrap();
             let property = set.property().to_str().unwrap();
-            write3::set(&mut out, target_of(&t), property, &write3::Arg::Variant(&value), false)
-                .unwrap();
+            write3::set(
+                &mut out,
+                target_of(&t),
+                property,
+                &write3::Arg::Variant(&value),
+                EncodeOptions::godot3(),
+            )
+            .unwrap();
         }
         godot3::Packet::SimplifyPath { id, path } => {
             write3::simplify_path(&mut out, *id, path.to_str().unwrap()).unwrap();

@@ -412,7 +412,14 @@ fn packet3(data: &[u8], allow: bool) {
                 })
                 .collect();
             let args: Vec<w3::Arg<'_>> = values.iter().map(w3::Arg::Variant).collect();
-            w3::call(&mut out, target(&t), &method, &args, allow).expect("writes");
+            w3::call(
+                &mut out,
+                target(&t),
+                &method,
+                &args,
+                EncodeOptions::godot3().with_full_objects(allow),
+            )
+            .expect("writes");
             (format!("call {t:?} {method}"), values)
         }
         godot3::Packet::Set(set) => {
@@ -420,8 +427,14 @@ fn packet3(data: &[u8], allow: bool) {
             let Ok(property) = set.property().to_text() else { return };
             let value = gdvariant::decode(set.value().expect("validated").raw_bytes(), options)
                 .expect("decodes");
-            w3::set(&mut out, target(&t), &property, &w3::Arg::Variant(&value), allow)
-                .expect("writes");
+            w3::set(
+                &mut out,
+                target(&t),
+                &property,
+                &w3::Arg::Variant(&value),
+                EncodeOptions::godot3().with_full_objects(allow),
+            )
+            .expect("writes");
             (format!("set {t:?} {property}"), vec![value])
         }
         godot3::Packet::SimplifyPath { id, path } => {

@@ -22,7 +22,8 @@ fn call(method: &[u8], path: Option<&str>) -> Vec<u8> {
     let one = gdvariant::Variant::Int(1);
     let mut out = Vec::new();
     let target = path.map_or(Target::Cached(1), Target::Path);
-    write::call(&mut out, target, "m", &[Arg::Variant(&one)], false).unwrap();
+    write::call(&mut out, target, "m", &[Arg::Variant(&one)], gdvariant::EncodeOptions::godot3())
+        .unwrap();
     // Put the raw name bytes in place of "m".
     let mut spliced = out[..5].to_vec();
     spliced.extend_from_slice(method);

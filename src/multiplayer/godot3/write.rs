@@ -42,16 +42,20 @@ impl Output for Counter {
     }
 }
 
-/// Appends `value` as `encode_variant` writes it (`full_objects`: the sender's
-/// `allow_object_decoding`).
+/// Appends `value` as `encode_variant` writes it, with `options` (Godot 3's;
+/// `with_full_objects`: the sender's `allow_object_decoding`).
 ///
 /// # Errors
-/// What the encoder refuses, an element read as Godot 4, or a full output.
+/// What the encoder refuses, Godot 4 options or an element read as Godot 4
+/// ([`EncodeError::VersionMismatch`]), or a full output.
 pub fn value<O: Output>(
     out: &mut O,
     value: &Arg<'_>,
-    full_objects: bool,
+    options: EncodeOptions,
 ) -> Result<(), EncodeError> {
+    if options.version() != Version::Godot3 {
+        return Err(EncodeError::VersionMismatch);
+    }
     match *value {
         Arg::Element(element) => {
             if element.options().version() != Version::Godot3 {
@@ -60,9 +64,7 @@ pub fn value<O: Output>(
             out.write(element.raw_bytes())
         }
         #[cfg(feature = "alloc")]
-        Arg::Variant(variant) => variant
-            .encode_into(&mut *out, EncodeOptions::godot3().with_full_objects(full_objects))
-            .map(|_| ()),
+        Arg::Variant(variant) => variant.encode_into(&mut *out, options).map(|_| ()),
     }
 }
 
@@ -97,14 +99,15 @@ fn head<O: Output>(
     name(out, member)
 }
 
-/// Appends a CALL of `method` on `target` with `args`.
+/// Appends a CALL of `method` on `target` with `args`, written with `options` (see [`value`]).
 ///
 /// ```
 /// use gdvariant::multiplayer::godot3::write::{self, Target};
 ///
 /// let mut packet = Vec::new();
 /// let five = gdvariant::Variant::Int(5);
-/// write::call(&mut packet, Target::Cached(1), "jump", &[write::Arg::Variant(&five)], false)?;
+/// let options = gdvariant::EncodeOptions::godot3();
+/// write::call(&mut packet, Target::Cached(1), "jump", &[write::Arg::Variant(&five)], options)?;
 /// assert_eq!(packet, [0, 1, 0, 0, 0, b'j', b'u', b'm', b'p', 0, 1, 2, 0, 0, 0, 5, 0, 0, 0]);
 /// # Ok::<(), gdvariant::EncodeError>(())
 /// ```
@@ -116,20 +119,20 @@ pub fn call<O: Output>(
     target: Target<'_>,
     method: &str,
     args: &[Arg<'_>],
-    full_objects: bool,
+    options: EncodeOptions,
 ) -> Result<(), EncodeError> {
     let argc = u8::try_from(args.len()).map_err(|_| EncodeError::TooLarge { len: args.len() })?;
     let values = |o: &mut Counter| -> Result<(), EncodeError> {
         o.write(&[argc])?;
-        args.iter().try_for_each(|a| value(o, a, full_objects))
+        args.iter().try_for_each(|a| value(o, a, options))
     };
     head(out, 0, target, method, values)?;
     out.write(&[argc])?;
-    args.iter().try_for_each(|a| value(out, a, full_objects))?;
+    args.iter().try_for_each(|a| value(out, a, options))?;
     tail(out, target)
 }
 
-/// Appends a SET of `property` on `target` to `new_value`.
+/// Appends a SET of `property` on `target` to `new_value`, written with `options`.
 ///
 /// # Errors
 /// A value the encoder refuses, or a full output.
@@ -138,10 +141,10 @@ pub fn set<O: Output>(
     target: Target<'_>,
     property: &str,
     new_value: &Arg<'_>,
-    full_objects: bool,
+    options: EncodeOptions,
 ) -> Result<(), EncodeError> {
-    head(out, 1, target, property, |o| value(o, new_value, full_objects))?;
-    value(out, new_value, full_objects)?;
+    head(out, 1, target, property, |o| value(o, new_value, options))?;
+    value(out, new_value, options)?;
     tail(out, target)
 }
 
