@@ -218,9 +218,14 @@ fn canonical4(
         }
         Packet::Spawn(spawn) => {
             let name = text4(&spawn.name())?;
-            let argument =
-                spawn.argument().map(|a| owned(&a, options.with_allow_objects(false), encode));
-            let state = all_owned(spawn.state(), options.with_allow_objects(false), encode);
+            let argument = spawn.argument().map(|a| {
+                owned(&a, options.with_allow_objects(false), encode.with_full_objects(false))
+            });
+            let state = all_owned(
+                spawn.state(),
+                options.with_allow_objects(false),
+                encode.with_full_objects(false),
+            );
             let sync_ids: Vec<u32> = spawn.sync_ids().collect();
             let state_args: Vec<write::Arg<'_>> = state.iter().map(write::Arg::Variant).collect();
             let fields = write::SpawnFields {
@@ -257,7 +262,11 @@ fn canonical4(
                     e.map(|e| {
                         (
                             e.net_id(),
-                            all_owned(e.values(), options.with_allow_objects(false), encode),
+                            all_owned(
+                                e.values(),
+                                options.with_allow_objects(false),
+                                encode.with_full_objects(false),
+                            ),
                         )
                     })
                 })
@@ -284,7 +293,11 @@ fn canonical4(
                         (
                             e.net_id(),
                             e.mask(),
-                            all_owned(e.values(), options.with_allow_objects(false), encode),
+                            all_owned(
+                                e.values(),
+                                options.with_allow_objects(false),
+                                encode.with_full_objects(false),
+                            ),
                         )
                     })
                 })

@@ -1,6 +1,7 @@
 //! `gdvariant multiplayer`: captures built from the real-engine packets of
 //! `corpus/multiplayer` print decoded, named with a rules file, as text and JSON, with
 //! per-call statistics; files that are not captures, and bad rules files, are refused.
+#![allow(clippy::arithmetic_side_effects)]
 
 use std::path::{Path, PathBuf};
 

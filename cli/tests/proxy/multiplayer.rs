@@ -28,8 +28,8 @@ fn call(method: &[u8], path: Option<&str>) -> Vec<u8> {
     let mut spliced = out[..5].to_vec();
     spliced.extend_from_slice(method);
     spliced.extend_from_slice(&out[6..]);
-    if path.is_some() {
-        let offset = (spliced.len() - path.unwrap().len() - 1) as u32 | 0x8000_0000;
+    if let Some(path) = path {
+        let offset = (spliced.len() - path.len() - 1) as u32 | 0x8000_0000;
         spliced[1..5].copy_from_slice(&offset.to_le_bytes());
     }
     message(&spliced)
