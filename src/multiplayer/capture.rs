@@ -123,7 +123,7 @@ pub struct Record<'a> {
     pub offset: usize,
 }
 
-/// Reads a capture's header; the records follow at byte 16.
+/// Reads a capture's header; the records follow at byte 16. O(1), no allocation.
 ///
 /// # Errors
 /// Not a capture ([`PacketErrorKind::UnknownCommand`] for a wrong magic, format, version or
@@ -157,7 +157,7 @@ pub fn header(file: &[u8]) -> Result<Header, PacketError> {
     Ok(Header { version, transport })
 }
 
-/// The records of a capture (after its header), in order.
+/// The records of a capture (after its header), in order: O(1) per record, zero-copy.
 pub fn records(file: &[u8]) -> Records<'_> {
     Records { file, pos: 16, failed: false }
 }

@@ -100,6 +100,7 @@ fn head<O: Output>(
 }
 
 /// Appends a CALL of `method` on `target` with `args`, written with `options` (see [`value`]).
+/// O(bytes written), twice for a path's offset; no allocation.
 ///
 /// ```
 /// use gdvariant::multiplayer::godot3::write::{self, Target};

@@ -132,7 +132,8 @@ impl<'a> Spawn<'a> {
         self.net_id
     }
 
-    /// The network ids of the node's synchronizers, in the order their state follows.
+    /// The network ids of the node's synchronizers, in the order their state follows (their
+    /// count was checked against the packet's length: O(1) per id).
     pub fn sync_ids(&self) -> impl ExactSizeIterator<Item = u32> + 'a {
         let buf = self.buf;
         let at = self.sync_ids_at;
@@ -150,7 +151,8 @@ impl<'a> Spawn<'a> {
         self.argument
     }
 
-    /// The spawn state: every synchronizer's spawn properties, in order, read as iterated.
+    /// The spawn state: every synchronizer's spawn properties, in order, read as iterated:
+    /// O(bytes read), no allocation.
     pub fn state(&self) -> Values<'a> {
         Values::new(self.buf, self.state_at, self.buf.len(), self.options)
     }

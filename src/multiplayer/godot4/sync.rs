@@ -50,7 +50,7 @@ impl<'a> Sync<'a> {
         self.time
     }
 
-    /// The elements, read as iterated.
+    /// The elements, read as iterated: O(1) per element, no allocation.
     pub fn elements(&self) -> SyncElements<'a> {
         SyncElements {
             buf: self.buf,
@@ -157,7 +157,7 @@ impl<'a> DeltaSync<'a> {
         Ok(DeltaSync { buf, base, options: options.with_allow_objects(false) })
     }
 
-    /// The elements, read as iterated.
+    /// The elements, read as iterated: O(1) per element, no allocation.
     pub fn elements(&self) -> DeltaElements<'a> {
         DeltaElements {
             buf: self.buf,

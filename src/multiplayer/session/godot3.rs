@@ -51,14 +51,14 @@ impl Session3 {
         Ok(())
     }
 
-    /// The path peer `sender` gave cache id `id`.
+    /// The path peer `sender` gave cache id `id`. O(log entries).
     pub fn path(&self, sender: u32, id: u32) -> Option<&str> {
         self.senders.get(&sender)?.get(&id).map(String::as_str)
     }
 
     /// The node path a CALL or SET from `sender` names (as the game reads it: a Godot 3 path
     /// spelled with overlong forms is normalised), or `None` for an unknown cache id or a path
-    /// that is not text.
+    /// that is not text. O(log entries + path length).
     pub fn node<'s>(
         &'s self,
         sender: u32,

@@ -63,7 +63,7 @@ impl Route {
     /// The route and the packet that the receiving peer acts on, for a packet `sender` sent to
     /// `receiver`: the packet itself, or what a SYS RELAY carries (from the server: the packet
     /// of the peer the relay names; from a client: the client's own packet for the peer it
-    /// names). `None` for a relay whose packet does not decode.
+    /// names). `None` for a relay whose packet does not decode. O(1).
     pub fn of<'a>(sender: i32, receiver: i32, packet: &Packet<'a>) -> Option<(Route, Packet<'a>)> {
         match packet {
             Packet::Sys(Sys::Relay(relay)) => {
@@ -290,17 +290,18 @@ impl Session4 {
         Ok(())
     }
 
-    /// The path cache id `id` stands for on `route`.
+    /// The path cache id `id` stands for on `route`. O(log entries).
     pub fn path(&self, route: Route, id: u32) -> Option<&str> {
         self.senders.get(&route)?.paths.get(&id).map(|e| e.path.as_str())
     }
 
     /// What the checksum announced with cache id `id` on `route` says about the method list.
+    /// O(log entries).
     pub fn checksum(&self, route: Route, id: u32) -> Option<Checksum> {
         self.senders.get(&route)?.paths.get(&id).map(|e| e.checksum)
     }
 
-    /// Whether the receiver confirmed cache id `id` of `route`.
+    /// Whether the receiver confirmed cache id `id` of `route`. O(log entries).
     pub fn is_confirmed(&self, route: Route, id: u32) -> bool {
         self.senders.get(&route).and_then(|s| s.paths.get(&id)).is_some_and(|e| e.confirmed)
     }
@@ -334,7 +335,7 @@ impl Session4 {
         Call { path, method, checksum }
     }
 
-    /// The node behind synchronizer network id `net_id` of a SYNC on `route`.
+    /// The node behind synchronizer network id `net_id` of a SYNC on `route`. O(log entries).
     pub fn synchronizer(&self, route: Route, net_id: u32) -> Option<SyncTarget<'_>> {
         let state = self.senders.get(&route)?;
         if net_id & PATH_ID != 0 {
@@ -351,7 +352,7 @@ impl Session4 {
         })
     }
 
-    /// The node `net_id` spawned on `route`: its name and its spawner's path.
+    /// The node `net_id` spawned on `route`: its name and its spawner's path. O(log entries).
     pub fn spawned(&self, route: Route, net_id: u32) -> Option<(&str, Option<&str>)> {
         let state = self.senders.get(&route)?;
         let entry = state.spawned.get(&net_id)?;

@@ -54,14 +54,14 @@ impl MethodList {
         &self.checksum
     }
 
-    /// The name of method `id` (bit 15: the `Node.rpc_config` list).
+    /// The name of method `id` (bit 15: the `Node.rpc_config` list). O(1).
     pub fn name(&self, id: u16) -> Option<&str> {
         let list = if id & 0x8000 != 0 { &self.native } else { &self.script };
         list.get(usize::from(id & 0x7FFF)).map(String::as_str)
     }
 
     /// The id Godot's sender uses for `name` (a script method wins over a native one of the
-    /// same name).
+    /// same name). O(log names + name length).
     pub fn id(&self, name: &str) -> Option<u16> {
         let index = |list: &[String]| {
             list.binary_search_by(|n| n.as_str().cmp(name)).ok().and_then(|i| u16::try_from(i).ok())

@@ -62,7 +62,7 @@ impl SystemMessage {
     }
 }
 
-/// Reads a packet that arrived on ENet channel `channel`.
+/// Reads a packet that arrived on ENet channel `channel`. O(1), no allocation.
 ///
 /// # Errors
 /// Fewer than 8 bytes ([`PacketErrorKind::TooShort`]): Godot drops the packet.

@@ -70,7 +70,7 @@ impl Message<'_> {
     }
 }
 
-/// Reads one message.
+/// Reads one message. O(1), no allocation.
 ///
 /// # Errors
 /// Fewer than 9 bytes ([`PacketErrorKind::TooShort`]), a type above 3

@@ -8,7 +8,7 @@ use crate::encoder::{EncodeError, Output};
 use crate::multiplayer::error::{PacketError, PacketErrorKind};
 use crate::multiplayer::field::i32_at;
 
-/// Reads the server's first message: the client's id.
+/// Reads the server's first message: the client's id. O(1), no allocation.
 ///
 /// # Errors
 /// Not exactly 4 bytes, or an id below 2 ([`PacketErrorKind::BadPeerId`]).
