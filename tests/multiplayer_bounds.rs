@@ -195,7 +195,7 @@ fn session_units(count: usize) -> (u64, usize) {
     methods.node("World/**", list);
     let mut session = Session4::new(
         std::sync::Arc::new(methods),
-        Limits { max_entries: usize::MAX, max_path: 4096 },
+        Limits { max_entries: usize::MAX, max_path: 4096, max_bytes: usize::MAX },
     );
     let mut packets = Vec::new();
     for id in 0..count as u32 {

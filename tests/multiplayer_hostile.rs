@@ -364,7 +364,7 @@ fn capture_records_that_lie_end_the_reading_at_their_offset() {
 
 #[test]
 fn a_session_flooded_with_ids_keeps_at_most_its_limits() {
-    let limits = Limits { max_entries: 100, max_path: 32 };
+    let limits = Limits { max_entries: 100, max_path: 32, max_bytes: 1 << 20 };
     let mut methods = RpcMethods::new();
     methods.node("World/*", MethodList::script(["a"]));
     let mut session = Session4::new(std::sync::Arc::new(methods), limits);
@@ -403,6 +403,16 @@ fn a_session_flooded_with_ids_keeps_at_most_its_limits() {
     fresh.observe(8, 1, &godot4::decode(&again, Options::godot4()).unwrap()).unwrap();
     assert_eq!(fresh.path(Route::direct(8, 1), 1), Some("World/B"));
     assert_eq!(fresh.path(Route::direct(7, 1), 1), Some("World/A"));
+    // The bytes kept are bounded too: 30-byte paths count 124 bytes each (indexed twice, plus 64).
+    let budget = Limits { max_entries: usize::MAX, max_path: 4096, max_bytes: 10_000 };
+    let mut bounded = Session4::new(std::sync::Arc::default(), budget);
+    let kept = (0..1000u32)
+        .filter(|id| {
+            let bytes = simplify(*id, &format!("World/{:0>24}", id));
+            bounded.observe(7, 1, &godot4::decode(&bytes, Options::godot4()).unwrap()).is_ok()
+        })
+        .count();
+    assert_eq!(kept, 10_000 / 124);
     // Godot 3's table redefines an id in place.
     let mut three = Session3::new(limits);
     for id in 0..1000u32 {

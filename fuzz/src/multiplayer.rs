@@ -548,7 +548,7 @@ fn transports(data: &[u8], allow: bool) {
 
 /// Packets followed by sessions with small limits.
 fn session(data: &[u8], allow: bool) {
-    let limits = Limits { max_entries: 32, max_path: 48 };
+    let limits = Limits { max_entries: 32, max_path: 48, max_bytes: 2048 };
     let mut methods = RpcMethods::new();
     methods.node("World/*", MethodList::new(["n"], ["a", "b", "c"]));
     methods.script(MethodList::script(["x", "y"]));

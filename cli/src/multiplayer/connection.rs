@@ -12,6 +12,10 @@ use gdvariant::multiplayer::{PacketError, godot3};
 use gdvariant::{Options, VariantRef, Version};
 use serde_json::{Value, json};
 
+/// What a connection's session keeps at most: 16,384 ids, paths of up to 1 KiB, 1 MiB in all (a
+/// proxy serves up to `--max-connections` of them).
+const LIMITS: Limits = Limits { max_entries: 16_384, max_path: 1024, max_bytes: 1 << 20 };
+
 /// A call: an RPC (Godot 4), a CALL or a SET (Godot 3), possibly inside a relay.
 #[derive(Debug, Clone)]
 pub struct Call {
@@ -130,8 +134,8 @@ impl Connection {
             options: Options::new(version).with_allow_objects(allow_objects),
             client: None,
             first_from_server: true,
-            four: Session4::new(methods, Limits::default()),
-            three: Session3::new(Limits::default()),
+            four: Session4::new(methods, LIMITS),
+            three: Session3::new(LIMITS),
         }
     }
 

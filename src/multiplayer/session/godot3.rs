@@ -3,7 +3,7 @@
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 
-use super::{Limits, SessionError};
+use super::{Limits, SessionError, entry_bytes};
 use crate::multiplayer::godot3::{NodeAddress, Packet};
 
 /// The path-cache ids of one Godot 3 connection, per sender. Godot 3 sends method and property
@@ -13,12 +13,14 @@ pub struct Session3 {
     limits: Limits,
     senders: BTreeMap<u32, BTreeMap<u32, String>>,
     entries: usize,
+    /// What [`Limits::max_bytes`] counts.
+    bytes: usize,
 }
 
 impl Session3 {
     /// An empty session.
     pub fn new(limits: Limits) -> Self {
-        Session3 { limits, senders: BTreeMap::new(), entries: 0 }
+        Session3 { limits, senders: BTreeMap::new(), entries: 0, bytes: 0 }
     }
 
     /// Entries kept.
@@ -40,12 +42,18 @@ impl Session3 {
                 return Err(SessionError::Limit);
             }
             let paths = self.senders.entry(sender).or_default();
+            let freed = paths.get(id).map_or(0, |old| entry_bytes(old.len(), 0));
+            let bytes = self.bytes.saturating_sub(freed).saturating_add(entry_bytes(text.len(), 0));
+            if bytes > self.limits.max_bytes {
+                return Err(SessionError::Limit);
+            }
             if !paths.contains_key(id) {
                 if self.entries >= self.limits.max_entries {
                     return Err(SessionError::Limit);
                 }
                 self.entries = self.entries.saturating_add(1);
             }
+            self.bytes = bytes;
             paths.insert(*id, text.into_owned());
         }
         Ok(())

@@ -6,7 +6,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use super::methods::{Checksum, RpcMethods};
-use super::{Limits, SessionError};
+use super::{Limits, SessionError, entry_bytes};
 use crate::GdStr;
 use crate::multiplayer::godot4::{NodeAddress, PATH_ID, Packet, Rpc, Sys};
 
@@ -122,6 +122,8 @@ pub struct Session4 {
     /// Per route.
     senders: BTreeMap<Route, Sender>,
     entries: usize,
+    /// What [`Limits::max_bytes`] counts.
+    bytes: usize,
 }
 
 /// What an RPC names, as far as the session knows.
@@ -173,7 +175,7 @@ fn text<'a>(s: &GdStr<'a>) -> Result<&'a str, SessionError> {
 impl Session4 {
     /// A session naming methods with `methods`, keeping at most what `limits` allow.
     pub fn new(methods: Arc<RpcMethods>, limits: Limits) -> Self {
-        Session4 { methods, limits, senders: BTreeMap::new(), entries: 0 }
+        Session4 { methods, limits, senders: BTreeMap::new(), entries: 0, bytes: 0 }
     }
 
     /// Entries kept (paths, spawned nodes, synchronizer ids).
@@ -201,7 +203,7 @@ impl Session4 {
             Packet::SimplifyPath(simplify) => {
                 let path = text(&simplify.path())?;
                 count(self.entries, path.len());
-                self.room(path.len())?;
+                self.room(path.len(), entry_bytes(path.len().saturating_mul(2), 0))?;
                 let id = simplify.id();
                 let state = self.senders.entry(route).or_default();
                 if state.paths.contains_key(&id) {
@@ -214,6 +216,8 @@ impl Session4 {
                 );
                 state.by_path.entry(path.to_string()).or_insert(id);
                 self.entries = self.entries.saturating_add(1);
+                self.bytes =
+                    self.bytes.saturating_add(entry_bytes(path.len().saturating_mul(2), 0));
                 Ok(())
             }
             Packet::ConfirmPath(confirm) => {
@@ -235,7 +239,7 @@ impl Session4 {
                 let name = text(&spawn.name())?;
                 let count = spawn.sync_ids().len();
                 crate::wire::work::add(count.saturating_add(name.len() >> 4));
-                self.room(name.len())?;
+                self.room(name.len(), entry_bytes(name.len(), count))?;
                 if self.entries.saturating_add(count).saturating_add(1) > self.limits.max_entries {
                     return Err(SessionError::Limit);
                 }
@@ -258,6 +262,7 @@ impl Session4 {
                     },
                 );
                 self.entries = self.entries.saturating_add(count).saturating_add(1);
+                self.bytes = self.bytes.saturating_add(entry_bytes(name.len(), count));
                 Ok(())
             }
             Packet::Despawn(despawn) => {
@@ -267,6 +272,7 @@ impl Session4 {
                     return Err(SessionError::UnknownNetId { net_id });
                 };
                 let sync_ids = entry.sync_ids.clone();
+                let freed = entry_bytes(entry.name.len(), sync_ids.len());
                 if let Some(state) = state {
                     state.spawned.remove(&net_id);
                     for id in &sync_ids {
@@ -276,15 +282,19 @@ impl Session4 {
                     }
                 }
                 self.entries = self.entries.saturating_sub(sync_ids.len().saturating_add(1));
+                self.bytes = self.bytes.saturating_sub(freed);
                 Ok(())
             }
             _ => Ok(()),
         }
     }
 
-    /// Room for one more entry holding `len` bytes.
-    fn room(&self, len: usize) -> Result<(), SessionError> {
-        if len > self.limits.max_path || self.entries >= self.limits.max_entries {
+    /// Room for one more entry whose text holds `len` bytes and that counts `bytes`.
+    fn room(&self, len: usize, bytes: usize) -> Result<(), SessionError> {
+        if len > self.limits.max_path
+            || self.entries >= self.limits.max_entries
+            || self.bytes.saturating_add(bytes) > self.limits.max_bytes
+        {
             return Err(SessionError::Limit);
         }
         Ok(())

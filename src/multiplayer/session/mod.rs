@@ -16,8 +16,8 @@
 //! | Godot 3 | [`Session3`] | cache ids (SIMPLIFY, CONFIRM) | [`Session3::node`]: node path (method names are on the wire) |
 //!
 //! Memory grows with what a peer announces, so it is bounded: [`Limits`] caps the entries a
-//! session keeps and the length of a path it stores, and a packet past a limit is refused
-//! ([`SessionError::Limit`]) without changing anything. Maps are B-trees: every step is
+//! session keeps, the length of a path it stores and the bytes of all of them, and a packet past
+//! a limit is refused ([`SessionError::Limit`]) without changing anything. Maps are B-trees: every step is
 //! O(log entries) plus the length of the strings it stores or compares, whatever ids or paths
 //! a peer chooses, so following n bytes of traffic is O(n log n).
 
@@ -38,12 +38,21 @@ pub struct Limits {
     pub max_entries: usize,
     /// Bytes of a path or node name. Default 4,096.
     pub max_path: usize,
+    /// Bytes the entries take, counted as their strings (twice for a Godot 4 path, which is
+    /// also indexed), 4 per synchronizer id and 64 per entry. Default 4 MiB.
+    pub max_bytes: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_entries: 65_536, max_path: 4096 }
+        Limits { max_entries: 65_536, max_path: 4096, max_bytes: 4 << 20 }
     }
+}
+
+/// What [`Limits::max_bytes`] counts for an entry holding `len` bytes of text and `ids`
+/// synchronizer ids.
+pub(crate) fn entry_bytes(len: usize, ids: usize) -> usize {
+    len.saturating_add(ids.saturating_mul(4)).saturating_add(64)
 }
 
 /// Why a session refuses a packet (it changes nothing then).
