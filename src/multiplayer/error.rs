@@ -91,7 +91,7 @@ pub enum PacketErrorKind {
     /// A value Godot's `decode_variant` refuses; the inner error has its own offset and kind.
     /// In an RPC's arguments, Godot 4 still calls the method, with this argument and those
     /// after it `null`; Godot 3.2.3 drops the call.
-    Value(crate::Error),
+    Value(crate::wire::error::Error),
     /// A Godot 4 WebSocket peer-id message that is not 4 bytes holding an id of at least 2: the
     /// client closes the connection ("Invalid ID received from server").
     BadPeerId,
@@ -151,9 +151,9 @@ impl PacketError {
     }
 }
 
-impl From<crate::Error> for PacketError {
+impl From<crate::wire::error::Error> for PacketError {
     /// A value's error, at the value's own offset.
-    fn from(error: crate::Error) -> Self {
+    fn from(error: crate::wire::error::Error) -> Self {
         PacketError::new(error.offset(), PacketErrorKind::Value(error))
     }
 }

@@ -29,10 +29,10 @@
 
 pub mod write;
 
-use crate::GdStr;
 use crate::multiplayer::error::{PacketError, PacketErrorKind};
 use crate::multiplayer::field::{rest, u8_at, u32_at};
 use crate::view::element::Element;
+use crate::view::string::GdStr;
 use crate::view::walk::{Mode, walk};
 use crate::wire::options::{Options, Version};
 use crate::wire::utf8;

@@ -15,7 +15,7 @@ pub enum Arg<'v> {
     Element(Element<'v>),
     /// An owned value (feature `alloc`).
     #[cfg(feature = "alloc")]
-    Variant(&'v crate::Variant),
+    Variant(&'v crate::owned::Variant),
 }
 
 /// How a CALL or SET names its node.

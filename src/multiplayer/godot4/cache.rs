@@ -12,9 +12,9 @@
 //! answers with CONFIRM_PATH, saying whether the checksum matched its own list (a mismatch is
 //! only logged). The same ids name RPC targets, spawners and synchronizers. O(1) to decode.
 
-use crate::GdStr;
 use crate::multiplayer::error::{PacketError, PacketErrorKind};
 use crate::multiplayer::field::{rest, slice, u8_at, u32_at};
+use crate::view::string::GdStr;
 use crate::wire::options::Version;
 
 /// A SIMPLIFY_PATH packet.

@@ -17,10 +17,10 @@
 //! cannot reach into it. Bytes after the arguments are ignored, as Godot ignores them.
 //! Decoding reads the header (O(1) plus the path's NUL); the arguments are read when iterated.
 
-use crate::GdStr;
 use crate::multiplayer::error::{PacketError, PacketErrorKind};
 use crate::multiplayer::field::{rest, u8_at, u16_at, u32_at};
 use crate::multiplayer::godot4::value::{Value, read_value};
+use crate::view::string::GdStr;
 use crate::wire::options::{Options, Version};
 use crate::wire::utf8::text_of;
 

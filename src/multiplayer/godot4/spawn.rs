@@ -18,10 +18,10 @@
 //! Decoding is O(name + argument); the state is read when iterated. Values of the state and of
 //! the argument never hold full objects.
 
-use crate::GdStr;
 use crate::multiplayer::error::{PacketError, PacketErrorKind};
 use crate::multiplayer::field::{u8_at, u32_at};
 use crate::multiplayer::godot4::value::{Value, Values, read_value};
+use crate::view::string::GdStr;
 use crate::wire::options::{Options, Version};
 use crate::wire::read::bytes_at;
 use crate::wire::utf8::text_of;

@@ -14,7 +14,7 @@ use crate::encoder::{EncodeError, EncodeOptions, Output};
 use crate::multiplayer::godot4::value::IntWidth;
 use crate::view::element::Element;
 use crate::view::value::VariantRef;
-use crate::wire::options::Version;
+use crate::wire::options::{Options, Version};
 
 /// A value to write compressed: an RPC argument, a spawn argument, synchronized state.
 #[derive(Clone, Copy, Debug)]
@@ -28,7 +28,7 @@ pub enum Arg<'v> {
     Element(Element<'v>),
     /// An owned value (feature `alloc`).
     #[cfg(feature = "alloc")]
-    Variant(&'v crate::Variant),
+    Variant(&'v crate::owned::Variant),
 }
 
 /// How an RPC names its node, as the sender chooses it.
@@ -86,7 +86,7 @@ pub fn value<O: Output>(
             if !options.full_objects() && element.options().allow_objects() {
                 // Written as received: the reader's options decide whether full objects were
                 // accepted; a packet that refuses them must not carry one.
-                crate::validate(element.raw_bytes(), crate::Options::godot4())
+                crate::view::validate(element.raw_bytes(), Options::godot4())
                     .map_err(|_| EncodeError::FullObjectsNeeded)?;
             }
             match element.value() {
@@ -97,8 +97,8 @@ pub fn value<O: Output>(
         }
         #[cfg(feature = "alloc")]
         Arg::Variant(variant) => match *variant {
-            crate::Variant::Bool(b) => out.write(&[0x01 | (u8::from(b) << 7)]),
-            crate::Variant::Int(i) => int(out, i),
+            crate::owned::Variant::Bool(b) => out.write(&[0x01 | (u8::from(b) << 7)]),
+            crate::owned::Variant::Int(i) => int(out, i),
             _ => variant.encode_into(&mut *out, options).map(|_| ()),
         },
     }
@@ -119,7 +119,7 @@ fn lone_bytes<'v>(args: &[Arg<'v>]) -> Option<&'v [u8]> {
             _ => None,
         },
         #[cfg(feature = "alloc")]
-        [Arg::Variant(crate::Variant::PackedByteArray(bytes))] => Some(bytes.as_slice()),
+        [Arg::Variant(crate::owned::Variant::PackedByteArray(bytes))] => Some(bytes.as_slice()),
         _ => None,
     }
 }

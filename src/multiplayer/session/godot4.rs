@@ -7,8 +7,8 @@ use alloc::vec::Vec;
 
 use super::methods::{Checksum, RpcMethods};
 use super::{Limits, SessionError, entry_bytes};
-use crate::GdStr;
 use crate::multiplayer::godot4::{NodeAddress, PATH_ID, Packet, Rpc, Sys};
+use crate::view::string::GdStr;
 
 /// A path a sender announced.
 #[derive(Clone, Debug)]
