@@ -200,8 +200,11 @@ impl<'a> Iterator for Records<'a> {
             let mode = u8_at(self.file, body.saturating_add(14))?;
             let flags = u8_at(self.file, body.saturating_add(15))?;
             let bytes_at = body.saturating_add(16);
-            let bytes = slice(self.file, bytes_at, len.saturating_sub(16))
-                .map_err(|_| PacketError::new(at, PacketErrorKind::BadSize { size: len as u32 }))?;
+            // Checked before the read, so that a length that lies costs nothing.
+            if len.saturating_sub(16) > self.file.len().saturating_sub(bytes_at) {
+                return Err(PacketError::new(at, PacketErrorKind::BadSize { size: len as u32 }));
+            }
+            let bytes = slice(self.file, bytes_at, len.saturating_sub(16))?;
             let head = RecordHead { micros, connection, direction, channel, mode, flags };
             Ok((Record { head, bytes, offset: bytes_at }, body.saturating_add(len)))
         };
