@@ -12,6 +12,9 @@ corpus/probes/**/*.jsonl), shaped for each target's input format:
                                       (the real streams, big-endian ones included, and single
                                       values framed with a little-endian length)
   packed_alignment                    a type selector (0..16), then packed element bytes
+  multiplayer                         a selector (0 Godot 4 packet, 1 Godot 3 packet,
+                                      2 transport message, 3 a session of packets), then the
+                                      real multiplayer packets of corpus/multiplayer
 
 Usage: python3 fuzz/seed.py   (from anywhere; existing seed files are kept)
 """
@@ -50,7 +53,31 @@ def write(target, data):
     (folder / hashlib.sha1(data).hexdigest()).write_bytes(data)
 
 
+def multiplayer_seeds():
+    """Seeds of the multiplayer target from corpus/multiplayer: each Godot 4 packet, each
+    Godot 3 message (as a transport message, and its payload as a packet), and sessions of
+    consecutive packets."""
+    folder = CORPUS / "multiplayer"
+    session = bytearray()
+    for path in sorted(folder.glob("godot4*.jsonl")):
+        for line in filter(str.strip, path.read_text(encoding="utf-8").split("\n")):
+            data = bytes.fromhex(json.loads(line)["hex"])
+            write("multiplayer", bytes([0]) + data)
+            if len(data) < 128:
+                session += bytes([len(data) << 1]) + data
+                if len(session) > 1500:
+                    write("multiplayer", bytes([3]) + bytes(session))
+                    session = bytearray()
+    for path in sorted(folder.glob("godot3-*.jsonl")):
+        header = 8 if "enet" in path.name else 9
+        for line in filter(str.strip, path.read_text(encoding="utf-8").split("\n")):
+            data = bytes.fromhex(json.loads(line)["hex"])
+            write("multiplayer", bytes([2]) + data)
+            write("multiplayer", bytes([1]) + data[header:])
+
+
 def main():
+    multiplayer_seeds()
     counts = {}
     for name, data in inputs():
         for target in ("lazy_walk", "differential", "reencode", "work_bound"):

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 type Check = fn(&[u8]);
 
 /// Every fuzz target, by the name of its folder under `fuzz/regressions/`.
-const TARGETS: [(&str, Check); 7] = [
+const TARGETS: [(&str, Check); 8] = [
     ("lazy_walk", fuzz_checks::lazy_walk::check),
     ("differential", fuzz_checks::differential::check),
     ("owned_roundtrip", fuzz_checks::owned_roundtrip::check),
@@ -30,6 +30,7 @@ const TARGETS: [(&str, Check); 7] = [
     ("framing", fuzz_checks::framing::check),
     ("packed_alignment", fuzz_checks::packed_alignment::check),
     ("work_bound", fuzz_checks::work_bound::check),
+    ("multiplayer", fuzz_checks::multiplayer::check),
 ];
 
 /// Every kept finding passes its target's check (on a large stack, as libFuzzer's main thread
@@ -83,6 +84,40 @@ fn corpus_inputs_pass_every_byte_check() {
         checked
     });
     assert!(checked > 250, "{checked} corpus inputs");
+}
+
+/// Every packet of the real-engine multiplayer captures passes the multiplayer check, as each
+/// kind of input the target takes (a Godot 4 packet, a Godot 3 message and its payload, runs of
+/// packets followed by a session).
+#[test]
+fn multiplayer_corpus_packets_pass_the_multiplayer_check() {
+    let checked = common::with_big_stack(|| {
+        let mut checked = 0;
+        let mut session = vec![3u8];
+        for record in common::multiplayer::godot4() {
+            let data = common::multiplayer::bytes(&record);
+            fuzz_checks::multiplayer::check(&[&[0u8][..], &data].concat());
+            if data.len() < 128 {
+                session.push((data.len() << 1) as u8);
+                session.extend_from_slice(&data);
+            }
+            checked += 1;
+        }
+        fuzz_checks::multiplayer::check(&session);
+        for transport in ["enet", "websocket"] {
+            let header = if transport == "enet" { 8 } else { 9 };
+            for record in common::multiplayer::godot3(transport) {
+                let data = common::multiplayer::bytes(&record);
+                fuzz_checks::multiplayer::check(&[&[2u8][..], &data].concat());
+                fuzz_checks::multiplayer::check(
+                    &[&[1u8][..], data.get(header..).unwrap_or(&[])].concat(),
+                );
+                checked += 1;
+            }
+        }
+        checked
+    });
+    assert!(checked > 1800, "{checked} packets");
 }
 
 /// The shared offset check refuses an error that points past the input.

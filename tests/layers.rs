@@ -77,6 +77,14 @@ fn the_view_imports_only_the_ground_floor() {
 }
 
 #[test]
+fn the_multiplayer_layer_imports_the_view_the_ground_floor_and_the_encoder() {
+    assert_imports_only(
+        "multiplayer",
+        &["wire::", "view::", "encoder::", "owned::", "multiplayer::"],
+    );
+}
+
+#[test]
 fn the_check_sees_an_upward_import() {
     let dir = std::env::temp_dir().join(format!("gdvariant-layers-{}", std::process::id()));
     fs::create_dir_all(&dir).unwrap();

@@ -15,6 +15,7 @@ mod filter;
 mod frames;
 mod get;
 mod input;
+mod multiplayer;
 mod options;
 mod output;
 mod parallel;
@@ -59,6 +60,8 @@ enum Command {
     Detect(detect::DetectArgs),
     /// Forward Godot traffic (TCP, UDP or WebSocket), dropping every frame Godot would refuse.
     Proxy(proxy::ProxyArgs),
+    /// Print a multiplayer capture (`proxy --capture`) decoded, with per-call statistics.
+    Multiplayer(multiplayer::MultiplayerArgs),
 }
 
 /// The Godot version the bytes are read as.
@@ -132,6 +135,7 @@ fn main() -> ExitCode {
         Command::Export(args) => export::run(args),
         Command::Detect(args) => detect::run(args),
         Command::Proxy(args) => proxy::run(args),
+        Command::Multiplayer(args) => multiplayer::run(args),
     };
     match result {
         Ok(code) => code,

@@ -13,11 +13,13 @@
 //! | `reencode` | bytes | whatever validates re-encodes to bytes that validate and decode to the same value, and encode to themselves |
 //! | `framing` | selector + bytes | the frame iterator and the streaming reader (read in arbitrary chunk sizes) agree on every frame and on the error that ends the stream |
 //! | `work_bound` | bytes | every public path that reads untrusted bytes (validate, cursor, tape, JSON, text, serde, lookups, decode, encode, framing scan, detect) stays within a fixed number of units of work per input byte (`gdvariant::work`) |
+//! | `multiplayer` | selector + bytes | Godot 4 and Godot 3 multiplayer packets, their transports, capture files and sessions: no panic, errors inside the input, bounded work per byte; what validates re-encodes (from owned values) to a packet of the same meaning that is a fixed point of the encoder |
 //! | `packed_alignment` | selector + elements | a packed array placed at each offset 0..7: native slice, little-endian view, `get`, `iter` and `to_vec` agree bit for bit, and the native slice is there exactly when aligned on a little-endian host |
 
 pub mod differential;
 pub mod framing;
 pub mod lazy_walk;
+pub mod multiplayer;
 pub mod options;
 pub mod owned_roundtrip;
 pub mod packed_alignment;

@@ -53,6 +53,12 @@ pub struct GdStr<'a> {
 }
 
 impl<'a> GdStr<'a> {
+    /// A string whose bytes are `raw` (at absolute `offset`), read with the rules of `version`:
+    /// a name inside a multiplayer packet, which is not a Variant string.
+    pub(crate) const fn from_raw(raw: &'a [u8], offset: usize, version: Version) -> Self {
+        GdStr { raw, offset, version }
+    }
+
     /// All N bytes of the string as declared on the wire, before any NUL or BOM handling. O(1).
     #[inline]
     pub fn raw_bytes(&self) -> &'a [u8] {

@@ -10,6 +10,7 @@
     clippy::panic
 )]
 
+pub mod multiplayer;
 pub mod work;
 
 use std::path::{Path, PathBuf};

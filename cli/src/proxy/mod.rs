@@ -7,9 +7,12 @@
 //! with one JSON line on standard error. At exit (Ctrl-C or SIGTERM) one JSON summary line is
 //! printed. Files: `settings.rs` (arguments to settings), `rules.rs` (drop rules, rate limit),
 //! `report.rs` (the JSON lines and counters), `activity.rs` (idle timeouts), one file per
-//! transport.
+//! transport; with `--multiplayer` (WebSocket), `multiplayer.rs` decodes and filters Godot's
+//! multiplayer packets and `capture.rs` writes the `--capture` file.
 
 mod activity;
+mod capture;
+mod multiplayer;
 mod report;
 mod rules;
 mod settings;
@@ -90,6 +93,26 @@ pub struct ProxyArgs {
     /// Most connections (UDP: client addresses) served at once; more are closed at once.
     #[arg(long, value_name = "N", default_value_t = 1024)]
     pub max_connections: usize,
+    /// WebSocket messages are Godot's high-level multiplayer packets (`SceneMultiplayer`,
+    /// Godot 3's `MultiplayerAPI` with its 9-byte header), decoded instead of read as values.
+    #[arg(long, requires = "websocket")]
+    pub multiplayer: bool,
+    /// With --multiplayer: a rules file (Godot 4 method lists; `allow` lines: only the calls
+    /// they allow pass from clients, each at most at its rate).
+    #[arg(long, value_name = "FILE", requires = "multiplayer")]
+    pub rules: Option<std::path::PathBuf>,
+    /// With --multiplayer: log every call (RPC, rset) as a JSON line on standard error.
+    #[arg(long, requires = "multiplayer")]
+    pub log_calls: bool,
+    /// With --multiplayer: write every message received to FILE (`gdvariant multiplayer FILE`
+    /// prints it).
+    #[arg(long, value_name = "FILE", requires = "multiplayer")]
+    pub capture: Option<std::path::PathBuf>,
+    /// With --multiplayer: forward every message, dropping nothing (decode, log the calls and
+    /// capture only; what would have been dropped is still logged as a `drop` line, with
+    /// `"monitor":true`).
+    #[arg(long, requires = "multiplayer")]
+    pub monitor: bool,
 }
 
 /// Runs the proxy until Ctrl-C or SIGTERM, then prints the summary.

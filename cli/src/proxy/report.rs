@@ -11,6 +11,7 @@ use gdvariant::{VariantType, Version};
 use serde_json::{Value, json};
 
 use super::{Direction, End};
+use crate::multiplayer::stats::Stats;
 
 /// Godot 4 type ids run from 0 to 38.
 const TYPES: usize = 39;
@@ -48,6 +49,11 @@ impl Tally {
         Tally { direction, forwarded: Count::default(), by_type: [Count::default(); TYPES] }
     }
 
+    /// Counts a forwarded message that is not a value (a multiplayer packet). O(1).
+    pub fn add_bytes(&mut self, len: usize) {
+        self.forwarded.add(1, u64::try_from(len).unwrap_or(u64::MAX));
+    }
+
     /// Counts a forwarded packet. O(1).
     pub fn add(&mut self, packet: &Packet) {
         let bytes = u64::try_from(packet.len()).unwrap_or(u64::MAX);
@@ -68,6 +74,8 @@ struct Totals {
     drops: BTreeMap<&'static str, u64>,
     forwarded: [Count; 2],
     by_type: [Count; TYPES],
+    /// Multiplayer calls forwarded, per `node::method` (bounded).
+    calls: Stats,
 }
 
 /// The proxy's counters and log lines, shared by every connection.
@@ -94,6 +102,7 @@ impl Report {
                 drops: BTreeMap::new(),
                 forwarded: [Count::default(); 2],
                 by_type: [Count::default(); TYPES],
+                calls: Stats::default(),
             }),
         }
     }
@@ -106,6 +115,18 @@ impl Report {
     /// The proxy is ready: `{"event":"listening","addr":..,"transport":..}`.
     pub fn listening(&self, addr: SocketAddr, transport: &str) {
         line(&json!({"event": "listening", "addr": addr.to_string(), "transport": transport}));
+    }
+
+    /// Writes one JSON line (a logged call).
+    pub fn line(&self, value: &Value) {
+        line(value);
+    }
+
+    /// Counts a multiplayer call of `key` (`node::method`), when it was forwarded.
+    pub fn call(&self, key: String, bytes: usize, forwarded: bool) {
+        if forwarded {
+            self.with(|t| t.calls.call(key, bytes));
+        }
     }
 
     /// A connection (or UDP client) was accepted.
@@ -214,6 +235,7 @@ impl Report {
                 "by_type": by_type,
                 "drops": t.drops,
                 "closes": t.closes,
+                "calls": t.calls.calls_json(),
             })
         });
         line(&value);

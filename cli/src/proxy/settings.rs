@@ -6,10 +6,12 @@ use std::time::Duration;
 use gdvariant::framing::LengthPrefix;
 use gdvariant::{Options, Version};
 
+use super::capture::CaptureFile;
 use super::rules::DropIf;
 use super::{ProxyArgs, ProxyGodot};
 use crate::FrameArgs;
 use crate::failure::Failure;
+use crate::multiplayer::rules::Rules;
 
 /// Everything a connection needs to know, shared by all of them.
 #[derive(Debug)]
@@ -34,6 +36,16 @@ pub struct Settings {
     pub idle: Duration,
     /// Most connections (or UDP clients) at once.
     pub max_connections: usize,
+    /// Messages are multiplayer packets.
+    pub multiplayer: bool,
+    /// The multiplayer rules file.
+    pub rules: Option<Rules>,
+    /// Log every multiplayer call.
+    pub log_calls: bool,
+    /// The capture file.
+    pub capture: Option<CaptureFile>,
+    /// Forward everything (multiplayer).
+    pub monitor: bool,
 }
 
 impl Settings {
@@ -55,6 +67,18 @@ impl Settings {
         let drop_if =
             args.drop_if.iter().map(|rule| DropIf::parse(rule)).collect::<Result<_, _>>()?;
         let frames = FrameArgs { prefix: args.prefix, big_endian: args.big_endian };
+        let rules = args.rules.as_deref().map(Rules::read).transpose()?;
+        let capture = match &args.capture {
+            Some(path) => {
+                let transport = match version {
+                    Version::Godot3 => gdvariant::multiplayer::capture::Transport::WebSocket3,
+                    Version::Godot4 => gdvariant::multiplayer::capture::Transport::WebSocket4,
+                };
+                let header = gdvariant::multiplayer::capture::Header { version, transport };
+                Some(CaptureFile::create(path, header)?)
+            }
+            None => None,
+        };
         Ok(Settings {
             listen: args.listen,
             upstream: args.upstream.clone(),
@@ -66,6 +90,11 @@ impl Settings {
             disconnect: args.disconnect,
             idle: Duration::from_secs_f64(args.idle_timeout.min(1e9)),
             max_connections: args.max_connections,
+            multiplayer: args.multiplayer,
+            rules,
+            log_calls: args.log_calls,
+            capture,
+            monitor: args.monitor,
         })
     }
 }

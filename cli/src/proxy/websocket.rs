@@ -13,6 +13,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use super::activity::Activity;
+use super::multiplayer::{Filter, Verdict};
 use super::report::{Report, Tally};
 use super::settings::Settings;
 use super::udp::check;
@@ -91,10 +92,12 @@ async fn connection(client: TcpStream, context: &Context) -> (End, Option<String
         Err(_) => return (End::Idle, Some("connecting upstream timed out".into())),
     };
     let activity = Activity::new();
+    let filter = settings.multiplayer.then(|| std::sync::Mutex::new(Filter::new(context)));
+    let filter = filter.as_ref();
     let (client_sink, client_stream) = client.split();
     let (upstream_sink, upstream_stream) = upstream.split();
-    let up = pump(client_stream, upstream_sink, Direction::ToUpstream, context, &activity);
-    let down = pump(upstream_stream, client_sink, Direction::ToClient, context, &activity);
+    let up = pump(client_stream, upstream_sink, Direction::ToUpstream, context, &activity, filter);
+    let down = pump(upstream_stream, client_sink, Direction::ToClient, context, &activity, filter);
     tokio::pin!(up, down);
     let (mut up_done, mut down_done) = (false, false);
     while !(up_done && down_done) {
@@ -112,14 +115,16 @@ async fn connection(client: TcpStream, context: &Context) -> (End, Option<String
 type Stream<S> = futures_util::stream::SplitStream<WebSocketStream<S>>;
 type Sink<S> = futures_util::stream::SplitSink<WebSocketStream<S>, Message>;
 
-/// One direction: each binary or text message is checked as one value and forwarded as the
-/// same message; a close is passed on; pings are answered by the library.
+/// One direction: each binary or text message is checked as one value (with `--multiplayer`,
+/// judged by the connection's multiplayer filter) and forwarded as the same message; a close is
+/// passed on; pings are answered by the library.
 async fn pump<R, W>(
     mut src: Stream<R>,
     mut dst: Sink<W>,
     direction: Direction,
     context: &Context,
     activity: &Activity,
+    filter: Option<&std::sync::Mutex<Filter>>,
 ) -> End
 where
     R: AsyncRead + AsyncWrite + Unpin,
@@ -155,6 +160,44 @@ where
         };
         let at = offset;
         offset = offset.saturating_add(u64::try_from(data.len()).unwrap_or(u64::MAX));
+        if let Some(filter) = filter {
+            let verdict = filter
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .judge(context, direction, &data);
+            if let Verdict::Drop(reason, detail) = verdict {
+                let len = u64::try_from(data.len()).unwrap_or(u64::MAX);
+                if settings.monitor {
+                    context.report.line(&serde_json::json!({
+                        "event": "drop", "peer": context.peer.to_string(), "direction": direction.name(),
+                        "offset": at, "len": len, "reason": reason, "detail": detail, "monitor": true,
+                    }));
+                } else {
+                    context.dropped(direction, at, len, reason, detail);
+                    if settings.disconnect {
+                        return End::Refused;
+                    }
+                    continue;
+                }
+            }
+            activity.touch();
+            tally.add_bytes(data.len());
+            let message = if text {
+                match tokio_tungstenite::tungstenite::Utf8Bytes::try_from(data) {
+                    Ok(text) => Message::Text(text),
+                    Err(_) => return End::Error,
+                }
+            } else {
+                Message::Binary(data)
+            };
+            let sent = timeout(settings.idle, dst.send(message)).await;
+            context.report.merge(&mut tally);
+            match sent {
+                Err(_) => return End::Idle,
+                Ok(Err(_)) => return End::Error,
+                Ok(Ok(())) => continue,
+            }
+        }
         let Some(packet) = check(context, direction, data, at, &mut rate) else {
             if settings.disconnect {
                 return End::Refused;

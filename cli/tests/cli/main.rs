@@ -9,6 +9,7 @@ mod exit_codes;
 mod export;
 mod frames;
 mod get;
+mod multiplayer;
 mod records;
 mod reencode;
 mod validate;

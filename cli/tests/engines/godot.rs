@@ -82,6 +82,41 @@ impl Engine {
         Engine::spawn(&format!("godot3 {mode}"), command)
     }
 
+    /// A Godot 3 SceneTree script of this folder (`godot3/NAME`), with environment `env`, in a
+    /// scratch home directory.
+    pub fn godot3_script(name: &str, env: &[(&str, String)]) -> Engine {
+        let home = std::env::temp_dir().join(format!(
+            "gdvariant-godot3-{}-{name}-{}",
+            std::process::id(),
+            free_port()
+        ));
+        std::fs::create_dir_all(&home).unwrap();
+        let mut command = Command::new("godot3-server");
+        command
+            .args(["--no-window", "-s"])
+            .arg(here().join("godot3").join(name))
+            .current_dir(&home)
+            .env("HOME", &home)
+            .env("XDG_DATA_HOME", home.join("d"))
+            .env("XDG_CONFIG_HOME", home.join("c"))
+            .env("XDG_CACHE_HOME", home.join("k"))
+            .env("LC_ALL", "C.UTF-8")
+            .env("MP_SCRIPTS", here().join("godot3"));
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        Engine::spawn(&format!("godot3 {name}"), command)
+    }
+
+    /// A Godot 4 project folder of this folder, run in the Godot 4.6 web build in headless
+    /// Chromium with user arguments `args` (by `corpus/multiplayer/web4.py`).
+    pub fn godot4_project(folder: &str, args: &[String]) -> Engine {
+        let mut command = Command::new("python3");
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        command.arg(root.join("corpus/multiplayer/web4.py")).arg(here().join(folder)).args(args);
+        Engine::spawn(&format!("godot4 {folder}"), command)
+    }
+
     /// The Godot 4.6 web build in headless Chromium, running `godot4/ws_client.gd` against
     /// `url` (driven by `godot4/run.py`).
     pub fn godot4_websocket(url: &str) -> Engine {

@@ -3,7 +3,9 @@
 //! official web build in headless Chromium, `godot4/ws_client.gd`) over WebSocket. Godot's own
 //! `get_var` checks every value that arrives: every type crosses in both directions, nothing
 //! valid is lost, repeated or reordered, and the frames Godot refuses (sent by Godot itself)
-//! are dropped; hostile clients run against the same proxy meanwhile.
+//! are dropped; hostile clients run against the same proxy meanwhile. `multiplayer.rs` puts
+//! `gdvariant proxy --multiplayer` between the two sides of a real Godot 4.6 and a real Godot
+//! 3.2.3 multiplayer session over WebSocket and filters their RPCs by an allow-list.
 //!
 //! These tests need software a fresh machine lacks, so they are ignored by the plain test
 //! command; `.ci/run` installs the engines and runs them with
@@ -22,3 +24,4 @@ mod support;
 mod godot;
 mod godot3;
 mod godot4;
+mod multiplayer;

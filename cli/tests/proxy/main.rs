@@ -13,6 +13,7 @@ mod support;
 
 mod examples;
 mod hostile;
+mod multiplayer;
 mod tcp;
 mod udp;
 mod websocket;

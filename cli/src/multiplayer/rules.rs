@@ -1,0 +1,158 @@
+//! The rules file of `gdvariant multiplayer --rules` and `gdvariant proxy --multiplayer --rules`:
+//! the project's Godot 4 RPC method lists, and which calls the proxy lets through.
+//!
+//! ```text
+//! # Godot 4 method lists (ids on the wire index them): a node's @rpc functions (its script's,
+//! # inherited ones included), the methods set up with Node.rpc_config, a script's list for any
+//! # node whose checksum matches
+//! methods World/Player = jump take_damage say
+//! native World/Player = plain
+//! script = move shoot
+//! # what passes, per client: NODE MEMBER [N/s]; MEMBER a method (or a Godot 3 rset
+//! # property), `*` any; NODE a path pattern (`*` one name, `Name*` a prefix, `**` the rest)
+//! allow World/Player jump
+//! allow World/Player say 2/s
+//! allow World/Players/* * 30/s
+//! allow-raw 10/s
+//! ```
+//!
+//! With at least one `allow` or `allow-raw` line, the proxy drops every call that no line
+//! allows, every call it cannot name (an unknown cache id, a method id no verified list names, a
+//! node path not spelled as Godot spells it), and RAW packets unless `allow-raw` is given.
+
+use std::sync::Arc;
+
+use gdvariant::multiplayer::session::{MethodList, PathPattern, RpcMethods};
+
+use crate::failure::Failure;
+
+/// One `allow` line.
+#[derive(Debug)]
+pub struct Allow {
+    /// The node pattern.
+    pub node: PathPattern,
+    /// The method or property; `None` for `*`.
+    pub member: Option<String>,
+    /// Calls per second per client.
+    pub rate: Option<u32>,
+    /// The line as written, for the logs.
+    pub text: String,
+}
+
+/// A parsed rules file.
+#[derive(Debug, Default)]
+pub struct Rules {
+    /// The method lists.
+    pub methods: Arc<RpcMethods>,
+    /// The `allow` lines, in order.
+    pub allow: Vec<Allow>,
+    /// `allow-raw`: RAW packets pass (`Some(rate)`; `Some(None)` without a limit).
+    pub raw: Option<Option<u32>>,
+}
+
+impl Rules {
+    /// Whether the file asks for filtering.
+    pub fn filters(&self) -> bool {
+        !self.allow.is_empty() || self.raw.is_some()
+    }
+
+    /// The first `allow` line that lets `member` on `node` through, with its index.
+    pub fn allowing(&self, node: &str, member: &str) -> Option<(usize, &Allow)> {
+        self.allow.iter().enumerate().find(|(_, rule)| {
+            rule.node.matches(node) && rule.member.as_deref().is_none_or(|m| m == member)
+        })
+    }
+
+    /// Reads the rules file at `path`.
+    pub fn read(path: &std::path::Path) -> Result<Self, Failure> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| Failure::input(&name, e))?;
+        Self::parse(&text).map_err(|e| Failure::Usage(format!("{name}: {e}")))
+    }
+
+    /// Parses a rules file's text.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let mut methods = RpcMethods::new();
+        let mut natives: Vec<(String, Vec<String>)> = Vec::new();
+        let mut scripts: Vec<(String, Vec<String>)> = Vec::new();
+        let mut rules = Rules::default();
+        for (number, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let at = |what: &str| format!("line {}: {what}: {line}", number.saturating_add(1));
+            let (keyword, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+            let rest = rest.trim();
+            match keyword {
+                "methods" | "native" => {
+                    let (node, names) =
+                        rest.split_once('=').ok_or_else(|| at("expected NODE = NAMES"))?;
+                    let node = node.trim().to_string();
+                    if node.is_empty() {
+                        return Err(at("missing the node"));
+                    }
+                    let names: Vec<String> = names.split_whitespace().map(String::from).collect();
+                    let list = if keyword == "methods" { &mut scripts } else { &mut natives };
+                    match list.iter_mut().find(|(n, _)| *n == node) {
+                        Some((_, existing)) => existing.extend(names),
+                        None => list.push((node, names)),
+                    }
+                }
+                "script" | "script=" => {
+                    let names = line
+                        .split_once('=')
+                        .map(|(_, n)| n)
+                        .ok_or_else(|| at("expected script = NAMES"))?;
+                    methods.script(MethodList::script(names.split_whitespace()));
+                }
+                "allow" => {
+                    let parts: Vec<&str> = rest.split_whitespace().collect();
+                    let (node, member, rate) = match parts.as_slice() {
+                        [node, member] => (node, member, None),
+                        [node, member, rate] => (
+                            node,
+                            member,
+                            Some(
+                                parse_rate(rate)
+                                    .ok_or_else(|| at("expected a rate such as 10/s"))?,
+                            ),
+                        ),
+                        _ => return Err(at("expected allow NODE MEMBER [N/s]")),
+                    };
+                    rules.allow.push(Allow {
+                        node: PathPattern::new(node),
+                        member: (*member != "*").then(|| member.to_string()),
+                        rate,
+                        text: line.to_string(),
+                    });
+                }
+                "allow-raw" => {
+                    let rate = match rest {
+                        "" => None,
+                        rate => Some(
+                            parse_rate(rate).ok_or_else(|| at("expected a rate such as 10/s"))?,
+                        ),
+                    };
+                    rules.raw = Some(rate);
+                }
+                _ => return Err(at("unknown rule")),
+            }
+        }
+        // A node's list holds both kinds: pair them by node.
+        for (node, script) in &scripts {
+            let native = natives.iter().find(|(n, _)| n == node).map(|(_, names)| names.clone());
+            methods.node(node, MethodList::new(native.unwrap_or_default(), script.clone()));
+        }
+        for (node, native) in natives.iter().filter(|(n, _)| !scripts.iter().any(|(s, _)| s == n)) {
+            methods.node(node, MethodList::new(native.clone(), Vec::<String>::new()));
+        }
+        rules.methods = Arc::new(methods);
+        Ok(rules)
+    }
+}
+
+/// `N/s`.
+fn parse_rate(text: &str) -> Option<u32> {
+    text.strip_suffix("/s")?.parse().ok().filter(|&n| n > 0)
+}

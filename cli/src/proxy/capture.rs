@@ -1,0 +1,63 @@
+//! [`CaptureFile`]: the proxy's `--capture FILE`, every message it receives in the library's
+//! capture format (`gdvariant::multiplayer::capture`), for `gdvariant multiplayer FILE`.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::time::Instant;
+
+use gdvariant::multiplayer::capture::{self, Direction, Header, RecordHead};
+
+use crate::failure::Failure;
+
+/// A capture file being written, shared by every connection.
+#[derive(Debug)]
+pub struct CaptureFile {
+    file: Mutex<BufWriter<File>>,
+    start: Instant,
+    connections: AtomicU32,
+}
+
+impl CaptureFile {
+    /// Creates `path` and writes the header.
+    pub fn create(path: &Path, header: Header) -> Result<Self, Failure> {
+        let name = path.display().to_string();
+        let file = File::create(path).map_err(|e| Failure::input(&name, e))?;
+        let mut file = BufWriter::new(file);
+        let mut bytes = Vec::new();
+        capture::write_header(&mut bytes, header).map_err(|e| Failure::input(&name, e))?;
+        file.write_all(&bytes).map_err(|e| Failure::input(&name, e))?;
+        file.flush().map_err(|e| Failure::input(&name, e))?;
+        Ok(CaptureFile {
+            file: Mutex::new(file),
+            start: Instant::now(),
+            connections: AtomicU32::new(0),
+        })
+    }
+
+    /// A number for a new connection.
+    pub fn connection(&self) -> u32 {
+        self.connections.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Appends one message (and flushes it, so that a capture of a proxy that is killed keeps
+    /// everything before). A write error is ignored: capturing never stops the traffic.
+    pub fn record(&self, connection: u32, direction: Direction, dropped: bool, bytes: &[u8]) {
+        let head = RecordHead {
+            micros: u64::try_from(self.start.elapsed().as_micros()).unwrap_or(u64::MAX),
+            connection,
+            direction,
+            channel: 0,
+            mode: 0,
+            flags: if dropped { capture::DROPPED } else { 0 },
+        };
+        let mut record = Vec::with_capacity(bytes.len().saturating_add(20));
+        if capture::write_record(&mut record, &head, bytes).is_err() {
+            return;
+        }
+        let mut file = self.file.lock().unwrap_or_else(PoisonError::into_inner);
+        let _ = file.write_all(&record).and_then(|()| file.flush());
+    }
+}

@@ -1,0 +1,233 @@
+//! `gdvariant multiplayer`: captures built from the real-engine packets of
+//! `corpus/multiplayer` print decoded, named with a rules file, as text and JSON, with
+//! per-call statistics; files that are not captures, and bad rules files, are refused.
+#![allow(clippy::arithmetic_side_effects)]
+
+use std::path::{Path, PathBuf};
+
+use gdvariant::Version;
+use gdvariant::multiplayer::capture::{self, Direction, Header, RecordHead, Transport};
+use serde_json::Value;
+
+use crate::support::*;
+
+/// `corpus/multiplayer/NAME.jsonl`.
+fn records(name: &str) -> Vec<Value> {
+    read_jsonl(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../corpus/multiplayer")
+            .join(format!("{name}.jsonl")),
+    )
+}
+
+/// A scratch path.
+fn scratch(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("gdvariant-cli-mp-{}-{name}", std::process::id()))
+}
+
+/// A capture of `packets` (direction, channel, bytes) on one connection.
+fn write_capture(path: &Path, header: Header, packets: &[(Direction, u8, Vec<u8>)]) {
+    let mut file = Vec::new();
+    capture::write_header(&mut file, header).unwrap();
+    for (i, (direction, channel, bytes)) in packets.iter().enumerate() {
+        let head = RecordHead {
+            micros: i as u64 * 1000,
+            connection: 0,
+            direction: *direction,
+            channel: *channel,
+            mode: 0,
+            flags: 0,
+        };
+        capture::write_record(&mut file, &head, bytes).unwrap();
+    }
+    std::fs::write(path, file).unwrap();
+}
+
+/// The Godot 4 capture's traffic between the server and client A, as client A's connection
+/// would carry it over WebSocket: its id first, then every packet of either way.
+fn godot4_capture(path: &Path) -> usize {
+    const A: i64 = 1_234_567_890;
+    let mut packets = vec![(Direction::ToClient, 0, (A as i32).to_le_bytes().to_vec())];
+    for record in records("godot4") {
+        if !record["injected"].is_null()
+            || record["net"] != "main"
+            || record["step"].as_str().unwrap().contains("hostile")
+        {
+            continue;
+        }
+        let bytes = unhex(record["hex"].as_str().unwrap());
+        if record["from"] == A && record["to"][0] == 1 {
+            packets.push((Direction::ToServer, 0, bytes));
+        } else if record["from"] == 1 && record["to"][0] == A {
+            packets.push((Direction::ToClient, 0, bytes));
+        }
+    }
+    write_capture(
+        path,
+        Header { version: Version::Godot4, transport: Transport::WebSocket4 },
+        &packets,
+    );
+    packets.len()
+}
+
+#[test]
+fn a_godot4_capture_prints_named_calls_and_statistics() {
+    let file = scratch("godot4.capture");
+    let count = godot4_capture(&file);
+    let rules = scratch("rules.txt");
+    std::fs::write(
+        &rules,
+        "methods World/Player = r0 r1 r2 r3 rv u1 o1 local1 auth1\nnative World/Player = plain\nmethods World/Nodes/* = r0 r1 r2 r3 rv u1 o1 local1 auth1\n",
+    )
+    .unwrap();
+    let output = run(&[
+        OsArg::from("multiplayer"),
+        "--allow-objects".into(),
+        "--rules".into(),
+        rules.clone().into(),
+        file.clone().into(),
+    ]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("peer_id 1234567890"), "{text}");
+    assert!(text.contains("rpc World/Player::r1(Vector2(1.5, -2))"), "{text}");
+    assert!(text.contains("rpc World/Player::r1(\"héllo wörld 日本 😀\")"), "{text}");
+    assert!(text.contains("rpc World/Player::plain(\"native\")"), "{text}");
+    assert!(text.contains("simplify_path #1 = World/Player (methods verified)"), "{text}");
+    assert!(text.contains("spawn Hero by World/Spawner scene 0"), "{text}");
+    assert!(text.contains("relay from 987654321: rpc World/Player::r0()"), "{text}");
+    assert!(!text.contains("refused"), "{text}");
+    assert!(text.contains("state [Vector2(10, 20), 250, \"hero\", { \"gold\": 99, \"items\": [\"sword\", \"shield\"] }]"), "{text}");
+    // Without --allow-objects, the RPCs carrying full objects are refused as Godot refuses them.
+    let strict = stdout(&run(&[OsArg::from("multiplayer"), file.clone().into()]));
+    assert_eq!(
+        strict.matches("refused (invalid_packet): invalid value: full object").count(),
+        2,
+        "{strict}"
+    );
+    // The statistics: r1 on World/Player was called most.
+    let stats: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("calls\t")).collect();
+    assert!(stats[1].ends_with("World/Player::r1"), "{stats:?}");
+    // Without the method lists, ids stay unnamed but everything decodes.
+    let plain =
+        stdout(&run(&[OsArg::from("multiplayer"), "--allow-objects".into(), file.clone().into()]));
+    assert!(plain.contains("rpc World/Player::#4(Vector2(1.5, -2))"), "{plain}");
+    // JSON: one object per record, then the statistics.
+    let json = stdout(&run(&[
+        OsArg::from("multiplayer"),
+        "--format".into(),
+        "json".into(),
+        "--allow-objects".into(),
+        "--rules".into(),
+        rules.clone().into(),
+        file.clone().into(),
+    ]));
+    let lines: Vec<Value> = json.lines().map(parse_json).collect();
+    assert_eq!(lines.len(), count + 1);
+    let call = lines.iter().find(|l| l["message"]["method"] == "r3").unwrap();
+    assert_eq!(
+        call["message"]["args"],
+        serde_json::json!([true, 2.5, {"type": "Vector2", "value": [3.0, 4.0]}])
+    );
+    assert!(lines.last().unwrap()["stats"]["calls"].as_array().unwrap().len() > 5);
+    // Natural JSON: the same records, the arguments as natural JSON.
+    let natural = stdout(&run(&[
+        OsArg::from("multiplayer"),
+        "--format".into(),
+        "natural".into(),
+        "--allow-objects".into(),
+        "--rules".into(),
+        rules.clone().into(),
+        file.clone().into(),
+    ]));
+    let natural: Vec<Value> = natural.lines().map(parse_json).collect();
+    assert_eq!(natural.len(), count + 1);
+    let call = natural.iter().find(|l| l["message"]["method"] == "r3").unwrap();
+    assert_eq!(call["message"]["args"], serde_json::json!([true, 2.5, {"x": 3.0, "y": 4.0}]));
+    let _ = std::fs::remove_file(&file);
+    let _ = std::fs::remove_file(&rules);
+}
+
+#[test]
+fn a_godot3_capture_prints_calls_sets_and_system_messages() {
+    for (name, transport) in [("enet", Transport::Enet3), ("websocket", Transport::WebSocket3)] {
+        let file = scratch(&format!("godot3-{name}.capture"));
+        let packets: Vec<(Direction, u8, Vec<u8>)> = records(&format!("godot3-{name}"))
+            .iter()
+            .filter(|r| r["conn"] == 0 && r["injected"].is_null())
+            .map(|r| {
+                let direction =
+                    if r["dir"] == "to_server" { Direction::ToServer } else { Direction::ToClient };
+                (direction, r["channel"].as_u64().unwrap() as u8, unhex(r["hex"].as_str().unwrap()))
+            })
+            .collect();
+        write_capture(&file, Header { version: Version::Godot3, transport }, &packets);
+        let text = stdout(&run(&[
+            OsArg::from("multiplayer"),
+            "--allow-objects".into(),
+            file.clone().into(),
+        ]));
+        assert!(text.contains("call World/Player::r1(Vector2( 1.5, -2 ))"), "{name}: {text}");
+        assert!(text.contains("set World/Player.hp = 42"), "{name}: {text}");
+        assert!(text.contains("call World/Jöker::r1(\"unicode node name\")"), "{name}: {text}");
+        assert!(text.contains("raw 13 bytes 746f2074686520736572766572"), "{name}: {text}");
+        assert!(text.contains("set World/Player.hp = { \"a\": 1 }"), "{name}: {text}");
+        assert!(!text.contains("refused"), "{name}: {text}");
+        let stats =
+            stdout(&run(&[OsArg::from("multiplayer"), "--stats".into(), file.clone().into()]));
+        assert!(stats.starts_with("calls\tbytes\tnode::method\n"), "{stats}");
+        assert!(stats.contains("\tWorld/Player::hp\n"), "{stats}");
+        let _ = std::fs::remove_file(&file);
+    }
+}
+
+#[test]
+fn refused_messages_are_listed_and_bad_inputs_fail() {
+    let file = scratch("bad.capture");
+    let header = Header { version: Version::Godot4, transport: Transport::Packets };
+    write_capture(
+        &file,
+        header,
+        &[
+            (Direction::ToServer, 0, vec![0x30, 1, 0, 0]),
+            (Direction::ToServer, 0, vec![0x03, b'x']),
+        ],
+    );
+    let output = run(&[OsArg::from("multiplayer"), file.clone().into()]);
+    assert_eq!(code(&output), 0);
+    let text = stdout(&output);
+    assert!(
+        text.contains("refused (invalid_packet): node id width 3 names no width at byte offset 0"),
+        "{text}"
+    );
+    assert!(text.contains("raw 1 bytes 78"), "{text}");
+    // Not a capture: exit 1. A bad rules file: exit 2.
+    std::fs::write(&file, b"not a capture").unwrap();
+    let output = run(&[OsArg::from("multiplayer"), file.clone().into()]);
+    assert_eq!(code(&output), 1);
+    assert!(stderr(&output).contains("not a capture"), "{}", stderr(&output));
+    let rules = scratch("bad-rules.txt");
+    std::fs::write(&rules, "allow World/Player\n").unwrap();
+    let output = run(&[
+        OsArg::from("multiplayer"),
+        "--rules".into(),
+        rules.clone().into(),
+        file.clone().into(),
+    ]);
+    assert_eq!(code(&output), 2, "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("line 1: expected allow NODE MEMBER [N/s]"),
+        "{}",
+        stderr(&output)
+    );
+    let _ = std::fs::remove_file(&file);
+    let _ = std::fs::remove_file(&rules);
+}
+
+/// An argument for [`run`].
+type OsArg = std::ffi::OsString;
+
+/// Bytes from hexadecimal text.
+fn unhex(text: &str) -> Vec<u8> {
+    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap()).collect()
+}
