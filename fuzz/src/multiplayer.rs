@@ -153,9 +153,19 @@ fn all_owned<'a>(
     values.map(|v| owned(&v.expect("validated"), options, encode)).collect()
 }
 
-/// The text of a name, if it is standard UTF-8.
+/// The text of a name, if it is standard UTF-8 and can be written back: a text that starts with
+/// U+FEFF (after the byte order mark Godot strips) loses that character too when read again,
+/// in Godot as here, so it has no canonical form.
 fn text4(s: &gdvariant::GdStr<'_>) -> Option<String> {
-    core::str::from_utf8(s.text_bytes()).ok().map(String::from)
+    core::str::from_utf8(s.text_bytes())
+        .ok()
+        .filter(|t| !t.starts_with('\u{FEFF}'))
+        .map(String::from)
+}
+
+/// A Godot 3 name's text, if it can be written back (as [`text4`]).
+fn text3(s: &gdvariant::GdStr<'_>) -> Option<String> {
+    s.to_text().ok().filter(|t| !t.starts_with('\u{FEFF}')).map(|t| t.into_owned())
 }
 
 /// What a Godot 4 packet means, for comparing two spellings of it.
@@ -402,9 +412,7 @@ fn packet3(data: &[u8], allow: bool) {
     let path_of = |node: godot3::NodeAddress<'_>| -> Option<(Option<u32>, Option<String>)> {
         match node {
             godot3::NodeAddress::Cached(id) => Some((Some(id), None)),
-            godot3::NodeAddress::Path { path, .. } => {
-                Some((None, Some(path.to_text().ok()?.into_owned())))
-            }
+            godot3::NodeAddress::Path { path, .. } => Some((None, Some(text3(&path)?))),
         }
     };
     fn target(t: &(Option<u32>, Option<String>)) -> w3::Target<'_> {
@@ -417,7 +425,7 @@ fn packet3(data: &[u8], allow: bool) {
     let (head, values) = match packet {
         godot3::Packet::Call(call) => {
             let Some(t) = path_of(call.node()) else { return };
-            let Ok(method) = call.method().to_text() else { return };
+            let Some(method) = text3(&call.method()) else { return };
             let values: Vec<Variant> = call
                 .arguments()
                 .map(|a| {
@@ -437,7 +445,7 @@ fn packet3(data: &[u8], allow: bool) {
         }
         godot3::Packet::Set(set) => {
             let Some(t) = path_of(set.node()) else { return };
-            let Ok(property) = set.property().to_text() else { return };
+            let Some(property) = text3(&set.property()) else { return };
             let value = gdvariant::decode(set.value().expect("validated").raw_bytes(), options)
                 .expect("decodes");
             w3::set(
@@ -451,12 +459,12 @@ fn packet3(data: &[u8], allow: bool) {
             (format!("set {t:?} {property}"), vec![value])
         }
         godot3::Packet::SimplifyPath { id, path } => {
-            let Ok(path) = path.to_text() else { return };
+            let Some(path) = text3(&path) else { return };
             w3::simplify_path(&mut out, id, &path).expect("writes");
             (format!("simplify {id} {path}"), vec![])
         }
         godot3::Packet::ConfirmPath { path } => {
-            let Ok(path) = path.to_text() else { return };
+            let Some(path) = text3(&path) else { return };
             w3::confirm_path(&mut out, &path).expect("writes");
             (format!("confirm {path}"), vec![])
         }
