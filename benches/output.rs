@@ -16,7 +16,7 @@ fn output(c: &mut Criterion) {
     for version in [Version::Godot3, Version::Godot4] {
         let bytes = inputs::game_state_bytes(version);
         let value = gdvariant::parse(&bytes, Options::new(version)).expect("valid input");
-        let mut out = String::with_capacity(bytes.len() * 4);
+        let mut out = String::with_capacity(bytes.len().saturating_mul(4));
         let mut group =
             c.benchmark_group(format!("output/game_state_{}", inputs::version_name(version)));
         group.throughput(Throughput::Bytes(bytes.len() as u64));
