@@ -4,6 +4,7 @@
 //! a path appended to a call is placed after measuring what precedes it (the values are
 //! written twice). O(bytes written).
 
+use crate::encoder::ByteCount;
 use crate::encoder::{EncodeError, EncodeOptions, Output};
 use crate::view::element::Element;
 use crate::wire::options::Version;
@@ -25,21 +26,6 @@ pub enum Target<'p> {
     Cached(u32),
     /// The path, appended after the values (for a peer that has not confirmed it).
     Path(&'p str),
-}
-
-/// Counts bytes instead of keeping them.
-#[derive(Default)]
-struct Counter(usize);
-
-impl Output for Counter {
-    fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
-        self.0 = self.0.saturating_add(bytes.len());
-        Ok(())
-    }
-
-    fn written(&self) -> usize {
-        self.0
-    }
 }
 
 /// Appends `value` as `encode_variant` writes it, with `options` (Godot 3's;
@@ -80,12 +66,12 @@ fn head<O: Output>(
     command: u8,
     target: Target<'_>,
     member: &str,
-    rest: impl Fn(&mut Counter) -> Result<(), EncodeError>,
+    rest: impl Fn(&mut ByteCount) -> Result<(), EncodeError>,
 ) -> Result<(), EncodeError> {
     let field = match target {
         Target::Cached(id) => id,
         Target::Path(_) => {
-            let mut counter = Counter(5usize.saturating_add(member.len()).saturating_add(1));
+            let mut counter = ByteCount(5usize.saturating_add(member.len()).saturating_add(1));
             rest(&mut counter)?;
             let offset = u32::try_from(counter.0)
                 .ok()
@@ -123,7 +109,7 @@ pub fn call<O: Output>(
     options: EncodeOptions,
 ) -> Result<(), EncodeError> {
     let argc = u8::try_from(args.len()).map_err(|_| EncodeError::TooLarge { len: args.len() })?;
-    let values = |o: &mut Counter| -> Result<(), EncodeError> {
+    let values = |o: &mut ByteCount| -> Result<(), EncodeError> {
         o.write(&[argc])?;
         args.iter().try_for_each(|a| value(o, a, options))
     };

@@ -10,6 +10,7 @@
 //! measure (a path's offset, a custom spawn argument's size, a sync element's size) are
 //! measured first by writing to a counter, so the values are written twice: O(bytes written).
 
+use crate::encoder::ByteCount;
 use crate::encoder::{EncodeError, EncodeOptions, Output};
 use crate::multiplayer::godot4::value::IntWidth;
 use crate::view::element::Element;
@@ -43,21 +44,6 @@ pub enum Target<'p> {
     /// The path itself, appended after the arguments: what a peer that has not confirmed the
     /// path gets. Relative to the multiplayer root (`Main/Player`).
     Path(&'p str),
-}
-
-/// Counts bytes instead of keeping them.
-#[derive(Default)]
-struct Counter(usize);
-
-impl Output for Counter {
-    fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
-        self.0 = self.0.saturating_add(bytes.len());
-        Ok(())
-    }
-
-    fn written(&self) -> usize {
-        self.0
-    }
 }
 
 /// Appends `value` compressed, with `options` (Godot 4's; `with_full_objects`:
@@ -175,7 +161,7 @@ pub fn rpc<O: Output>(
         Target::Cached(id) | Target::CachedWide(id) => id,
         Target::Path(_) => {
             // The path's offset: everything before it.
-            let mut counter = Counter(1usize.saturating_add(node_bytes));
+            let mut counter = ByteCount(1usize.saturating_add(node_bytes));
             counter.0 = counter.0.saturating_add(if method_wide { 2 } else { 1 });
             write_args(&mut counter, args, bytes, byte_only, options)?;
             let offset = u32::try_from(counter.0)
@@ -302,7 +288,7 @@ pub fn spawn<O: Output>(
     out.write(fields.name.as_bytes())?;
     out.write(&[0])?;
     if let Some(argument) = &fields.argument {
-        let mut counter = Counter::default();
+        let mut counter = ByteCount::default();
         value(&mut counter, argument, options)?;
         let size =
             u32::try_from(counter.0).map_err(|_| EncodeError::TooLarge { len: counter.0 })?;
@@ -323,7 +309,7 @@ pub fn despawn<O: Output>(out: &mut O, net_id: u32) -> Result<(), EncodeError> {
 
 /// The values' size, measured.
 fn measured(values: &[Arg<'_>], options: EncodeOptions) -> Result<u32, EncodeError> {
-    let mut counter = Counter::default();
+    let mut counter = ByteCount::default();
     values.iter().try_for_each(|v| value(&mut counter, v, options))?;
     u32::try_from(counter.0).map_err(|_| EncodeError::TooLarge { len: counter.0 })
 }
