@@ -4,10 +4,10 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::failure::{self, Failure};
+use crate::failure::Failure;
 use crate::output::Out;
-use crate::records::{self, OnBad, RecordArgs};
-use crate::{DecodeArgs, FileArg, Format, FrameArgs, filter, input, options, parallel, render};
+use crate::records::{self, Printing, RecordArgs};
+use crate::{DecodeArgs, FileArg, Format, FrameArgs, filter, input, options, render};
 
 /// Arguments of `dump`.
 #[derive(Args, Debug)]
@@ -52,40 +52,13 @@ pub fn run(args: &DumpArgs) -> Result<ExitCode, Failure> {
         out.finish()?;
         return Ok(ExitCode::SUCCESS);
     }
-    let options = options::frame_options(args.decode, args.framing, &name, &bytes)?;
-    let chunks = parallel::chunks(
-        &bytes,
-        options::prefix(args.framing),
-        options,
-        args.skip_bad,
-        args.records.chunk_frames,
-    );
-    let on_bad = if args.skip_bad { OnBad::Report } else { OnBad::Stop };
-    let (format, version) = (args.format, options.version());
-    let mut bad = false;
-    parallel::run(
-        parallel::threads(args.records.jobs),
-        chunks,
-        |chunk| {
-            records::walk(chunk, &name, options, &conditions, on_bad, |index, frame, walked| {
-                records::record(
-                    &mut walked.out,
-                    format,
-                    version,
-                    index,
-                    frame.offset(),
-                    frame.value(),
-                )
-                .map_err(|e| e.to_string())
-            })
-        },
-        |walked| {
-            out.bytes(&walked.out)?;
-            records::warn_all(&walked.bad, None);
-            bad |= !walked.bad.is_empty();
-            records::outcome(&walked)
-        },
-    )?;
-    out.finish()?;
-    Ok(if bad { ExitCode::from(failure::REFUSED) } else { ExitCode::SUCCESS })
+    let how = Printing {
+        name: &name,
+        options: options::frame_options(args.decode, args.framing, &name, &bytes)?,
+        prefix: options::prefix(args.framing),
+        skip_bad: args.skip_bad,
+        records: &args.records,
+        format: args.format,
+    };
+    records::print_frames(&bytes, how, &conditions, out, Some)
 }

@@ -4,10 +4,10 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::failure::{self, Failure};
+use crate::failure::Failure;
 use crate::output::{self, Out};
-use crate::records::{self, OnBad, RecordArgs};
-use crate::{DecodeArgs, FileArg, Format, FrameArgs, filter, input, options, parallel, render};
+use crate::records::{self, Printing, RecordArgs};
+use crate::{DecodeArgs, FileArg, Format, FrameArgs, filter, input, options, render};
 
 /// Arguments of `get`.
 #[derive(Args, Debug)]
@@ -52,37 +52,18 @@ pub fn run(args: &GetArgs) -> Result<ExitCode, Failure> {
     let bytes = input::open(&args.file)?;
     let mut out = Out::stdout();
     if args.frames {
-        let options = options::frame_options(args.decode, args.framing, &name, &bytes)?;
-        let chunks = parallel::chunks(
-            &bytes,
-            options::prefix(args.framing),
-            options,
-            args.skip_bad,
-            args.records.chunk_frames,
-        );
-        let on_bad = if args.skip_bad { OnBad::Report } else { OnBad::Stop };
-        let (format, version) = (args.format, options.version());
-        let mut bad = false;
-        parallel::run(
-            parallel::threads(args.records.jobs),
-            chunks,
-            |chunk| {
-                records::walk(chunk, &name, options, &conditions, on_bad, |index, frame, walked| {
-                    // A frame without a value at the path has no record.
-                    let Ok(Some(found)) = frame.value().lookup(&keys) else { return Ok(()) };
-                    records::record(&mut walked.out, format, version, index, frame.offset(), found)
-                        .map_err(|e| e.to_string())
-                })
-            },
-            |walked| {
-                out.bytes(&walked.out)?;
-                records::warn_all(&walked.bad, None);
-                bad |= !walked.bad.is_empty();
-                records::outcome(&walked)
-            },
-        )?;
-        out.finish()?;
-        return Ok(if bad { ExitCode::from(failure::REFUSED) } else { ExitCode::SUCCESS });
+        let how = Printing {
+            name: &name,
+            options: options::frame_options(args.decode, args.framing, &name, &bytes)?,
+            prefix: options::prefix(args.framing),
+            skip_bad: args.skip_bad,
+            records: &args.records,
+            format: args.format,
+        };
+        // A frame without a value at the path has no record.
+        return records::print_frames(&bytes, how, &conditions, out, |value| {
+            value.lookup(&keys).ok().flatten()
+        });
     }
     let options = options::decode_options(args.decode, &name, &bytes)?;
     gdvariant::validate(&bytes, options).map_err(|e| Failure::input(&name, e))?;

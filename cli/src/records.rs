@@ -1,18 +1,23 @@
 //! Frames as records: the options every frame-walking command shares (`--where`, `--jobs`),
-//! the walk of one chunk of frames (check, filter, format, on any thread), and how a frame's
-//! value is written as a record (a JSON line with its index and offset, or a block of text
-//! behind a header that gives its length).
+//! the walk of one chunk of frames (check, filter, format, on any thread), how a frame's value
+//! is written as a record (a JSON line with its index and offset, or a block of text behind a
+//! header that gives its length), and [`print_frames`], the whole of `dump --frames` and
+//! `get --frames` but for the value each prints.
 
 use std::io::IsTerminal;
 
 use clap::Args;
-use gdvariant::framing::{Frame, FrameSummary};
+use std::process::ExitCode;
+
+use gdvariant::framing::{Frame, FrameSummary, LengthPrefix};
 use gdvariant::{Options, VariantRef, Version};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::Format;
+use crate::failure::{self, Failure};
 use crate::filter::{self, Condition};
-use crate::parallel::{Chunk, Flow, Item};
+use crate::output::Out;
+use crate::parallel::{self, Chunk, Flow, Item};
 
 /// `--where` and `--jobs`.
 #[derive(Args, Debug, Clone)]
@@ -182,4 +187,61 @@ pub fn warn_all(messages: &[String], bar: Option<&ProgressBar>) {
             None => crate::failure::warn(message),
         }
     }
+}
+
+/// How `dump --frames` and `get --frames` read and print a dump's frames.
+#[derive(Debug, Clone, Copy)]
+pub struct Printing<'c> {
+    /// The input's name, for messages.
+    pub name: &'c str,
+    /// How each frame's value is read.
+    pub options: Options,
+    /// The frames' length prefix.
+    pub prefix: LengthPrefix,
+    /// Go on past frames Godot refuses (reported on standard error) instead of stopping.
+    pub skip_bad: bool,
+    /// `--jobs` and `--chunk-frames`.
+    pub records: &'c RecordArgs,
+    /// How each value is printed.
+    pub format: Format,
+}
+
+/// Prints a record for every frame of `bytes` that meets `conditions`: the value `pick` chooses
+/// in the frame's value (a frame where it finds none has no record). Chunks of frames are
+/// checked and formatted on `--jobs` threads and printed to `out` in frame order. Returns the exit
+/// code: [`failure::REFUSED`] when a frame was skipped as bad.
+///
+/// # Errors
+/// The first bad frame (without `skip_bad`), a value that cannot be printed, a failed write.
+pub fn print_frames<'a>(
+    bytes: &'a [u8],
+    how: Printing<'_>,
+    conditions: &[Condition],
+    mut out: Out,
+    pick: impl Fn(VariantRef<'a>) -> Option<VariantRef<'a>> + Sync,
+) -> Result<ExitCode, Failure> {
+    let chunks =
+        parallel::chunks(bytes, how.prefix, how.options, how.skip_bad, how.records.chunk_frames);
+    let on_bad = if how.skip_bad { OnBad::Report } else { OnBad::Stop };
+    let version = how.options.version();
+    let mut bad = false;
+    parallel::run(
+        parallel::threads(how.records.jobs),
+        chunks,
+        |chunk| {
+            walk(chunk, how.name, how.options, conditions, on_bad, |index, frame, walked| {
+                let Some(value) = pick(frame.value()) else { return Ok(()) };
+                record(&mut walked.out, how.format, version, index, frame.offset(), value)
+                    .map_err(|e| e.to_string())
+            })
+        },
+        |walked| {
+            out.bytes(&walked.out)?;
+            warn_all(&walked.bad, None);
+            bad |= !walked.bad.is_empty();
+            outcome(&walked)
+        },
+    )?;
+    out.finish()?;
+    Ok(if bad { ExitCode::from(failure::REFUSED) } else { ExitCode::SUCCESS })
 }
