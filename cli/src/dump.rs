@@ -52,13 +52,8 @@ pub fn run(args: &DumpArgs) -> Result<ExitCode, Failure> {
         out.finish()?;
         return Ok(ExitCode::SUCCESS);
     }
-    let how = Printing {
-        name: &name,
-        options: options::frame_options(args.decode, args.framing, &name, &bytes)?,
-        prefix: options::prefix(args.framing),
-        skip_bad: args.skip_bad,
-        records: &args.records,
-        format: args.format,
-    };
+    let options = options::frame_options(args.decode, args.framing, &name, &bytes)?;
+    let how =
+        Printing::new(&name, options, args.framing, args.skip_bad, &args.records, args.format);
     records::print_frames(&bytes, how, &conditions, out, Some)
 }

@@ -52,14 +52,9 @@ pub fn run(args: &GetArgs) -> Result<ExitCode, Failure> {
     let bytes = input::open(&args.file)?;
     let mut out = Out::stdout();
     if args.frames {
-        let how = Printing {
-            name: &name,
-            options: options::frame_options(args.decode, args.framing, &name, &bytes)?,
-            prefix: options::prefix(args.framing),
-            skip_bad: args.skip_bad,
-            records: &args.records,
-            format: args.format,
-        };
+        let options = options::frame_options(args.decode, args.framing, &name, &bytes)?;
+        let how =
+            Printing::new(&name, options, args.framing, args.skip_bad, &args.records, args.format);
         // A frame without a value at the path has no record.
         return records::print_frames(&bytes, how, &conditions, out, |value| {
             value.lookup(&keys).ok().flatten()

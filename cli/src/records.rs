@@ -206,6 +206,27 @@ pub struct Printing<'c> {
     pub format: Format,
 }
 
+impl<'c> Printing<'c> {
+    /// The settings of a command's arguments: `framing` gives the length prefix.
+    pub fn new(
+        name: &'c str,
+        options: Options,
+        framing: crate::FrameArgs,
+        skip_bad: bool,
+        records: &'c RecordArgs,
+        format: Format,
+    ) -> Self {
+        Printing {
+            name,
+            options,
+            prefix: crate::options::prefix(framing),
+            skip_bad,
+            records,
+            format,
+        }
+    }
+}
+
 /// Prints a record for every frame of `bytes` that meets `conditions`: the value `pick` chooses
 /// in the frame's value (a frame where it finds none has no record). Chunks of frames are
 /// checked and formatted on `--jobs` threads and printed to `out` in frame order. Returns the exit
