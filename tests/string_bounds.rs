@@ -1,5 +1,6 @@
 //! Godot 3 strings spelled with overlong forms cost linear work wherever the game's text is
-//! read from them: lookups that compare them with a key, the text writer that sorts and merges
+//! read from them: lookups that compare them with a key (`get`, and `get_with_end`, which also
+//! finds the dictionary's end), the text writer that sorts and merges
 //! them, serde and owned decoding that merge repeated keys. Work counted (feature
 //! `work-counter`) on generated worst cases at two sizes.
 #![cfg(feature = "work-counter")]
@@ -74,6 +75,24 @@ fn looking_up_keys_spelled_with_overlong_forms_is_linear() {
             assert!(value.lookup(&path).unwrap().is_none());
         },
     );
+    // The relay's one pass: the value of the last pair, and where the dictionary ends.
+    assert_linear(
+        "get_with_end, many keys",
+        1_000,
+        3,
+        |n| (respelled_keys(n, 20), options),
+        |bytes, options| {
+            let dictionary = gdvariant::parse(bytes, options).unwrap();
+            let dictionary = dictionary.as_dictionary().unwrap();
+            let last = format!("{}y{}", "t".repeat(20), count(bytes) / 2 - 1);
+            let (found, end) = dictionary.get_with_end(last.as_str()).unwrap();
+            assert_eq!(found.and_then(|e| e.value().as_int()), Some(count(bytes) as i64 - 1));
+            assert_eq!(end, bytes.len());
+            let (found, end) = dictionary.get_with_end(missing.as_str()).unwrap();
+            assert!(found.is_none());
+            assert_eq!(end, bytes.len());
+        },
+    );
     // One long key, looked up with its text but for the last character.
     assert_linear(
         "lookup, a long key",
@@ -86,6 +105,7 @@ fn looking_up_keys_spelled_with_overlong_forms_is_linear() {
             let len = (bytes.len() - 24) / 3;
             let text = format!("{}x", "t".repeat(len));
             assert!(dictionary.get(text.as_str()).unwrap().is_none());
+            assert_eq!(dictionary.get_with_end(text.as_str()).unwrap().1, bytes.len());
         },
     );
 }
