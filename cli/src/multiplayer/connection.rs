@@ -98,14 +98,18 @@ fn text(value: VariantRef<'_>, version: Version) -> String {
     if text.contains('\n') { text.replace('\n', " ") } else { text }
 }
 
-/// A value as JSON: natural (objects, numbers) or lossless (every type tagged).
+/// A value as JSON: natural (objects, numbers) or lossless (every type tagged), kept as the
+/// library writes it (see [`super::exact_json`]).
 fn json_value(value: VariantRef<'_>, natural: bool) -> Value {
     let written = if natural {
         gdvariant::json::to_natural_json(value)
     } else {
         gdvariant::json::to_json(value)
     };
-    written.ok().and_then(|s| serde_json::from_str(&s).ok()).unwrap_or(Value::Null)
+    match written {
+        Ok(text) => super::exact_json::verbatim(text),
+        Err(error) => json!({ "error": error.to_string() }),
+    }
 }
 
 /// Godot 4 compressed values as text and JSON.

@@ -4,6 +4,7 @@
 //! the rules file (Godot 4 method lists, the proxy's allow-list), `stats.rs` counts.
 
 pub mod connection;
+mod exact_json;
 pub mod rules;
 pub mod stats;
 
@@ -93,11 +94,11 @@ pub fn run(args: &MultiplayerArgs) -> Result<ExitCode, Failure> {
                         message.text,
                         if dropped { "\t(dropped by the proxy)" } else { "" }
                     ))?,
-                    Format::Json | Format::Natural => out.line(&json!({
+                    Format::Json | Format::Natural => out.line(&exact_json::to_line(&json!({
                         "time": seconds, "connection": head.connection, "direction": head.direction.name(),
                         "channel": head.channel, "mode": head.mode, "dropped": dropped,
                         "from": message.from, "to": message.to, "hex": hex, "message": message.json,
-                    }).to_string())?,
+                    })))?,
                 }
             }
             Err(refusal) => {

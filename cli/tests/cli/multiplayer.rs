@@ -231,3 +231,53 @@ type OsArg = std::ffi::OsString;
 fn unhex(text: &str) -> Vec<u8> {
     (0..text.len()).step_by(2).map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap()).collect()
 }
+
+/// Every argument's JSON in `gdvariant multiplayer --format json` and `--format natural` is the
+/// library's own text, unchanged: a 64-bit float one step above the largest 32-bit float keeps
+/// every digit (a JSON parser without exact float parsing in between rounds it), and a value
+/// nested deeper than a JSON parser's default recursion limit is printed, not replaced by null.
+#[test]
+fn argument_json_is_the_library_text_unchanged() {
+    use gdvariant::multiplayer::godot4::write::{self, Arg, Target};
+    use gdvariant::{EncodeOptions, Variant};
+    const A: i32 = 1_234_567_890;
+    let float = Variant::Float(f64::from(f32::MAX).next_up());
+    let mut deep = Variant::Int(7);
+    for _ in 0..300 {
+        deep = Variant::Array(vec![deep].into());
+    }
+    let mut packet = Vec::new();
+    write::rpc(
+        &mut packet,
+        Target::Path("Main"),
+        0,
+        &[Arg::Variant(&float), Arg::Variant(&deep)],
+        EncodeOptions::godot4(),
+    )
+    .unwrap();
+    let file = scratch("exact.capture");
+    write_capture(
+        &file,
+        Header { version: Version::Godot4, transport: Transport::WebSocket4 },
+        &[(Direction::ToClient, 0, A.to_le_bytes().to_vec()), (Direction::ToServer, 0, packet)],
+    );
+    for (format, natural) in [("json", false), ("natural", true)] {
+        let output = stdout(&run(&[
+            OsArg::from("multiplayer"),
+            "--format".into(),
+            format.into(),
+            file.clone().into(),
+        ]));
+        for value in [&float, &deep] {
+            let bytes = value.encode(EncodeOptions::godot4()).unwrap();
+            let parsed = gdvariant::parse(&bytes, gdvariant::Options::godot4()).unwrap();
+            let expected = if natural {
+                gdvariant::json::to_natural_json(parsed).unwrap()
+            } else {
+                gdvariant::json::to_json(parsed).unwrap()
+            };
+            assert!(output.contains(&expected), "{format}: {expected} not in {output}");
+        }
+    }
+    let _ = std::fs::remove_file(&file);
+}
