@@ -5,10 +5,14 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Version {
     /// Godot 3.x (`var2bytes`, type ids 0..=26). Math types are always single precision.
+    /// Verdicts and values are checked against Godot 3.2.3 (the corpus and probes); other 3.x
+    /// releases are read by the same rules, taken from Godot's source, without an engine check.
     Godot3,
-    /// Godot 4.0 to 4.7 (`var_to_bytes`, type ids 0..=38). Typed arrays (4.3+), typed
-    /// dictionaries (4.4+) and `PackedVector4Array` (4.3+) only appear in data from versions that
-    /// have them, so one dialect reads them all.
+    /// Godot 4.x (`var_to_bytes`, type ids 0..=38). Verdicts and values are checked against
+    /// Godot 4.6 (the corpus and probes); 4.0 to 4.5 and 4.7 are read by the same rules, taken
+    /// from Godot's source, without an engine check. Typed arrays (4.3+), typed dictionaries
+    /// (4.4+) and `PackedVector4Array` (4.3+) only appear in data from versions that have them,
+    /// so one dialect reads them all.
     Godot4,
 }
 

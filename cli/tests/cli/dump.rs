@@ -1,5 +1,9 @@
 //! `dump`: JSON against committed golden files and against the corpora's expected values; text
 //! against Godot's own `var_to_str` / `var2str`.
+//!
+//! The golden files are this command's own output (written with `GDVARIANT_BLESS=1`), kept to
+//! catch any change; they are not engine output. What the engines say is checked by comparing
+//! each case's JSON with the value Godot recorded for it (`expected` in the corpus manifest).
 
 use crate::support::*;
 
