@@ -7,6 +7,7 @@ mod detect;
 mod dump;
 mod exit_codes;
 mod export;
+mod floats;
 mod frames;
 mod get;
 mod multiplayer;
