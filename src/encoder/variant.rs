@@ -199,6 +199,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
 
     /// Checks that the target version reads every string of `strings`.
     fn all_readable(&self, strings: &[GdString]) -> Result<(), EncodeError> {
+        crate::wire::work::add(strings.len());
         strings.iter().try_for_each(|s| self.readable(s).map(|_| ()))
     }
 }
