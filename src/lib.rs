@@ -228,7 +228,7 @@ pub use wire::utf8::CodePoints;
 /// time bounds by counting instead of timing.
 #[cfg(feature = "work-counter")]
 pub mod work {
-    pub use crate::wire::work::measure;
+    pub use crate::wire::work::{add, measure};
 }
 
 /// The README's examples, compiled and run as doctests.

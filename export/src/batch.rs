@@ -6,6 +6,7 @@
 //! a batch O(bytes x the schema's nesting) per row, plus the natural JSON of JSON columns
 //! (O(bytes)); memory: the batch's own columns (about the size of the values converted).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, Int64Array, RecordBatch, RecordBatchOptions};
@@ -14,7 +15,7 @@ use gdvariant::framing::Frame;
 use gdvariant::{Key, VariantRef};
 
 use crate::column::{Column, Misfit};
-use crate::shape::{MAX_NESTING, Shape};
+use crate::shape::{KeyFields, MAX_FIELDS, MAX_NESTING, Shape};
 
 /// What becomes a row.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -50,21 +51,52 @@ pub struct ExportSchema {
     columns: Vec<(String, Shape)>,
     /// Whether the columns are the keys of each row's dictionary.
     keyed: bool,
+    /// Each column's position, by name (a row's keys found in O(1) each).
+    index: HashMap<String, usize>,
     arrow: SchemaRef,
 }
 
 impl ExportSchema {
     /// Infers the columns from sample rows' values (the first rows of a dump, say): the
     /// union of their string keys in first-seen order, each typed by the rules of [`Shape`].
-    /// O(bytes of the sample x [`MAX_NESTING`]).
+    /// O(bytes of the sample x [`MAX_NESTING`]) time: the rows' keys (and a dictionary's past
+    /// 8 keys) are found through a hash index, so rows of ever different keys widen the schema
+    /// in linear work. Recursion follows the schema's nesting (at most [`MAX_NESTING`]), not
+    /// the values'; memory: the schema and one row's shape. Counted by the work counter
+    /// (feature `work-counter`, `export/tests/bounds.rs`).
     pub fn infer<'a>(layout: Layout, sample: impl IntoIterator<Item = VariantRef<'a>>) -> Self {
         let mut shapes: Vec<Shape> = match &layout.columns {
             Some(paths) => vec![Shape::Null; paths.len()],
             None => Vec::new(),
         };
+        // The rows' keys are gathered with an index (widening by many different key sets
+        // costs O(their bytes)); any other root shape is merged as it comes.
         let mut root = Shape::Null;
+        // `Some` while every row so far is a dictionary of string keys (or null); `structs`:
+        // one was seen.
+        let mut keys: Option<KeyFields> = Some(KeyFields::default());
+        let mut structs = false;
         for value in sample {
+            crate::work(1);
             match &layout.columns {
+                None if keys.is_some() => match Shape::of(value, MAX_NESTING) {
+                    Shape::Null => {}
+                    Shape::Struct(row) => {
+                        structs = true;
+                        if let Some(fields) = &mut keys {
+                            row.into_iter().for_each(|(name, shape)| fields.add(name, shape));
+                            if fields.list.len() > MAX_FIELDS {
+                                keys = None;
+                                root = Shape::Json;
+                            }
+                        }
+                    }
+                    other => {
+                        let gathered = keys.take().filter(|_| structs);
+                        let gathered = gathered.map_or(Shape::Null, |f| Shape::Struct(f.list));
+                        root = gathered.merge(other);
+                    }
+                },
                 Some(paths) => {
                     for (path, shape) in paths.iter().zip(shapes.iter_mut()) {
                         if let Some(found) = lookup(value, path) {
@@ -75,6 +107,9 @@ impl ExportSchema {
                 }
                 None => root = root.merge(Shape::of(value, MAX_NESTING)),
             }
+        }
+        if let Some(fields) = keys.filter(|_| structs && layout.columns.is_none()) {
+            root = Shape::Struct(fields.list);
         }
         let (columns, keyed) = match (&layout.columns, root) {
             (Some(paths), _) => {
@@ -97,7 +132,9 @@ impl ExportSchema {
             fields.push(Column::new(name, shape).field(name));
         }
         let arrow = Arc::new(Schema::new(fields));
-        ExportSchema { layout, columns, keyed, arrow }
+        crate::work(columns.len());
+        let index = columns.iter().zip(0..).map(|((name, _), i)| (name.clone(), i)).collect();
+        ExportSchema { layout, columns, keyed, index, arrow }
     }
 
     /// The Arrow schema of every batch.
@@ -178,7 +215,13 @@ impl<'s> BatchBuilder<'s> {
 
     /// Adds the rows of a checked frame (`index`: its index in the dump). A row that does not
     /// fit is set aside as [`Rejected`], and the others are added.
+    ///
+    /// O(the row's bytes x the schema's nesting + the schema's columns) per row (every column
+    /// gets a value or a null; a rejected row cuts every column back), each key found by hash;
+    /// recursion follows the schema, never the value's own nesting; memory: the values
+    /// appended (a rejected row's bytes are copied). Counted by the work counter.
     pub fn push_frame(&mut self, index: u64, frame: &Frame<'_>) {
+        crate::work(1);
         let value = frame.value();
         match self.schema.layout.rows {
             RowSource::Frames => {
@@ -187,6 +230,7 @@ impl<'s> BatchBuilder<'s> {
             RowSource::Elements => match value {
                 VariantRef::Array(array) => {
                     for (i, element) in array.elements().enumerate() {
+                        crate::work(1);
                         match element {
                             Ok(element) => self.push_row(
                                 index,
@@ -239,6 +283,7 @@ impl<'s> BatchBuilder<'s> {
                 self.offsets.push(i64::try_from(offset).unwrap_or(i64::MAX));
             }
             Err(reason) => {
+                // Every column is cut back: a unit per column (and nested column) visited.
                 for column in &mut self.columns {
                     column.truncate(self.rows);
                 }
@@ -275,6 +320,7 @@ impl<'s> BatchBuilder<'s> {
     /// Appends a dictionary's entries to the columns named by its keys.
     fn push_keyed(&mut self, dictionary: gdvariant::DictionaryRef<'_>) -> Result<(), Misfit> {
         let seen = &mut self.seen;
+        crate::work((seen.len() >> 6).saturating_add(1));
         seen.fill(false);
         let mut hint = 0usize;
         for entry in dictionary.iter() {
@@ -288,13 +334,16 @@ impl<'s> BatchBuilder<'s> {
                     return Err(Misfit::Key { column: String::new(), key });
                 }
             };
+            // Compared with the next column, then hashed: a unit each, plus one per 64 bytes.
+            crate::work((text.len() >> 5).saturating_add(2));
             let at = match self.schema.columns.get(hint) {
                 Some((name, _)) if *name == *text => hint,
-                _ => {
-                    self.schema.columns.iter().position(|(name, _)| *name == *text).ok_or_else(
-                        || Misfit::Key { column: String::new(), key: text.to_string() },
-                    )?
-                }
+                _ => match self.schema.index.get(&*text) {
+                    Some(&at) => at,
+                    None => {
+                        return Err(Misfit::Key { column: String::new(), key: text.to_string() });
+                    }
+                },
             };
             match seen.get_mut(at) {
                 Some(true) => {
@@ -325,10 +374,12 @@ impl<'s> BatchBuilder<'s> {
         reason: Misfit,
         bytes: &[u8],
     ) {
+        crate::work((bytes.len() >> 6).saturating_add(1));
         self.rejected.push(Rejected { frame, offset, element, reason, bytes: bytes.to_vec() });
     }
 
-    /// The batch, and the rows set aside, in order.
+    /// The batch, and the rows set aside, in order. O(rows x columns + text bytes) (validity
+    /// packed, text checked as UTF-8); the columns' buffers are moved, not copied.
     ///
     /// # Errors
     /// Arrow's, if the columns do not make a batch of the schema (not expected: each column
@@ -349,6 +400,7 @@ impl<'s> BatchBuilder<'s> {
 
 /// The value at `path` (string keys), if any.
 fn lookup<'a>(value: VariantRef<'a>, path: &[String]) -> Option<VariantRef<'a>> {
+    crate::work(path.len().saturating_add(1));
     let keys: Vec<Key<'_>> = path.iter().map(|k| Key::from(k.as_str())).collect();
     value.lookup(&keys).ok().flatten()
 }

@@ -196,6 +196,7 @@ impl Column {
     /// A [`Misfit`] when the value does not fit; the column may then hold part of it: cut it
     /// back with [`truncate`](Self::truncate).
     pub fn push(&mut self, value: Option<VariantRef<'_>>) -> Result<(), Misfit> {
+        crate::work(1);
         let value = match value {
             None | Some(VariantRef::Nil) => return self.push_null(),
             Some(value) => value,
@@ -235,6 +236,7 @@ impl Column {
                 if self.shape == Shape::Text =>
             {
                 let text = s.to_text().map_err(Misfit::Malformed)?;
+                crate::work(text.len() >> 5);
                 bytes.extend_from_slice(text.as_bytes());
                 end_item(offsets, bytes.len())?;
                 true
@@ -243,6 +245,7 @@ impl Column {
                 if self.shape == Shape::Text =>
             {
                 let text = path.to_text().map_err(Misfit::Malformed)?;
+                crate::work(text.len() >> 5);
                 bytes.extend_from_slice(text.as_bytes());
                 end_item(offsets, bytes.len())?;
                 true
@@ -250,6 +253,7 @@ impl Column {
             (Data::Bytes { offsets, bytes }, VariantRef::PackedByteArray(b))
                 if self.shape == Shape::Bytes =>
             {
+                crate::work(b.len() >> 6);
                 bytes.extend_from_slice(b);
                 end_item(offsets, bytes.len())?;
                 true
@@ -287,6 +291,7 @@ impl Column {
 
     /// Appends a null.
     fn push_null(&mut self) -> Result<(), Misfit> {
+        crate::work(1);
         match &mut self.data {
             Data::Null => {}
             Data::Bool(values) => values.push(false),
@@ -356,6 +361,7 @@ impl Column {
         number: impl Fn(T) -> Number,
     ) -> Result<(), Misfit> {
         for value in packed.iter() {
+            crate::work(1);
             match (&mut self.data, number(value)) {
                 (Data::Int(values), Number::Int(i)) => values.push(i),
                 (Data::Float(values), Number::Int(i)) if exact_f64(i).is_some() => {
@@ -413,6 +419,7 @@ impl Column {
         }
         let size = precision.size().saturating_mul(components).max(1);
         for element in raw.chunks_exact(size) {
+            crate::work(1);
             let mut reals = [0.0; 16];
             read_reals(element, precision, &mut reals);
             self.push_components(&Components::Reals(reals))?;
@@ -425,6 +432,7 @@ impl Column {
     fn push_components(&mut self, components: &Components) -> Result<(), Misfit> {
         let Data::Math { spec, fields, .. } = &mut self.data else { return Ok(()) };
         for (column, field) in fields.iter_mut().zip(spec.iter()) {
+            crate::work(1);
             match field.part {
                 // The static tables nest three levels at most.
                 Part::Group(_) => column.push_components(components)?,
@@ -463,10 +471,13 @@ impl Column {
         let name = self.name.clone();
         let Data::Struct { fields, keys, index, seen } = &mut self.data else { return Ok(()) };
         let VariantRef::Dictionary(dictionary) = value else { return Ok(()) };
+        crate::work((seen.len() >> 6).saturating_add(1));
         seen.fill(false);
         let mut hint = 0usize;
         for entry in dictionary.iter() {
             let (key, item) = entry.map_err(Misfit::Malformed)?;
+            // The key: compared with the next field, then hashed.
+            crate::work(2);
             let text = match key {
                 VariantRef::String(s) | VariantRef::StringName(s) => {
                     s.to_text().map_err(Misfit::Malformed)?
@@ -476,6 +487,7 @@ impl Column {
                     return Err(Misfit::Key { column: name, key });
                 }
             };
+            crate::work(text.len() >> 5);
             // Keys usually come in the order of the schema: try the next field first.
             let at = match keys.get(hint) {
                 Some(key) if *key == *text => hint,
@@ -507,6 +519,7 @@ impl Column {
 
     /// Cuts the column back to its first `len` rows (after a [`Misfit`]).
     pub fn truncate(&mut self, len: usize) {
+        crate::work(1);
         self.valid.truncate(len);
         match &mut self.data {
             Data::Null => {}
@@ -555,6 +568,12 @@ impl Column {
     pub fn finish(&mut self) -> ArrayRef {
         let valid = std::mem::take(&mut self.valid);
         let len = valid.len();
+        // The validity scanned and packed, text checked as UTF-8 by Arrow.
+        let text = match &self.data {
+            Data::Bytes { bytes, .. } => bytes.len(),
+            _ => 0,
+        };
+        crate::work((len >> 6).saturating_add(text >> 6).saturating_add(1));
         let nulls = if valid.iter().all(|v| *v) { None } else { Some(NullBuffer::from(valid)) };
         let data_type = self.data_type();
         match &mut self.data {

@@ -29,16 +29,20 @@ pub fn header(schema: &Schema) -> Vec<u8> {
     line.into_bytes()
 }
 
-/// Appends the rows of `batch` (one line each) to `out`.
+/// Appends the rows of `batch` (one line each) to `out`. O(cells + the bytes written): a
+/// list cell's JSON recurses on the column's type (nesting bounded by the schema); memory: one
+/// line. Counted by the work counter (feature `work-counter`).
 pub fn write_rows(batch: &RecordBatch, out: &mut Vec<u8>) {
     let mut line = String::new();
     for row in 0..batch.num_rows() {
+        crate::work(1);
         line.clear();
         let mut first = true;
         for column in batch.columns() {
             cells(column, row, true, &mut first, &mut line);
         }
         line.push('\n');
+        crate::work(line.len() >> 6);
         out.extend_from_slice(line.as_bytes());
     }
 }
@@ -58,6 +62,7 @@ fn leaf_names(name: &str, data_type: &DataType, out: &mut Vec<String>) {
 /// The cells of `column`'s row `row` (several for a struct): `present` is false under a null
 /// struct.
 fn cells(column: &ArrayRef, row: usize, present: bool, first: &mut bool, line: &mut String) {
+    crate::work(1);
     if let DataType::Struct(fields) = column.data_type()
         && !fields.is_empty()
     {
@@ -119,12 +124,17 @@ fn real(out: &mut String, value: f64) -> std::fmt::Result {
 /// Row `row` of `column` as natural JSON (for lists in a cell); `raw`: the column holds JSON
 /// text already. Recurses on the column's type, whose nesting the schema bounds.
 fn json(column: &ArrayRef, row: usize, raw: bool, out: &mut String) {
+    crate::work(1);
     if column.is_null(row) {
         out.push_str("null");
         return;
     }
     match column.data_type() {
-        DataType::Utf8 if raw => out.push_str(column.as_string::<i32>().value(row)),
+        DataType::Utf8 if raw => {
+            let text = column.as_string::<i32>().value(row);
+            crate::work(text.len() >> 6);
+            out.push_str(text);
+        }
         DataType::Utf8 => json_string(out, column.as_string::<i32>().value(row)),
         DataType::Binary => {
             out.push('"');
@@ -177,6 +187,8 @@ fn is_json(field: &Field) -> bool {
 
 /// A JSON string literal.
 fn json_string(out: &mut String, text: &str) {
+    // Each character copied or escaped: a unit per 64 bytes of text, and per 8 escapes.
+    let before = out.len();
     out.push('"');
     for c in text.chars() {
         match c {
@@ -186,16 +198,25 @@ fn json_string(out: &mut String, text: &str) {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             c if c < ' ' => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
+                const DIGITS: &[u8; 16] = b"0123456789abcdef";
+                let code = u32::from(c);
+                out.push_str("\\u00");
+                for nibble in [code >> 4, code & 15] {
+                    let digit = DIGITS.get(usize::try_from(nibble).unwrap_or(0)).copied();
+                    out.push(char::from(digit.unwrap_or(b'0')));
+                }
             }
             c => out.push(c),
         }
     }
     out.push('"');
+    crate::work((text.len() >> 6).saturating_add(out.len().saturating_sub(before) >> 6));
 }
 
 /// A CSV field, quoted when it must be.
 fn quoted(out: &mut String, text: &str) {
+    // Scanned, then copied (doubling its quotes).
+    crate::work((text.len() >> 5).saturating_add(1));
     if text.contains([',', '"', '\n', '\r']) || text.starts_with(' ') || text.ends_with(' ') {
         out.push('"');
         out.push_str(&text.replace('"', "\"\""));
@@ -207,6 +228,7 @@ fn quoted(out: &mut String, text: &str) {
 
 /// Standard, padded base64.
 fn base64(out: &mut String, bytes: &[u8]) {
+    crate::work((bytes.len() >> 6).saturating_add(1));
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let digit = |bits: u32| {
         char::from(ALPHABET.get(usize::try_from(bits & 63).unwrap_or(0)).copied().unwrap_or(b'A'))

@@ -67,3 +67,14 @@ pub use arrow_array::RecordBatch;
 pub use batch::{BatchBuilder, ExportSchema, Layout, Rejected, RowSource};
 pub use column::Misfit;
 pub use shape::{JSON_METADATA, MAX_FIELDS, MAX_NESTING, Shape};
+
+/// Counts `units` of work on the library's counter (feature `work-counter`; nothing without
+/// it): a unit per value converted, per key compared or hashed (plus one per 64 bytes of it),
+/// per column visited, per 64 bytes copied or scanned.
+#[inline(always)]
+pub(crate) fn work(units: usize) {
+    #[cfg(feature = "work-counter")]
+    gdvariant::work::add(units);
+    #[cfg(not(feature = "work-counter"))]
+    let _ = units;
+}

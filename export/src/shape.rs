@@ -51,6 +51,7 @@ impl Shape {
     /// The shape of one value, looking `depth` levels deep at most.
     pub fn of(value: VariantRef<'_>, depth: usize) -> Shape {
         use VariantRef as V;
+        crate::work(1);
         let math = |precision: Precision| Shape::Math(value.variant_type(), precision);
         match value {
             V::Nil => Shape::Null,
@@ -93,17 +94,17 @@ impl Shape {
                 Shape::List(Box::new(element))
             }
             V::Dictionary(dictionary) if depth > 0 => {
-                let mut fields: Vec<(String, Shape)> = Vec::new();
+                let mut fields = KeyFields::default();
                 for entry in dictionary.iter() {
                     let Ok((key, item)) = entry else { return Shape::Json };
                     let Some(name) = key_text(key) else { return Shape::Json };
                     let shape = Shape::of(item, depth.saturating_sub(1));
-                    add_field(&mut fields, name, shape);
-                    if fields.len() > MAX_FIELDS {
+                    fields.add(name, shape);
+                    if fields.list.len() > MAX_FIELDS {
                         return Shape::Json;
                     }
                 }
-                Shape::Struct(fields)
+                Shape::Struct(fields.list)
             }
             _ => Shape::Json,
         }
@@ -112,6 +113,7 @@ impl Shape {
     /// The shape that holds values of both shapes (see the variants for the rules).
     pub fn merge(self, other: Shape) -> Shape {
         use Shape as S;
+        crate::work(1);
         match (self, other) {
             (S::Null, other) | (other, S::Null) => other,
             (S::Json, _) | (_, S::Json) => S::Json,
@@ -183,6 +185,7 @@ pub const JSON_METADATA: &str = "gdvariant.json";
 pub fn key_text(key: VariantRef<'_>) -> Option<String> {
     match key {
         VariantRef::String(s) | VariantRef::StringName(s) => {
+            crate::work((s.text_bytes().len() >> 6).saturating_add(1));
             s.to_text().ok().map(|text| text.into_owned())
         }
         _ => None,
@@ -191,10 +194,59 @@ pub fn key_text(key: VariantRef<'_>) -> Option<String> {
 
 /// Adds `shape` to the field `name` (merging with a field of that name), keeping first-seen
 /// order.
+/// O([`MAX_FIELDS`]) comparisons, each O(1) unless the lengths are equal.
 fn add_field(fields: &mut Vec<(String, Shape)>, name: String, shape: Shape) {
-    match fields.iter_mut().find(|(existing, _)| *existing == name) {
+    let found = fields.iter_mut().find(|(existing, _)| {
+        crate::work(if existing.len() == name.len() {
+            (name.len() >> 6).saturating_add(1)
+        } else {
+            1
+        });
+        *existing == name
+    });
+    match found {
         Some((_, existing)) => *existing = std::mem::replace(existing, Shape::Null).merge(shape),
         None => fields.push((name, shape)),
+    }
+}
+
+/// A struct's fields being gathered, found by name in O(1) each once there are more than a
+/// few (a dictionary of many keys is read in O(its bytes), not O(keys x fields)).
+#[derive(Default)]
+pub(crate) struct KeyFields {
+    /// Names and shapes, in first-seen order.
+    pub(crate) list: Vec<(String, Shape)>,
+    /// Each field's position, by name (built when the list passes [`KeyKeyFields::SCAN`]).
+    index: std::collections::HashMap<String, usize>,
+}
+
+impl KeyFields {
+    /// Fields found by comparing names one by one; past that, by the index.
+    const SCAN: usize = 8;
+
+    /// Adds `shape` to the field `name` (merging with a field of that name). O(name) once
+    /// indexed, else [`KeyKeyFields::SCAN`] comparisons at most.
+    pub(crate) fn add(&mut self, name: String, shape: Shape) {
+        if self.list.len() <= KeyFields::SCAN {
+            add_field(&mut self.list, name, shape);
+            if self.list.len() > KeyFields::SCAN {
+                for (i, (field, _)) in self.list.iter().enumerate() {
+                    crate::work((field.len() >> 6).saturating_add(1));
+                    self.index.insert(field.clone(), i);
+                }
+            }
+            return;
+        }
+        crate::work((name.len() >> 5).saturating_add(1));
+        match self.index.get(&name).and_then(|&at| self.list.get_mut(at)) {
+            Some((_, existing)) => {
+                *existing = std::mem::replace(existing, Shape::Null).merge(shape)
+            }
+            None => {
+                self.index.insert(name.clone(), self.list.len());
+                self.list.push((name, shape));
+            }
+        }
     }
 }
 

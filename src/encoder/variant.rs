@@ -8,7 +8,9 @@ use super::{EncodeError, EncodeOptions, Output, Writer};
 use crate::owned::{GdString, Object, Variant};
 use crate::{VariantType, Version};
 
-/// Encodes `value` as Godot would (`var_to_bytes`, or `var2bytes` for Godot 3). O(n).
+/// Encodes `value` as Godot would (`var_to_bytes`, or `var2bytes` for Godot 3). O(n) time,
+/// counted by the work counter (`tests/encoder_bounds.rs`); no recursion: one iterator per
+/// open container on the heap, besides the output.
 ///
 /// ```
 /// use gdvariant::{EncodeOptions, Options, Variant};
@@ -65,7 +67,7 @@ enum Rest<'v> {
 
 impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// Writes an owned value, and everything inside it, as one value. Iterative: nesting costs
-    /// heap (one iterator per open container), not stack. O(n).
+    /// heap (one iterator per open container), not stack. O(n) time, O(depth) memory.
     ///
     /// # Errors
     /// See [`encode`](crate::encode) and [`Writer`].
@@ -199,6 +201,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
 
     /// Checks that the target version reads every string of `strings`.
     fn all_readable(&self, strings: &[GdString]) -> Result<(), EncodeError> {
+        crate::wire::work::add(strings.len());
         strings.iter().try_for_each(|s| self.readable(s).map(|_| ()))
     }
 }

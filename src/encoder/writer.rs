@@ -10,6 +10,7 @@ use crate::view::math::{
 };
 use crate::view::value::FLAG_64;
 use crate::wire::exact_float::{narrow_exact, widen_exact};
+use crate::wire::work;
 use crate::{Element, MAX_DEPTH, Precision, VariantType, Version};
 
 /// The class name Godot declares for class- and script-typed containers without full objects.
@@ -116,6 +117,12 @@ pub const DEFAULT_NESTING: usize = MAX_DEPTH as usize + 1;
 /// that writes many small values (a relay answering packets) can make a lighter writer that
 /// nests at most `N` containers with [`Writer::with_nesting`]; deeper values are
 /// [`EncodeError::DepthLimit`].
+///
+/// Costs: each call is O(1) plus O(the bytes it writes) (a packed array of vectors or colors
+/// converts each element); a container closes in O(1). No recursion, no allocation of its own
+/// (a `Vec<u8>` output grows). The work counter (feature `work-counter`) counts a unit per
+/// value and one per 64 bytes of strings, packed arrays and spliced elements
+/// (`tests/encoder_bounds.rs`).
 pub struct Writer<O, const NESTING: usize = DEFAULT_NESTING> {
     out: O,
     options: EncodeOptions,
@@ -401,6 +408,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
         self.put_u32(subname_count)?;
         self.put_u32(u32::from(absolute))?;
         for name in names.chain(subnames) {
+            work::add(1);
             self.put_string(name)?;
         }
         self.end();
@@ -455,6 +463,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     /// # Errors
     /// [`EncodeError::PropertyOrder`] when no property name is due; a full output.
     pub fn property_name(&mut self, name: &str) -> Result<(), EncodeError> {
+        work::add(1);
         match self.top_mut() {
             Some(open) if open.properties && open.name_due => open.name_due = false,
             _ => return Err(EncodeError::PropertyOrder),
@@ -543,7 +552,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
         let count = count_u32(bytes.len(), MAX_SIZE)?;
         self.begin(VariantType::PackedByteArray, 0)?;
         self.put_u32(count)?;
-        self.out.write(bytes)?;
+        self.put_bytes(bytes)?;
         self.put_padding(bytes.len())?;
         self.end();
         Ok(())
@@ -606,8 +615,9 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
         self.put_u32(count)?;
         for text in strings {
             let with_nul = text.len().saturating_add(1);
+            work::add(1);
             self.put_u32(count_u32(with_nul, MAX_SIZE)?)?;
-            self.out.write(text)?;
+            self.put_bytes(text)?;
             self.out.write(&[0])?;
             self.put_padding(with_nul)?;
         }
@@ -658,6 +668,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
         self.begin(VariantType::PackedColorArray, 0)?;
         self.put_u32(count)?;
         for group in values.chunks(Chunk::per_chunk(16)) {
+            work::add(group.len());
             let mut chunk = Chunk::new();
             for color in group {
                 color.for_each_component(|c| chunk.put(&c.to_le_bytes()));
@@ -685,7 +696,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
         }
         self.begin_checked(element.variant_type())?;
         let raw = element.raw_bytes();
-        self.out.write(raw)?;
+        self.put_bytes(raw)?;
         self.put_padding(raw.len())?;
         self.end();
         Ok(())
@@ -710,6 +721,8 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
 
     /// Checks that a value of type `ty` may come next and counts it; returns its wire id.
     fn begin_checked(&mut self, ty: VariantType) -> Result<u8, EncodeError> {
+        // One unit per value: its checks and its fixed-size header and payload.
+        work::add(1);
         let version = self.options.version();
         let id = ty.id(version).ok_or(EncodeError::NotInVersion { ty, version })?;
         if self.depth > usize::from(self.options.max_depth()) {
@@ -737,6 +750,8 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
                 open.name_due = open.properties;
                 return;
             }
+            // Each container is closed once.
+            work::add(1);
             self.depth = self.depth.saturating_sub(1);
         }
     }
@@ -780,7 +795,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
         let id = self.begin_checked(ty)?;
         let len = count_u32(text.len(), MAX_SIZE)?;
         self.out.write(&pair(u32::from(id), len))?;
-        self.out.write(text)?;
+        self.put_bytes(text)?;
         self.put_padding(text.len())?;
         self.end();
         Ok(())
@@ -831,9 +846,10 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
         self.put_u32(count)?;
         if cfg!(target_endian = "little") {
             // The wire bytes are the memory bytes.
-            self.out.write(values.as_bytes())?;
+            self.put_bytes(values.as_bytes())?;
         } else {
             for group in values.chunks(Chunk::per_chunk(size_of::<T>())) {
+                work::add(group.len());
                 let mut chunk = Chunk::new();
                 group.iter().for_each(|v| v.put_le(&mut chunk));
                 self.out.write(chunk.bytes())?;
@@ -862,6 +878,8 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
         self.begin(ty, flags)?;
         self.put_u32(count)?;
         for group in values.chunks(Chunk::per_chunk(element_size)) {
+            // Each element's components are converted one by one.
+            work::add(group.len());
             let mut chunk = Chunk::new();
             for value in group {
                 visit(*value, &mut |c: R| match precision {
@@ -930,10 +948,18 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
         self.out.write(&value.to_le_bytes())
     }
 
+    /// Bytes of any length: one unit per 64 bytes (the fixed-size writes around them are in
+    /// the unit of their value), as [`crate::wire::read`] counts a read.
+    #[inline]
+    fn put_bytes(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+        work::add(bytes.len() >> 6);
+        self.out.write(bytes)
+    }
+
     /// A string: its length, its bytes, zero padding to 4.
     fn put_string(&mut self, text: &[u8]) -> Result<(), EncodeError> {
         self.put_u32(count_u32(text.len(), MAX_SIZE)?)?;
-        self.out.write(text)?;
+        self.put_bytes(text)?;
         self.put_padding(text.len())
     }
 

@@ -7,9 +7,11 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use super::JsonError;
+use super::count::{Buffered, Counted};
 use crate::view::math::Precision;
 use crate::view::packed::PackedElement;
 use crate::wire::error::{Error, ErrorKind};
+use crate::wire::work;
 use crate::{
     ContainerType, Cursor, Event, GdStr, ObjectRef, Packed, PackedReals, Reals, VariantRef,
     VariantType, Version,
@@ -23,6 +25,11 @@ use crate::{
 /// [`JsonError::Value`] at the first malformed element or string (part of the JSON may have
 /// been written), [`JsonError::Write`] when `out` fails.
 pub fn write_json<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
+    write_lossless(value, &mut Counted(out))
+}
+
+/// [`write_json`] into an output that counts its writes.
+fn write_lossless<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
     let Some(cursor) = Cursor::of_container(value) else {
         return write_leaf(value, out);
     };
@@ -136,7 +143,7 @@ pub(super) fn write_leaf<W: Write + ?Sized>(
         V::Nil => out.write_str("null")?,
         V::Bool(b) => out.write_str(if b { "true" } else { "false" })?,
         V::Int(i) => write!(out, "{i}")?,
-        V::Float(f) if f.is_finite() => write!(out, "{f:?}")?,
+        V::Float(f) if f.is_finite() => real64(out, f)?,
         V::Float(f) => {
             out.write_str(r#"{"type":"float","value":"#)?;
             nonfinite64(out, f)?;
@@ -233,8 +240,12 @@ pub(super) fn write_leaf<W: Write + ?Sized>(
         V::PackedInt64Array(p) => {
             packed(out, VariantType::PackedInt64Array, p, |out, v| write!(out, "{v}"))?
         }
-        V::PackedFloat32Array(p) => packed(out, VariantType::PackedFloat32Array, p, real32)?,
-        V::PackedFloat64Array(p) => packed(out, VariantType::PackedFloat64Array, p, real64)?,
+        V::PackedFloat32Array(p) => {
+            packed(out, VariantType::PackedFloat32Array, p, |out, v| real32(out, v))?
+        }
+        V::PackedFloat64Array(p) => {
+            packed(out, VariantType::PackedFloat64Array, p, |out, v| real64(out, v))?
+        }
         V::PackedStringArray(strings) => {
             head(out, VariantType::PackedStringArray)?;
             out.write_str(",\"value\":[")?;
@@ -323,6 +334,8 @@ fn open<W: Write + ?Sized>(out: &mut W, value: VariantRef<'_>) -> Result<Kind, J
 /// The text the game reads from a string (overlong forms normalised); `None` for a Godot 3
 /// string that is not Unicode.
 pub(super) fn text<'a>(s: &GdStr<'a>) -> Result<Option<Cow<'a, str>>, Error> {
+    // Its bytes are checked again.
+    work::add(s.text_bytes().len() >> 6);
     match s.to_text() {
         Ok(text) => Ok(Some(text)),
         Err(error) if error.kind() == ErrorKind::NotUnicode => Ok(None),
@@ -370,32 +383,58 @@ fn names<'a, W: Write + ?Sized>(
     Ok(())
 }
 
-/// A JSON string literal.
+/// A JSON string literal. Escapes and plain runs shorter than 32 bytes are gathered into
+/// writes of about 128 bytes ([`Buffered`]), so that text needing escapes everywhere costs a
+/// write per hundred bytes or so, not one per character.
 pub(super) fn string<W: Write + ?Sized>(out: &mut W, text: &str) -> fmt::Result {
-    out.write_char('"')?;
+    // The scan for characters to escape.
+    work::add(text.len() >> 6);
+    let mut out = Buffered::new(out);
+    out.push_byte(b'"')?;
     let mut rest = text;
     while let Some(at) = rest.find(|c: char| c == '"' || c == '\\' || c < ' ') {
         let (plain, tail) = rest.split_at(at);
         out.write_str(plain)?;
         let mut chars = tail.chars();
-        match chars.next() {
-            Some('"') => out.write_str("\\\"")?,
-            Some('\\') => out.write_str("\\\\")?,
-            Some('\n') => out.write_str("\\n")?,
-            Some('\r') => out.write_str("\\r")?,
-            Some('\t') => out.write_str("\\t")?,
-            Some(c) => write!(out, "\\u{:04x}", u32::from(c))?,
-            None => {}
-        }
+        let mut escape = [0u8; 6];
+        let escaped: &str = match chars.next() {
+            Some('"') => "\\\"",
+            Some('\\') => "\\\\",
+            Some('\n') => "\\n",
+            Some('\r') => "\\r",
+            Some('\t') => "\\t",
+            Some(c) => unicode_escape(u32::from(c), &mut escape),
+            None => "",
+        };
+        out.write_str(escaped)?;
         rest = chars.as_str();
     }
     out.write_str(rest)?;
-    out.write_char('"')
+    out.push_byte(b'"')?;
+    out.flush()
 }
 
-/// Bytes as lowercase hex digits.
+/// `\u00XX` for a control character `code` (below U+0020).
+fn unicode_escape(code: u32, buf: &mut [u8; 6]) -> &str {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let digit = |shift: u32| {
+        let index = usize::try_from(code.checked_shr(shift).unwrap_or(0) & 15).unwrap_or(0);
+        DIGITS.get(index).copied().unwrap_or(b'0')
+    };
+    *buf = [b'\\', b'u', digit(12), digit(8), digit(4), digit(0)];
+    core::str::from_utf8(buf).unwrap_or("")
+}
+
+/// Bytes as lowercase hex digits, 64 bytes to a write.
 pub(super) fn hex<W: Write + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::Result {
-    bytes.iter().try_for_each(|b| write!(out, "{b:02x}"))
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let digit = |nibble: u8| DIGITS.get(usize::from(nibble & 15)).copied().unwrap_or(b'0');
+    let mut out = Buffered::new(out);
+    for &byte in bytes {
+        out.push_byte(digit(byte >> 4))?;
+        out.push_byte(digit(byte))?;
+    }
+    out.flush()
 }
 
 /// A finite f32 as a number, anything else as a string (see the module docs).
@@ -429,8 +468,10 @@ pub(super) fn nonfinite64<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Re
     }
 }
 
-/// Reals from little-endian bytes of `precision`, comma-separated.
+/// Reals from little-endian bytes of `precision`, comma-separated: a unit per real (its
+/// shortest digits, at most 17, are bounded work).
 fn real_list<W: Write + ?Sized>(out: &mut W, raw: &[u8], precision: Precision) -> fmt::Result {
+    work::add(raw.len().checked_div(precision.size()).unwrap_or(0));
     match precision {
         Precision::Single => {
             for (i, chunk) in raw.chunks_exact(4).enumerate() {
@@ -491,22 +532,25 @@ fn ints<W: Write + ?Sized, const N: usize>(
     out.write_str("]}")
 }
 
-/// A packed array of scalars.
+/// A packed array of scalars: a unit per element, the text gathered into large writes.
 fn packed<W: Write + ?Sized, T: PackedElement>(
     out: &mut W,
     ty: VariantType,
     packed: Packed<'_, T>,
-    mut element: impl FnMut(&mut W, T) -> fmt::Result,
+    mut element: impl FnMut(&mut Buffered<'_, W>, T) -> fmt::Result,
 ) -> fmt::Result {
     head(out, ty)?;
+    let mut out = Buffered::new(out);
     out.write_str(",\"value\":[")?;
     for (i, value) in packed.iter().enumerate() {
+        work::add(1);
         if i > 0 {
-            out.write_char(',')?;
+            out.push_byte(b',')?;
         }
-        element(out, value)?;
+        element(&mut out, value)?;
     }
-    out.write_str("]}")
+    out.write_str("]}")?;
+    out.flush()
 }
 
 /// A packed array of real vectors.
@@ -527,7 +571,8 @@ fn packed_reals<W: Write + ?Sized, S: PackedElement, D: PackedElement>(
     out.write_str("]}")
 }
 
-/// Elements of `components` reals each, as arrays.
+/// Elements of `components` reals each, as arrays (the text gathered into large writes; each
+/// real counts a unit).
 fn groups<W: Write + ?Sized>(
     out: &mut W,
     raw: &[u8],
@@ -535,15 +580,16 @@ fn groups<W: Write + ?Sized>(
     components: usize,
 ) -> fmt::Result {
     let size = precision.size().saturating_mul(components).max(1);
+    let mut out = Buffered::new(out);
     for (i, element) in raw.chunks_exact(size).enumerate() {
         if i > 0 {
-            out.write_char(',')?;
+            out.push_byte(b',')?;
         }
-        out.write_char('[')?;
-        real_list(out, element, precision)?;
-        out.write_char(']')?;
+        out.push_byte(b'[')?;
+        real_list(&mut out, element, precision)?;
+        out.push_byte(b']')?;
     }
-    Ok(())
+    out.flush()
 }
 
 #[cfg(test)]

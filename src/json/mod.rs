@@ -116,6 +116,7 @@
 //! # Ok::<(), gdvariant::Error>(())
 //! ```
 
+mod count;
 mod error;
 mod lossless;
 mod natural;

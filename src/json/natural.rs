@@ -6,11 +6,13 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use super::JsonError;
+use super::count::{Buffered, Counted};
 use super::lossless::{self, string};
 use super::shape::{Field, Part, math_fields};
 use crate::view::math::Precision;
 use crate::view::packed::PackedElement;
 use crate::wire::error::Error;
+use crate::wire::work;
 use crate::{Cursor, Event, GdStr, NodePathRef, ObjectRef, Packed, PackedReals, VariantRef};
 
 /// Writes `value` as one line of natural JSON (the form is in the [module docs](super)).
@@ -25,6 +27,11 @@ pub fn write_natural_json<W: Write + ?Sized>(
     value: VariantRef<'_>,
     out: &mut W,
 ) -> Result<(), JsonError> {
+    write_natural(value, &mut Counted(out))
+}
+
+/// [`write_natural_json`] into an output that counts its writes.
+fn write_natural<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
     let Some(mut cursor) = Cursor::of_container(value) else {
         return leaf(value, out);
     };
@@ -161,8 +168,8 @@ fn key<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), Json
     match value {
         V::String(s) | V::StringName(s) => return text(out, s),
         V::NodePath(path) => return string(out, &node_path(path)?).map_err(Into::into),
-        V::Nil | V::Bool(_) | V::Int(_) | V::Float(_) => leaf(value, &mut buffer)?,
-        _ => lossless::write_leaf(value, &mut buffer)?,
+        V::Nil | V::Bool(_) | V::Int(_) | V::Float(_) => leaf(value, &mut Counted(&mut buffer))?,
+        _ => lossless::write_leaf(value, &mut Counted(&mut buffer))?,
     }
     // A non-finite float is already a JSON string.
     let bare = buffer.strip_prefix('"').and_then(|b| b.strip_suffix('"')).unwrap_or(&buffer);
@@ -209,7 +216,7 @@ fn leaf<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), Jso
         }
         // Containers are opened by the cursor; a lone one is written whole.
         V::Object(ObjectRef::Full(_)) | V::Array(_) | V::Dictionary(_) => {
-            write_natural_json(value, out)?
+            write_natural(value, out)?
         }
         V::PackedByteArray(bytes) => {
             out.write_char('"')?;
@@ -218,8 +225,8 @@ fn leaf<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), Jso
         }
         V::PackedInt32Array(p) => list(out, p, |out, v| write!(out, "{v}"))?,
         V::PackedInt64Array(p) => list(out, p, |out, v| write!(out, "{v}"))?,
-        V::PackedFloat32Array(p) => list(out, p, real32)?,
-        V::PackedFloat64Array(p) => list(out, p, real64)?,
+        V::PackedFloat32Array(p) => list(out, p, |out, v| real32(out, v))?,
+        V::PackedFloat64Array(p) => list(out, p, |out, v| real64(out, v))?,
         V::PackedStringArray(strings) => {
             out.write_char('[')?;
             for (i, s) in strings.iter().enumerate() {
@@ -260,11 +267,15 @@ fn node_path(path: NodePathRef<'_>) -> Result<String, Error> {
         if i > 0 {
             text.push('/');
         }
-        text.push_str(&lossy(name?)?);
+        let name = lossy(name?)?;
+        work::add((name.len() >> 6).saturating_add(1));
+        text.push_str(&name);
     }
     for subname in path.subnames() {
         text.push(':');
-        text.push_str(&lossy(subname?)?);
+        let subname = lossy(subname?)?;
+        work::add((subname.len() >> 6).saturating_add(1));
+        text.push_str(&subname);
     }
     Ok(text)
 }
@@ -368,20 +379,24 @@ fn ints<W: Write + ?Sized>(out: &mut W, value: &VariantRef<'_>, components: &[i3
     })
 }
 
-/// A packed array of scalars, as a JSON array.
+/// A packed array of scalars, as a JSON array: a unit per element, the text gathered into
+/// large writes.
 fn list<W: Write + ?Sized, T: PackedElement>(
     out: &mut W,
     packed: Packed<'_, T>,
-    mut element: impl FnMut(&mut W, T) -> fmt::Result,
+    mut element: impl FnMut(&mut Buffered<'_, W>, T) -> fmt::Result,
 ) -> fmt::Result {
-    out.write_char('[')?;
+    let mut out = Buffered::new(out);
+    out.push_byte(b'[')?;
     for (i, value) in packed.iter().enumerate() {
+        work::add(1);
         if i > 0 {
-            out.write_char(',')?;
+            out.push_byte(b',')?;
         }
-        element(out, value)?;
+        element(&mut out, value)?;
     }
-    out.write_char(']')
+    out.push_byte(b']')?;
+    out.flush()
 }
 
 /// A packed array of real vectors, as an array of objects.
@@ -397,7 +412,8 @@ fn packed_reals<W: Write + ?Sized, S: PackedElement, D: PackedElement>(
     }
 }
 
-/// Elements of `components` reals each, as an array of objects of `shape`.
+/// Elements of `components` reals each, as an array of objects of `shape` (the text gathered
+/// into large writes; each real counts a unit).
 fn groups<W: Write + ?Sized>(
     out: &mut W,
     raw: &[u8],
@@ -406,32 +422,37 @@ fn groups<W: Write + ?Sized>(
     shape: Option<&'static [Field]>,
 ) -> fmt::Result {
     let size = precision.size().saturating_mul(components).max(1);
-    out.write_char('[')?;
+    let mut out = Buffered::new(out);
+    out.push_byte(b'[')?;
     for (i, element) in raw.chunks_exact(size).enumerate() {
+        // Its reals' shortest digits (at most 17 each) are bounded work.
+        work::add(components);
         if i > 0 {
-            out.write_char(',')?;
+            out.push_byte(b',')?;
         }
-        fields(out, shape, &|out, index| component(out, element, precision, index))?;
+        fields(&mut out, shape, &|out, index| component(out, element, precision, index))?;
     }
-    out.write_char(']')
+    out.push_byte(b']')?;
+    out.flush()
 }
 
-/// Bytes in standard base64, padded.
+/// Bytes in standard base64, padded, 96 bytes to a write.
 fn base64<W: Write + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::Result {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let digit = |bits: u32| {
         let index = usize::try_from(bits & 63).unwrap_or(0);
-        char::from(ALPHABET.get(index).copied().unwrap_or(b'A'))
+        ALPHABET.get(index).copied().unwrap_or(b'A')
     };
+    let mut out = Buffered::new(out);
     for chunk in bytes.chunks(3) {
         let [a, b, c] = [0, 1, 2].map(|i| u32::from(chunk.get(i).copied().unwrap_or(0)));
         let group = (a << 16) | (b << 8) | c;
-        out.write_char(digit(group >> 18))?;
-        out.write_char(digit(group >> 12))?;
-        out.write_char(if chunk.len() > 1 { digit(group >> 6) } else { '=' })?;
-        out.write_char(if chunk.len() > 2 { digit(group) } else { '=' })?;
+        out.push_byte(digit(group >> 18))?;
+        out.push_byte(digit(group >> 12))?;
+        out.push_byte(if chunk.len() > 1 { digit(group >> 6) } else { b'=' })?;
+        out.push_byte(if chunk.len() > 2 { digit(group) } else { b'=' })?;
     }
-    Ok(())
+    out.flush()
 }
 
 #[cfg(test)]

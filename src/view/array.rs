@@ -91,6 +91,13 @@ impl<'a> ArrayRef<'a> {
     /// assert_eq!(forwarded, [4, 0, 0, 0, 1, 0, 0, 0, b's', 0, 0, 0]);
     /// # Ok::<(), gdvariant::Error>(())
     /// ```
+    ///
+    /// Cost: each step walks one element to find where it ends, O(its bytes), so one iteration
+    /// is O(the container's bytes), on the stack, allocating nothing. A nested walk through
+    /// these iterators (each level iterating the containers it finds) re-walks every child
+    /// once per level above it: O(bytes x depth) for a whole nested value. For one pass in
+    /// O(bytes), read the value with a [`Cursor`] ([`cursor`](Self::cursor)) or a
+    /// [`Tape`](crate::Tape).
     pub fn elements(&self) -> Elements<'a> {
         Elements::new(self.scope, self.first(), self.count)
     }
@@ -103,6 +110,13 @@ impl<'a> ArrayRef<'a> {
     }
 
     /// The element values; stops after the first error.
+    ///
+    /// Cost: each step walks one element to find where it ends, O(its bytes), so one iteration
+    /// is O(the container's bytes), on the stack, allocating nothing. A nested walk through
+    /// these iterators (each level iterating the containers it finds) re-walks every child
+    /// once per level above it: O(bytes x depth) for a whole nested value. For one pass in
+    /// O(bytes), read the value with a [`Cursor`] ([`cursor`](Self::cursor)) or a
+    /// [`Tape`](crate::Tape).
     pub fn iter(&self) -> impl Iterator<Item = Result<VariantRef<'a>>> + 'a {
         self.elements().map(|element| element.map(|e| e.value()))
     }

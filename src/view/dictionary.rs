@@ -84,6 +84,13 @@ impl<'a> DictionaryRef<'a> {
 
     /// The entries in wire order, each key and value with its offset and raw bytes; stops after
     /// the first error.
+    ///
+    /// Cost: each step walks one entry to find where it ends, O(its bytes), so one iteration
+    /// is O(the container's bytes), on the stack, allocating nothing. A nested walk through
+    /// these iterators (each level iterating the containers it finds) re-walks every child
+    /// once per level above it: O(bytes x depth) for a whole nested value. For one pass in
+    /// O(bytes), read the value with a [`Cursor`] ([`cursor`](Self::cursor)) or a
+    /// [`Tape`](crate::Tape).
     pub fn entries(&self) -> Entries<'a> {
         Entries { values: Elements::new(self.scope, self.first(), self.count.saturating_mul(2)) }
     }
@@ -95,6 +102,13 @@ impl<'a> DictionaryRef<'a> {
     }
 
     /// The (key, value) pairs in wire order; stops after the first error.
+    ///
+    /// Cost: each step walks one entry to find where it ends, O(its bytes), so one iteration
+    /// is O(the container's bytes), on the stack, allocating nothing. A nested walk through
+    /// these iterators (each level iterating the containers it finds) re-walks every child
+    /// once per level above it: O(bytes x depth) for a whole nested value. For one pass in
+    /// O(bytes), read the value with a [`Cursor`] ([`cursor`](Self::cursor)) or a
+    /// [`Tape`](crate::Tape).
     pub fn iter(&self) -> impl Iterator<Item = Result<(VariantRef<'a>, VariantRef<'a>)>> + 'a {
         self.entries().map(|entry| entry.map(|(k, v)| (k.value(), v.value())))
     }

@@ -12,9 +12,10 @@ std::thread_local! {
     static UNITS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
 }
 
-/// Adds `units` to this thread's count (nothing without the feature).
+/// Adds `units` to this thread's count (nothing without the feature): for crates built on this
+/// one (the Arrow export) that count their own loops the same way.
 #[inline(always)]
-pub(crate) fn add(units: usize) {
+pub fn add(units: usize) {
     #[cfg(feature = "work-counter")]
     UNITS.with(|count| count.set(count.get().saturating_add(units as u64)));
     #[cfg(not(feature = "work-counter"))]
