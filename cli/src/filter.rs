@@ -10,8 +10,11 @@
 //! other values by type and value; the last of repeated keys is the one looked at, as in Godot.
 //!
 //! A value the path cannot be followed in (a step into a value that is not a container, or a
-//! malformed value) has no value there for `--where`; for a drop rule it is dropped, since what
-//! the game reads there is unknown ([`Condition::holds_or_unreadable`]). Cost: O(bytes of the
+//! malformed value) has no value there for `--where`; for a drop rule it is dropped when the
+//! game might read something there (a packed array, a string, a math value, an object, a
+//! malformed value: what the game reads there is unknown), and has no value there when the game
+//! finds nothing either (`null`, a bool, a number, an array by a key that is not an index)
+//! ([`Condition::holds_or_unreadable`]). Cost: O(bytes of the
 //! value x steps of the path) per condition and frame.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -115,13 +118,33 @@ impl Condition {
         self.meets(self.lookup(value).ok().flatten())
     }
 
-    /// Whether `value` meets the condition; `Err` when the path cannot be followed in it (a step
-    /// into a value that is not a dictionary, array or object, such as a packed array the game
-    /// indexes, or a malformed value), where a drop rule cannot tell what the game reads and
-    /// must drop.
+    /// Whether `value` meets the condition; `Err` when the path cannot be followed in it and the
+    /// game might still read something there (a step into a packed array, a string, a math
+    /// value or an object the lookup does not index; a malformed value), where a drop rule
+    /// cannot tell what the game reads and must drop. A step into `null`, a bool, a number, or
+    /// into an array by a key that is not an index, finds nothing (the game finds nothing there
+    /// either).
     pub fn holds_or_unreadable(&self, value: VariantRef<'_>) -> Result<bool, gdvariant::Error> {
-        Ok(self.meets(self.lookup(value)?))
+        let found = match self.lookup(value) {
+            Err(error) if holds_nothing(error) => None,
+            found => found?,
+        };
+        Ok(self.meets(found))
     }
+}
+
+/// Whether a lookup failed by stepping into a value in which the game finds nothing by that key:
+/// `null`, a bool, a number, or an array by a key that is not an index (the lookup takes an
+/// array step only for an integer key).
+fn holds_nothing(error: gdvariant::Error) -> bool {
+    use gdvariant::VariantType as T;
+    matches!(
+        error.kind(),
+        gdvariant::ErrorKind::WrongType {
+            found: T::Nil | T::Bool | T::Int | T::Float | T::Array,
+            ..
+        }
+    )
 }
 
 /// Whether every condition holds (`--where`). A condition after one that fails is still tried
@@ -239,14 +262,14 @@ mod tests {
             let rule = Condition::parse_rule(text, "--drop-if").unwrap();
             assert_eq!(rule.holds_or_unreadable(value), Ok(holds), "{text}");
         }
-        // A step into a float cannot be followed: nothing for --where, unreadable for a rule.
+        // A step into a float finds nothing; into a string, it cannot be followed: nothing for
+        // --where, unreadable for a rule.
         assert!(!Condition::parse("n/x=1").unwrap().holds(value));
-        assert!(
-            Condition::parse_rule("n/x=1", "--drop-if")
-                .unwrap()
-                .holds_or_unreadable(value)
-                .is_err()
-        );
+        let rule = Condition::parse_rule("n/x=1", "--drop-if").unwrap();
+        assert_eq!(rule.holds_or_unreadable(value), Ok(false));
+        assert!(!Condition::parse("s/0=t").unwrap().holds(value));
+        let rule = Condition::parse_rule("s/0=t", "--drop-if").unwrap();
+        assert!(rule.holds_or_unreadable(value).is_err());
         assert!(Condition::parse_rule("n", "--drop-if").is_err());
     }
 

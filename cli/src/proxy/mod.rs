@@ -77,7 +77,8 @@ pub struct ProxyArgs {
     /// Drop a frame, in either direction, whose value at PATH equals VALUE (`cmd="admin"`,
     /// `player/hp=0`, `god=true`; PATH!=VALUE: differs or is missing). VALUE is an int, a float
     /// (1 equals 1.0), true, false, null, or a string (quoted or not), compared with the text
-    /// the game reads. A frame the path cannot be followed in is dropped too. Repeatable.
+    /// the game reads. A frame the path cannot be followed in (a packed array, a string, a math
+    /// value on the way) is dropped too: what the game reads there is unknown. Repeatable.
     #[arg(long, value_name = "PATH=VALUE")]
     pub drop_if: Vec<String>,
     /// As --drop-if, for frames from clients (to the upstream server) only. Repeatable.

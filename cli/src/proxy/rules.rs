@@ -13,7 +13,8 @@ use crate::filter::Condition;
 /// `--drop-if PATH=VALUE` (both directions), `--drop-if-from-client` (what clients send) and
 /// `--drop-if-from-server` (what the upstream server sends): a frame whose value at `PATH`
 /// equals `VALUE` (`PATH!=VALUE`: differs or is missing) is dropped, compared as `--where`
-/// compares ([`crate::filter`]). A frame the path cannot be followed in is dropped too.
+/// compares ([`crate::filter`]). A frame the path cannot be followed in, where the game might
+/// still read something, is dropped too (fail closed).
 #[derive(Debug)]
 pub struct DropIf {
     /// The rule as given, with its option, for the logs.
@@ -42,7 +43,8 @@ impl DropIf {
 
     /// Why `packet`, going `direction`, is dropped by this rule: `None` when it is not (another
     /// direction, or the value does not meet the condition). A value the path cannot be followed
-    /// in is dropped (fail closed). O(bytes of the value x steps of the path).
+    /// in is dropped (fail closed; see [`Condition::holds_or_unreadable`]). O(bytes of the value
+    /// x steps of the path).
     pub fn refuses(&self, direction: Direction, packet: &Packet) -> Option<String> {
         if self.direction.is_some_and(|only| only != direction) {
             return None;
