@@ -430,7 +430,8 @@ fn get_is_and_is_text_read_disguised_commands_as_the_game_does() {
     let overlong_s = b"\xE0\x81\xB3hutdown_server".as_slice();
     let overlong_c = b"\xE0\x81\xA3md".as_slice();
     // (version, entries, whether the game reads `cmd` as "shutdown_server")
-    let cases: [(Version, Vec<(&[u8], &[u8])>, bool); 12] = [
+    type Entries<'a> = Vec<(&'a [u8], &'a [u8])>;
+    let cases: [(Version, Entries<'_>, bool); 12] = [
         (g3, vec![(b"cmd", b"shutdown_server")], true),
         (g3, vec![(b"cmd", overlong_s)], true),
         (g3, vec![(overlong_c, b"shutdown_server")], true),

@@ -243,6 +243,7 @@ fn parse_value(text: &'static str) -> Key<'static> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 mod tests {
     use super::*;
     use gdvariant::Options;
