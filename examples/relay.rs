@@ -2,7 +2,7 @@
 //! `gdvariant::net::FrameCodec`: every frame Godot's `get_var` accepts is forwarded byte for
 //! byte, in both directions; refused frames are logged (absolute offset, length, reason) and
 //! dropped; a client's `{"cmd": "shutdown_server"}` is dropped too, as an example of looking
-//! into a value.
+//! into a value the way the game reads it (`DictionaryRef::get_is`), failing closed.
 //!
 //! ```sh
 //! cargo run --example relay --features tokio -- --listen 127.0.0.1:4000 --upstream 127.0.0.1:5000
@@ -82,8 +82,11 @@ async fn relay(
     Ok(out.into_inner().shutdown().await?)
 }
 
-/// Whether the value is a dictionary whose `cmd` is `"shutdown_server"`. O(the dictionary).
+/// Whether the value is a dictionary whose `cmd` the game reads as `"shutdown_server"`: the last
+/// `cmd` when the key repeats, its text as Godot reads it (a Godot 3 peer may spell it with
+/// overlong forms, a BOM, or junk after a NUL; a Godot 4 one as a StringName). A dictionary
+/// that cannot be read counts as one (fail closed). O(the dictionary).
 fn is_shutdown_command(packet: &Packet) -> bool {
     let Some(dictionary) = packet.value().as_dictionary() else { return false };
-    matches!(dictionary.get_as::<&str>("cmd"), Ok(Some("shutdown_server")))
+    dictionary.get_is("cmd", "shutdown_server").unwrap_or(true)
 }

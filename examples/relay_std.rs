@@ -1,8 +1,10 @@
 //! The relay of `examples/relay.rs` with blocking sockets and two threads per connection, on
 //! `gdvariant::framing::receive`: frames Godot's `get_var` accepts go through byte for byte;
 //! a refused frame is skipped by its length (a frame over the size limit as its bytes arrive,
-//! without keeping them) and logged with its absolute offset. Linear in the bytes relayed: each
-//! read is compacted once, each frame checked once.
+//! without keeping them) and logged with its absolute offset; a client's
+//! `{"cmd": "shutdown_server"}` is dropped, read as the game reads it and failing closed (see
+//! `is_shutdown_command`). Linear in the bytes relayed: each read is compacted once, each frame
+//! checked once.
 //!
 //! ```sh
 //! cargo run --example relay_std -- --listen 127.0.0.1:4000 --upstream 127.0.0.1:5000
@@ -16,8 +18,8 @@
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 
-use gdvariant::Options;
 use gdvariant::framing::{self, LengthPrefix, Received};
+use gdvariant::{Options, VariantRef};
 
 fn main() -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().collect();
@@ -38,14 +40,14 @@ fn main() -> std::io::Result<()> {
         };
         let _ = (client.set_nodelay(true), server.set_nodelay(true));
         let (client2, server2) = (client.try_clone()?, server.try_clone()?);
-        std::thread::spawn(move || relay(client, server, options));
-        std::thread::spawn(move || relay(server2, client2, options));
+        std::thread::spawn(move || relay(client, server, options, true));
+        std::thread::spawn(move || relay(server2, client2, options, false));
     }
     Ok(())
 }
 
 /// Forwards the frames of `from` that Godot accepts to `to`, until `from` closes.
-fn relay(mut from: TcpStream, mut to: TcpStream, options: Options) {
+fn relay(mut from: TcpStream, mut to: TcpStream, options: Options, from_client: bool) {
     let prefix = LengthPrefix::stream_peer(false);
     let mut buffer = Vec::new();
     let mut offset = 0u64; // stream offset of buffer[0]
@@ -60,6 +62,10 @@ fn relay(mut from: TcpStream, mut to: TcpStream, options: Options) {
         while used < buffer.len() {
             let at = offset + used as u64;
             match framing::receive(&buffer[used..], at, prefix, options) {
+                Received::Frame(frame) if from_client && is_shutdown_command(frame.value()) => {
+                    eprintln!("dropped a shutdown command at byte {at}");
+                    used += frame.len();
+                }
                 Received::Frame(frame) => {
                     if to.write_all(frame.raw_bytes()).is_err() {
                         return;
@@ -80,4 +86,12 @@ fn relay(mut from: TcpStream, mut to: TcpStream, options: Options) {
         offset += used as u64;
     }
     let _ = to.shutdown(Shutdown::Write);
+}
+
+/// Whether the value is a dictionary whose `cmd` the game reads as `"shutdown_server"` (the last
+/// `cmd`, its text as Godot reads it); a dictionary that cannot be read counts as one (fail
+/// closed). O(the dictionary).
+fn is_shutdown_command(value: VariantRef<'_>) -> bool {
+    let Some(dictionary) = value.as_dictionary() else { return false };
+    dictionary.get_is("cmd", "shutdown_server").unwrap_or(true)
 }

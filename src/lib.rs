@@ -128,6 +128,8 @@
 //! | iterate a container | O(bytes of the container) |
 //! | [`ArrayRef::get`], [`DictionaryRef::get_first`] | O(bytes before the hit) |
 //! | [`DictionaryRef::get`] (the last of repeated keys wins, as in Godot) | O(bytes of the dictionary) |
+//! | [`DictionaryRef::get_is`] (is the value of a key this text or value, as the game reads it: the filter's question) | O(bytes of the dictionary), no allocation |
+//! | [`VariantRef::is_text`] (is this string this text, as the game reads it) | O(length of the text compared with) |
 //! | [`validate`], [`parse_prefix`] | O(n), iterative, 8 KiB of stack, no heap |
 //! | packed `as_slice` / `as_le_slice` / `len` / `get(i)` | O(1) |
 //! | [`GdStr::raw_bytes`] / [`GdStr::text_bytes`] / [`GdStr::to_str`] | O(1) / O(n) / O(n) |

@@ -1,7 +1,8 @@
 //! Godot 3 strings spelled with overlong forms cost linear work wherever the game's text is
 //! read from them: lookups that compare them with a key (`get`, and `get_with_end`, which also
 //! finds the dictionary's end), the text writer that sorts and merges
-//! them, serde and owned decoding that merge repeated keys. Work counted (feature
+//! them, serde and owned decoding that merge repeated keys, and `get_is`, which also compares
+//! the last value with a text. Work counted (feature
 //! `work-counter`) on generated worst cases at two sizes.
 #![cfg(feature = "work-counter")]
 #![allow(
@@ -106,6 +107,63 @@ fn looking_up_keys_spelled_with_overlong_forms_is_linear() {
             let text = format!("{}x", "t".repeat(len));
             assert!(dictionary.get(text.as_str()).unwrap().is_none());
             assert_eq!(dictionary.get_with_end(text.as_str()).unwrap().1, bytes.len());
+        },
+    );
+}
+
+/// A Godot 3 dictionary of `count` entries whose keys repeat `cmd` (every other one spelled
+/// with an overlong `c`) and whose values are strings of `len` `t`s spelled with overlong forms
+/// (the last one plainly when `plain_last`), then `x`: every key is the one looked up, every
+/// value is read whole by the game's decoding before it differs from the text asked for.
+fn respelled_commands(count: usize, len: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(&18u32.to_le_bytes());
+    out.extend_from_slice(&(count as u32).to_le_bytes());
+    let value: Vec<u8> =
+        std::iter::repeat_n(OVERLONG_T, len).flatten().copied().chain(*b"x").collect();
+    for i in 0..count {
+        let key: &[u8] = if i % 2 == 0 { b"\xE0\x81\xA3md" } else { b"cmd" };
+        string(&mut out, key);
+        string(&mut out, &value);
+    }
+    out
+}
+
+#[test]
+fn get_is_reads_respelled_keys_and_values_in_linear_work() {
+    let options = Options::godot3();
+    // Many keys, all of them the key asked for: each is compared, the last value is read.
+    assert_linear(
+        "get_is, many keys",
+        1_000,
+        3,
+        |n| (respelled_commands(n, 8), options),
+        |bytes, options| {
+            let dictionary = gdvariant::parse(bytes, options).unwrap();
+            let dictionary = dictionary.as_dictionary().unwrap();
+            let text = format!("{}x", "t".repeat(8));
+            assert!(dictionary.get_is("cmd", text.as_str()).unwrap());
+            let near = format!("{}y", "t".repeat(8));
+            assert!(!dictionary.get_is("cmd", near.as_str()).unwrap());
+            assert!(!dictionary.get_is("cmx", text.as_str()).unwrap());
+        },
+    );
+    // One long value spelled with overlong forms, asked for with its text but for the last
+    // character: decoded whole.
+    assert_linear(
+        "get_is, a long value",
+        10_000,
+        3,
+        |n| (respelled_commands(1, n), options),
+        |bytes, options| {
+            let dictionary = gdvariant::parse(bytes, options).unwrap();
+            let dictionary = dictionary.as_dictionary().unwrap();
+            let value = dictionary.get("cmd").unwrap().unwrap();
+            let len = (value.as_gd_str().unwrap().raw_bytes().len() - 1) / 3;
+            let text = format!("{}x", "t".repeat(len));
+            assert!(dictionary.get_is("cmd", text.as_str()).unwrap());
+            let near = format!("{}y", "t".repeat(len));
+            assert!(!dictionary.get_is("cmd", near.as_str()).unwrap());
         },
     );
 }

@@ -395,3 +395,104 @@ fn strings_only_godot3_holds_are_owned_and_written_back() {
     assert_eq!(GdString::from("type"), "type");
     assert_ne!(s, "a\u{FFFD}b");
 }
+
+/// A dictionary of `version` whose entries are the String keys and String values given, in order.
+fn text_dictionary(version: Version, entries: &[(&[u8], &[u8])]) -> Vec<u8> {
+    let id: u32 = if version == Version::Godot3 { 18 } else { 27 };
+    let mut bytes = [id, entries.len() as u32].map(u32::to_le_bytes).concat();
+    for (key, value) in entries {
+        bytes.extend(string_value(key));
+        bytes.extend(string_value(value));
+    }
+    bytes
+}
+
+#[test]
+fn get_is_answers_what_godot3_finds_for_the_key_type() {
+    // Godot 3.2.3's own answers: the key `type` spelled plainly or with an overlong `t`, repeated
+    // or not, is one key whose value is the last one.
+    for (name, bytes, godot) in type_cases() {
+        let value = gdvariant::parse(&bytes, Options::godot3()).unwrap();
+        let dictionary = value.as_dictionary().unwrap();
+        for candidate in [1, 2] {
+            let found = dictionary.get_is("type", candidate).unwrap();
+            assert_eq!(found, candidate == godot, "{name}: type == {candidate}");
+        }
+        // Godot's key equality: an int is not a float, nor a string.
+        assert!(!dictionary.get_is("type", godot as f64).unwrap(), "{name}");
+        assert!(!dictionary.get_is("type", "1").unwrap(), "{name}");
+    }
+}
+
+#[test]
+fn get_is_and_is_text_read_disguised_commands_as_the_game_does() {
+    let (g3, g4) = (Version::Godot3, Version::Godot4);
+    let overlong_s = b"\xE0\x81\xB3hutdown_server".as_slice();
+    let overlong_c = b"\xE0\x81\xA3md".as_slice();
+    // (version, entries, whether the game reads `cmd` as "shutdown_server")
+    type Entries<'a> = Vec<(&'a [u8], &'a [u8])>;
+    let cases: [(Version, Entries<'_>, bool); 12] = [
+        (g3, vec![(b"cmd", b"shutdown_server")], true),
+        (g3, vec![(b"cmd", overlong_s)], true),
+        (g3, vec![(overlong_c, b"shutdown_server")], true),
+        (g3, vec![(b"cmd", b"shutdown_server\0junk")], true),
+        (g3, vec![(b"cmd", b"\xEF\xBB\xBFshutdown_server")], true),
+        (g3, vec![(b"cmd", b"ping"), (overlong_c, overlong_s)], true),
+        (g3, vec![(b"cmd", overlong_s), (b"cmd", b"ping")], false),
+        (g3, vec![(b"cmd", b"\xEF\xBB\xBF\xEF\xBB\xBFshutdown_server")], false),
+        (g3, vec![(b"cmd", b"shutdown_serve")], false),
+        (g4, vec![(b"cmd", overlong_s)], false),
+        (
+            g4,
+            vec![(b"cmd", b"shutdown_server\0junk"), (b"cmd\0x", b"\xEF\xBB\xBFshutdown_server")],
+            true,
+        ),
+        (g4, vec![(b"cmd", b"shutdown_server"), (b"cmd", b"ping")], false),
+    ];
+    for (i, (version, entries, godot)) in cases.iter().enumerate() {
+        let bytes = text_dictionary(*version, entries);
+        let options = Options::new(*version);
+        let value = gdvariant::parse(&bytes, options).unwrap();
+        let dictionary = value.as_dictionary().unwrap();
+        let found = dictionary.get_is("cmd", "shutdown_server");
+        assert_eq!(found, Ok(*godot), "case {i}");
+        let last = dictionary.get("cmd").unwrap().unwrap();
+        assert_eq!(last.is_text("shutdown_server"), *godot, "case {i}");
+    }
+}
+
+#[test]
+fn get_is_treats_a_godot4_string_name_as_the_string() {
+    // {&"cmd": &"shutdown_server"}: StringName (id 21) key and value.
+    let name = |text: &[u8]| {
+        let mut bytes = string_value(text);
+        bytes[0] = 21;
+        bytes
+    };
+    let mut bytes = [27u32, 1].map(u32::to_le_bytes).concat();
+    bytes.extend(name(b"cmd"));
+    bytes.extend(name(b"shutdown_server"));
+    let value = gdvariant::parse(&bytes, Options::godot4()).unwrap();
+    let dictionary = value.as_dictionary().unwrap();
+    assert_eq!(dictionary.get_is("cmd", "shutdown_server"), Ok(true));
+    assert_eq!(dictionary.get_is("cmd", "ping"), Ok(false));
+    assert_eq!(dictionary.get_is("other", "shutdown_server"), Ok(false));
+    assert!(dictionary.get("cmd").unwrap().unwrap().is_text("shutdown_server"));
+    // An int is not text.
+    assert!(!VariantRef::Int(1).is_text("1"));
+}
+
+#[test]
+fn get_is_refuses_to_answer_on_a_dictionary_it_cannot_read() {
+    // {"a": 1, "cmd": <a value of unknown type 200>}: the entries after "a" cannot be read.
+    let mut bytes = [27u32, 2].map(u32::to_le_bytes).concat();
+    bytes.extend(string_value(b"a"));
+    bytes.extend([2u32, 1].map(u32::to_le_bytes).concat());
+    bytes.extend(string_value(b"cmd"));
+    bytes.extend(200u32.to_le_bytes());
+    let value = gdvariant::parse(&bytes, Options::godot4()).unwrap();
+    let dictionary = value.as_dictionary().unwrap();
+    let error = dictionary.get_is("cmd", "shutdown_server").unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::UnknownType { id: 200 });
+    assert!(dictionary.get_is("cmd", "shutdown_server").unwrap_or(true));
+}

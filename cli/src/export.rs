@@ -254,6 +254,7 @@ fn write(
     }
     summary.push_str(&format!("; {bad} bad frames skipped"));
     failure::warn(format_args!("gdvariant: {summary}"));
+    filter::report(conditions)?;
     Ok(if bad > 0 { ExitCode::from(failure::REFUSED) } else { ExitCode::SUCCESS })
 }
 

@@ -95,6 +95,7 @@ pub fn run(args: &FramesArgs) -> Result<ExitCode, Failure> {
         }
     }
     out.finish()?;
+    filter::report(&conditions)?;
     let clean = stats.bad_frames() == 0;
     Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(failure::REFUSED) })
 }

@@ -69,8 +69,9 @@ pub struct Walked {
     pub end: u64,
 }
 
-/// Walks a chunk: checks each frame, keeps those that meet `conditions`, and calls `each` on
-/// them with their index (in the dump) and the output buffer.
+/// Walks a chunk: checks each frame, keeps those that meet `conditions` (counting them for
+/// [`filter::report`]), and calls `each` on them with their index (in the dump) and the output
+/// buffer.
 pub fn walk<'a>(
     chunk: Chunk<'a>,
     name: &str,
@@ -85,7 +86,9 @@ pub fn walk<'a>(
             Item::Frame(raw) => match raw.decode(options) {
                 Ok(frame) => {
                     walked.frames = walked.frames.saturating_add(1);
-                    if !filter::all_hold(conditions, frame.value()) {
+                    let matched = filter::all_hold(conditions, frame.value());
+                    filter::count(conditions, matched);
+                    if !matched {
                         continue;
                     }
                     walked.matched = walked.matched.saturating_add(1);
@@ -229,7 +232,8 @@ impl<'c> Printing<'c> {
 
 /// Prints a record for every frame of `bytes` that meets `conditions`: the value `pick` chooses
 /// in the frame's value (a frame where it finds none has no record). Chunks of frames are
-/// checked and formatted on `--jobs` threads and printed to `out` in frame order. Returns the exit
+/// checked and formatted on `--jobs` threads and printed to `out` in frame order; then, with
+/// `--where`, how many frames matched ([`filter::report`]). Returns the exit
 /// code: [`failure::REFUSED`] when a frame was skipped as bad.
 ///
 /// # Errors
@@ -264,5 +268,6 @@ pub fn print_frames<'a>(
         },
     )?;
     out.finish()?;
+    filter::report(conditions)?;
     Ok(if bad { ExitCode::from(failure::REFUSED) } else { ExitCode::SUCCESS })
 }

@@ -48,6 +48,9 @@ pub fn run(args: &ValidateArgs) -> Result<ExitCode, Failure> {
         }
     }
     out.finish()?;
+    if args.frames {
+        filter::report(&conditions)?;
+    }
     Ok(if refused { ExitCode::from(failure::REFUSED) } else { ExitCode::SUCCESS })
 }
 

@@ -122,6 +122,46 @@ impl<'a> DictionaryRef<'a> {
         Ok(self.get_element(key)?.map(|e| e.value()))
     }
 
+    /// Whether the value of `key` is `expected`, as the game reads the dictionary: the **last**
+    /// entry of a repeated key wins (as in [`get`](Self::get) and Godot's decoder), and the key
+    /// and the value compare by Godot's key equality ([`Key::matches`]: strings by the game's
+    /// text, so a Godot 3 spelling with overlong forms, a leading BOM or text after a NUL is
+    /// what the game reads, and a Godot 4 `String` and `StringName` are alike; `1` is not
+    /// `1.0`). `Ok(false)` when the key is absent. The shortest way to filter by a field:
+    ///
+    /// ```
+    /// use gdvariant::Options;
+    ///
+    /// // Godot 3: {"cmd": "shutdown_server"}, the `s` of the value spelled E0 81 B3.
+    /// let mut bytes = vec![18, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, b'c', b'm', b'd', 0];
+    /// bytes.extend([4, 0, 0, 0, 17, 0, 0, 0, 0xE0, 0x81, 0xB3]);
+    /// bytes.extend(b"hutdown_server\0\0\0");
+    /// let dictionary = gdvariant::parse(&bytes, Options::godot3())?.as_dictionary().unwrap();
+    /// // A drop filter: what cannot be read is dropped too.
+    /// let drop = dictionary.get_is("cmd", "shutdown_server").unwrap_or(true);
+    /// assert!(drop);
+    /// // get_as::<&str> sees bytes, not the game's text: an error here (ErrorKind::Overlong).
+    /// assert!(dictionary.get_as::<&str>("cmd").is_err());
+    /// # Ok::<(), gdvariant::Error>(())
+    /// ```
+    ///
+    /// Cost: O(bytes of the dictionary) time (every entry is read, as in [`get`](Self::get);
+    /// each key is compared in O(length of `key`), the value in O(length of `expected`)), O(1)
+    /// stack, no allocation.
+    ///
+    /// # Errors
+    /// A malformed entry anywhere in the dictionary: then whether the game would find
+    /// `expected` is unknown, and the caller decides: `?`, or `.unwrap_or(true)` for a filter
+    /// that drops what it cannot read.
+    pub fn get_is<'k, 'e>(
+        &self,
+        key: impl Into<Key<'k>>,
+        expected: impl Into<Key<'e>>,
+    ) -> Result<bool> {
+        let found = self.get_element(key)?;
+        Ok(found.is_some_and(|element| expected.into().matches_element(&element)))
+    }
+
     /// Like [`get`](Self::get), with the value's offset and raw bytes.
     ///
     /// # Errors

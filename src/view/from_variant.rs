@@ -22,6 +22,13 @@
 //! [`ErrorKind::Overlong`] (not [`ErrorKind::WrongType`]: the value is a string) and
 //! `Cow<str>` gives the text, owned. Surrogates and code points above U+10FFFF fail all three
 //! with [`ErrorKind::NotUnicode`]; read those with [`GdStr::code_points`].
+//!
+//! **`get_as::<&str>` is not for decisions.** `matches!(d.get_as::<&str>("cmd"),
+//! Ok(Some("shutdown_server")))` is false for a Godot 3 value spelled with overlong forms, which
+//! the game reads as `shutdown_server`: a filter written so forwards it. To ask whether a field
+//! is some text (or any value), use [`DictionaryRef::get_is`] (the last of repeated keys, as in
+//! Godot; an `Err` to decide on when the dictionary cannot be read) or
+//! [`VariantRef::is_text`]; to read the game's text, `Cow<str>` or `String`.
 
 use super::array::ArrayRef;
 use super::dictionary::DictionaryRef;
@@ -83,6 +90,9 @@ impl<'a> FromVariant<'a> for GdStr<'a> {
     }
 }
 
+/// The bytes as a borrowed `str` ([`GdStr::to_str`]): to forward or store them, **not** to
+/// compare (a Godot 3 string the game reads as some text may fail here with
+/// [`ErrorKind::Overlong`]; compare with [`VariantRef::is_text`] or [`DictionaryRef::get_is`]).
 impl<'a> FromVariant<'a> for &'a str {
     const TYPE: VariantType = VariantType::String;
     fn from_variant(value: VariantRef<'a>) -> Option<Result<Self>> {
@@ -274,6 +284,13 @@ impl<'a> Element<'a> {
 
 impl<'a> DictionaryRef<'a> {
     /// The value of `key` as `T` (the last one if the key repeats); `Ok(None)` when absent.
+    ///
+    /// **Not for decisions on text.** `get_as::<&str>` gives the bytes as they are, and fails
+    /// ([`ErrorKind::Overlong`]) on a Godot 3 string spelled with overlong forms that the game
+    /// reads as ordinary text: `matches!(d.get_as::<&str>("cmd"), Ok(Some("shutdown_server")))`
+    /// is false for a command the game obeys, so a filter written so fails open. Ask
+    /// [`get_is`](Self::get_is) instead (`d.get_is("cmd", "shutdown_server")`), or read the
+    /// game's text with `get_as::<Cow<str>>`.
     ///
     /// # Errors
     /// A malformed entry, or [`ErrorKind::WrongType`] when the value is not a `T`.

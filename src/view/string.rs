@@ -26,7 +26,9 @@
 //!
 //! Use `to_str` to forward or store the bytes as they are; use `to_text`, `eq_str` or
 //! `code_points` to decide anything from the text, so that a Godot 3 peer cannot spell a word
-//! another way past a filter.
+//! another way past a filter. For a filter, [`DictionaryRef::get_is`](crate::DictionaryRef::get_is)
+//! (`dictionary.get_is("cmd", "shutdown_server")`) and
+//! [`VariantRef::is_text`](crate::VariantRef::is_text) are the shortest spellings.
 
 use core::fmt;
 

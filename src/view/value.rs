@@ -238,6 +238,30 @@ impl<'a> VariantRef<'a> {
         }
     }
 
+    /// Whether this is a `String` or a `StringName` whose text, as the game reads it, is exactly
+    /// `text` ([`GdStr::eq_str`]: a leading BOM skipped, the text cut at its first NUL, a Godot 3
+    /// string spelled with overlong forms read as the characters they encode); any other value
+    /// is not `text`. The way to decide anything by a string value: `as_str() == Some(text)`
+    /// and `get_as::<&str>` see the bytes, not the game's text, and fail on Godot 3 spellings
+    /// the game reads.
+    ///
+    /// ```
+    /// use gdvariant::Options;
+    ///
+    /// // Godot 3: "type", its `t` spelled with the overlong form E0 81 B4.
+    /// let bytes = [4, 0, 0, 0, 6, 0, 0, 0, 0xE0, 0x81, 0xB4, b'y', b'p', b'e', 0, 0];
+    /// let value = gdvariant::parse(&bytes, Options::godot3())?;
+    /// assert!(value.is_text("type"));
+    /// assert_eq!(value.as_str(), None); // no &str of the buffer holds "type"
+    /// # Ok::<(), gdvariant::Error>(())
+    /// ```
+    ///
+    /// Cost: O(length of `text`) time, O(1) stack, no allocation.
+    #[inline]
+    pub fn is_text(&self, text: &str) -> bool {
+        self.as_gd_str().is_some_and(|string| string.eq_str(text))
+    }
+
     /// The array, if this is one.
     #[inline]
     pub fn as_array(&self) -> Option<ArrayRef<'a>> {

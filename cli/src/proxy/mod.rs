@@ -74,10 +74,19 @@ pub struct ProxyArgs {
     /// are dropped without being buffered.
     #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
     pub max_frame: u32,
-    /// Drop a frame whose value at PATH equals VALUE (`cmd="admin"`, `player/hp=0`, `god=true`;
-    /// VALUE is an int, a float, true, false, null, or a string, quoted or not). Repeatable.
+    /// Drop a frame, in either direction, whose value at PATH equals VALUE (`cmd="admin"`,
+    /// `player/hp=0`, `god=true`; PATH!=VALUE: differs or is missing). VALUE is an int, a float
+    /// (1 equals 1.0), true, false, null, or a string (quoted or not), compared with the text
+    /// the game reads. A frame the path cannot be followed in (a packed array, a string, a math
+    /// value on the way) is dropped too: what the game reads there is unknown. Repeatable.
     #[arg(long, value_name = "PATH=VALUE")]
     pub drop_if: Vec<String>,
+    /// As --drop-if, for frames from clients (to the upstream server) only. Repeatable.
+    #[arg(long, value_name = "PATH=VALUE")]
+    pub drop_if_from_client: Vec<String>,
+    /// As --drop-if, for frames from the upstream server (to clients) only. Repeatable.
+    #[arg(long, value_name = "PATH=VALUE")]
+    pub drop_if_from_server: Vec<String>,
     /// Frames per second each client may send (a burst of one second's worth is allowed); frames
     /// over the rate are dropped.
     #[arg(long, value_name = "FRAMES")]

@@ -1,68 +1,59 @@
-//! The operator's rules: [`DropIf`] (drop a frame by a value inside it) and [`RateLimit`] (frames
-//! per second per client).
+//! The operator's rules: [`DropIf`] (drop a frame by a value inside it, in one direction or
+//! both) and [`RateLimit`] (frames per second per client).
 
 use std::time::Duration;
 
-use gdvariant::Key;
 use gdvariant::net::Packet;
 use tokio::time::Instant;
 
+use super::Direction;
 use crate::failure::Failure;
+use crate::filter::Condition;
 
-/// `--drop-if PATH=VALUE`: a frame whose value at `PATH` equals `VALUE` is dropped.
+/// `--drop-if PATH=VALUE` (both directions), `--drop-if-from-client` (what clients send) and
+/// `--drop-if-from-server` (what the upstream server sends): a frame whose value at `PATH`
+/// equals `VALUE` (`PATH!=VALUE`: differs or is missing) is dropped, compared as `--where`
+/// compares ([`crate::filter`]). A frame the path cannot be followed in, where the game might
+/// still read something, is dropped too (fail closed).
 #[derive(Debug)]
 pub struct DropIf {
-    /// The rule as given, for the logs.
+    /// The rule as given, with its option, for the logs.
     pub text: String,
-    path: Vec<Key<'static>>,
-    value: Key<'static>,
+    condition: Condition,
+    /// Only frames going this way; `None`: both.
+    direction: Option<Direction>,
 }
 
 impl DropIf {
-    /// Parses `PATH=VALUE` (the first `=` splits them). The text is kept for the life of the
-    /// process, as the rule is.
-    pub fn parse(rule: &str) -> Result<Self, Failure> {
-        let usage = |what: &str| Failure::Usage(format!("--drop-if {rule}: {what}"));
-        let (path, _) = rule.split_once('=').ok_or_else(|| usage("expected PATH=VALUE"))?;
-        let text: &'static str = String::from(rule).leak();
-        let (path_text, value_text) = text.split_at(path.len());
-        let value_text = value_text.get(1..).unwrap_or("");
-        let path = gdvariant::parse_path(path_text).map_err(|e| usage(&e.to_string()))?;
-        let value = parse_value(value_text);
-        Ok(DropIf { text: rule.to_string(), path, value })
+    /// Parses a rule given to `--drop-if` (`direction` `None`), `--drop-if-from-client`
+    /// (`ToUpstream`) or `--drop-if-from-server` (`ToClient`).
+    pub fn parse(rule: &str, direction: Option<Direction>) -> Result<Self, Failure> {
+        let option = match direction {
+            None => "--drop-if",
+            Some(Direction::ToUpstream) => "--drop-if-from-client",
+            Some(Direction::ToClient) => "--drop-if-from-server",
+        };
+        let condition = Condition::parse_rule(rule, option)?;
+        let text = match direction {
+            None => rule.to_owned(),
+            Some(_) => format!("{option} {rule}"),
+        };
+        Ok(DropIf { text, condition, direction })
     }
 
-    /// Whether `packet` matches: its value at the path exists and equals the value, by Godot's
-    /// key equality. O(bytes of the value × steps of the path); a value the path cannot be
-    /// followed in does not match.
-    pub fn matches(&self, packet: &Packet) -> bool {
-        match packet.value().lookup(&self.path) {
-            Ok(Some(found)) => self.value.matches(&found),
-            _ => false,
+    /// Why `packet`, going `direction`, is dropped by this rule: `None` when it is not (another
+    /// direction, or the value does not meet the condition). A value the path cannot be followed
+    /// in is dropped (fail closed; see [`Condition::holds_or_unreadable`]). O(bytes of the value
+    /// x steps of the path).
+    pub fn refuses(&self, direction: Direction, packet: &Packet) -> Option<String> {
+        if self.direction.is_some_and(|only| only != direction) {
+            return None;
         }
-    }
-}
-
-/// Parses a rule's value: `null`, `true`, `false`, an integer, a float, a quoted string, or any
-/// other text as a string.
-fn parse_value(text: &'static str) -> Key<'static> {
-    match text {
-        "null" => return Key::Nil,
-        "true" => return Key::Bool(true),
-        "false" => return Key::Bool(false),
-        _ => {}
-    }
-    if let Ok(int) = text.parse::<i64>() {
-        return Key::Int(int);
-    }
-    let numeric =
-        text.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+' || c == '.');
-    if let (true, Ok(float)) = (numeric, text.parse::<f64>()) {
-        return Key::Float(float);
-    }
-    match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
-        Some(quoted) => Key::String(quoted),
-        None => Key::String(text),
+        match self.condition.holds_or_unreadable(packet.value()) {
+            Ok(true) => Some(self.text.clone()),
+            Ok(false) => None,
+            Err(error) => Some(format!("{} (the path cannot be followed: {error})", self.text)),
+        }
     }
 }
 
@@ -96,25 +87,27 @@ impl RateLimit {
     }
 }
 
-/// Why a frame that Godot accepts is still dropped.
-pub fn refusal(rules: &[DropIf], packet: &Packet) -> Option<String> {
-    rules.iter().find(|rule| rule.matches(packet)).map(|rule| rule.text.clone())
+/// Why a frame that Godot accepts, going `direction`, is still dropped: the first rule that
+/// refuses it.
+pub fn refusal(rules: &[DropIf], direction: Direction, packet: &Packet) -> Option<String> {
+    rules.iter().find_map(|rule| rule.refuses(direction, packet))
 }
 
-/// Whether a packet Godot accepts may go on: the `--drop-if` rules (both directions), then the
-/// rate limit (what clients send; a frame dropped by a rule takes no token). A refused packet is reported. O(rules × value).
+/// Whether a packet Godot accepts may go on: the drop rules of its direction, then the rate
+/// limit (what clients send; a frame dropped by a rule takes no token). A refused packet is
+/// reported. O(rules × value).
 pub fn admit(
     context: &super::Context,
-    direction: super::Direction,
+    direction: Direction,
     packet: &Packet,
     rate: &mut Option<RateLimit>,
 ) -> bool {
     let len = u64::try_from(packet.len()).unwrap_or(u64::MAX);
-    if let Some(rule) = refusal(&context.settings.drop_if, packet) {
+    if let Some(rule) = refusal(&context.settings.drop_if, direction, packet) {
         context.dropped(direction, packet.offset(), len, "drop_if", rule);
         return false;
     }
-    let limited = direction == super::Direction::ToUpstream;
+    let limited = direction == Direction::ToUpstream;
     if limited && rate.as_mut().is_some_and(|rate| !rate.allow()) {
         let per_second = rate.as_ref().map_or(0.0, |rate| rate.rate);
         let detail = format!("over {per_second} frames per second");

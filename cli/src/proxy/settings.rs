@@ -8,7 +8,7 @@ use gdvariant::{Options, Version};
 
 use super::capture::CaptureFile;
 use super::rules::DropIf;
-use super::{ProxyArgs, ProxyGodot};
+use super::{Direction, ProxyArgs, ProxyGodot};
 use crate::FrameArgs;
 use crate::failure::Failure;
 use crate::multiplayer::rules::Rules;
@@ -26,7 +26,7 @@ pub struct Settings {
     pub prefix: LengthPrefix,
     /// Largest value forwarded, in bytes.
     pub max_frame: u32,
-    /// Frames dropped by content.
+    /// Frames dropped by content (`--drop-if` rules, then the per-direction ones).
     pub drop_if: Vec<DropIf>,
     /// Frames per second a client may send.
     pub rate_limit: Option<u32>,
@@ -64,8 +64,17 @@ impl Settings {
         if args.rate_limit == Some(0) {
             return Err(Failure::Usage("--rate-limit must be at least 1".into()));
         }
-        let drop_if =
-            args.drop_if.iter().map(|rule| DropIf::parse(rule)).collect::<Result<_, _>>()?;
+        let rules = [
+            (&args.drop_if, None),
+            (&args.drop_if_from_client, Some(Direction::ToUpstream)),
+            (&args.drop_if_from_server, Some(Direction::ToClient)),
+        ];
+        let drop_if = rules
+            .into_iter()
+            .flat_map(|(texts, direction)| {
+                texts.iter().map(move |rule| DropIf::parse(rule, direction))
+            })
+            .collect::<Result<_, _>>()?;
         let frames = FrameArgs { prefix: args.prefix, big_endian: args.big_endian };
         let rules = args.rules.as_deref().map(Rules::read).transpose()?;
         let capture = match &args.capture {

@@ -122,8 +122,11 @@ fn where_selects_frames_by_a_value_inside_them() {
     assert_eq!(ids(&["--where", "kind!=move", "--where", "id=4"]), vec![4]);
     // Numbers compare by value: the int 4 equals 4.0.
     assert_eq!(ids(&["--where", "id=4.0"]), vec![4]);
-    assert_eq!(ids(&["--where", "missing"]), Vec::<u64>::new());
-    assert_eq!(ids(&["--where", "missing!=1"]).len(), 30);
+    // A path found in some frame but not in the frames a condition before it keeps.
+    assert_eq!(
+        ids(&["--where", "kind=move", "--where", "note!=x"]),
+        vec![0, 3, 6, 9, 12, 15, 18, 21, 24, 27]
+    );
 
     // The same filter on frames, validate and dump.
     let frames = same_for_any_jobs(&["frames", path, "--where", "kind=chat"]);
@@ -167,4 +170,59 @@ fn bad_frames_are_reported_in_order_whatever_the_jobs() {
     assert!(stderr(&stopped).contains("unknown type id 99"), "{}", stderr(&stopped));
     let stats = same_for_any_jobs(&["frames", "--stats", "--skip-bad", path]);
     assert!(stdout(&stats).contains("bad frames: 2 ("), "{}", stdout(&stats));
+}
+
+#[test]
+fn where_reports_how_many_frames_matched_and_fails_on_a_path_found_nowhere() {
+    let dump = events_dump("where-report", 30);
+    let path = dump.to_str().unwrap();
+    let matched = same_for_any_jobs(&["dump", "--frames", path, "--where", "kind=chat"]);
+    assert_eq!(code(&matched), 0, "{}", stderr(&matched));
+    assert_eq!(stderr(&matched), "gdvariant: --where matched 10 of 30 frames\n");
+    // Without --where, nothing is said.
+    let all = run(&["frames", path]);
+    assert_eq!((code(&all), stderr(&all)), (0, String::new()));
+    // A value found nowhere is 0 matches, said so, and not an error: the path exists.
+    let none = same_for_any_jobs(&["frames", path, "--where", "kind=fly"]);
+    assert_eq!(code(&none), 0, "{}", stderr(&none));
+    assert_eq!(stderr(&none), "gdvariant: --where matched 0 of 30 frames\n");
+    // A path found in no frame fails every frame-walking command, naming the path.
+    for command in [
+        vec!["dump", "--frames", path],
+        vec!["get", "--frames", path, "id"],
+        vec!["frames", path],
+        vec!["validate", "--frames", path],
+    ] {
+        for (condition, hint) in
+            [("meta.zone=z3", true), ("missing", false), ("missing!=1", false), ("kind/x=1", false)]
+        {
+            let mut args = command.clone();
+            args.extend(["--where", condition]);
+            let output = same_for_any_jobs(&args);
+            assert_eq!(code(&output), 1, "{args:?}: {}", stderr(&output));
+            let message = stderr(&output);
+            let path_text = condition.split(['!', '=']).next().unwrap();
+            assert!(
+                message.contains(&format!(
+                    "the path {path_text} matched no field in any of the 30 frames"
+                )),
+                "{args:?}: {message}"
+            );
+            assert_eq!(
+                message.contains("paths use `/` between keys: meta/zone"),
+                hint,
+                "{message}"
+            );
+        }
+    }
+    // export too (and leaves no file behind).
+    let out = std::env::temp_dir().join(format!("gdvariant-cli-{}-where.csv", std::process::id()));
+    let out_text = out.to_str().unwrap();
+    let export = run(&["export", path, "--to", "csv", "-o", out_text, "--where", "meta.zone=z3"]);
+    assert_eq!(code(&export), 1, "{}", stderr(&export));
+    assert!(stderr(&export).contains("the path meta.zone matched no field"), "{}", stderr(&export));
+    let export = run(&["export", path, "--to", "csv", "-o", out_text, "--where", "kind=chat"]);
+    assert_eq!(code(&export), 0, "{}", stderr(&export));
+    assert!(stderr(&export).contains("--where matched 10 of 30 frames"), "{}", stderr(&export));
+    let _ = std::fs::remove_file(&out);
 }

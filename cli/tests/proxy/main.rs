@@ -11,6 +11,7 @@
 
 mod support;
 
+mod disguised;
 mod examples;
 mod hostile;
 mod multiplayer;
