@@ -1,11 +1,16 @@
 //! Side by side with Godot's own decoder: `cargo bench --bench godot`.
 //!
-//! Writes the benchmark inputs (Godot 3 encoding) to a folder, runs Godot 3.2.3's native
-//! `bytes2var` / `var2bytes` / `File.get_var` on them headless (`benches/godot/bench.gd`, Debian's
-//! `godot3-server`), times gdvariant on the same bytes in this process right after, and prints
-//! one table: Godot's time, ours, and the ratio. Both sides take the best of the same number of
-//! runs (`GDV_BENCH_REPS`, default 10) and free what they decode inside the timing. Without
-//! `godot3-server` (or `GODOT3`, the binary to run), only our figures are printed.
+//! Writes the benchmark inputs (Godot 3 encoding) to a folder, then alternates, round by round
+//! (`GDV_BENCH_ROUNDS`, default 5): Godot 3.2.3's native `bytes2var` / `var2bytes` /
+//! `File.get_var` on them headless (`benches/godot/bench.gd`, Debian's `godot3-server`), then
+//! gdvariant on the same bytes in this process. Each side keeps, per workload, the best of
+//! `GDV_BENCH_REPS` runs (default 5) in each round and the median of those over the rounds, so a
+//! burst of load hits both sides alike instead of one. Both sides free what they decode inside
+//! the timing. The table leads each input with the like-for-like row (owned decode against
+//! `bytes2var`, encode against `var2bytes`); checks that build no value (`validate`) are listed
+//! after it. The load average is printed before and after the runs, and a table taken while it
+//! was above 1.5 says so in its title: its ratios are not comparable. Without `godot3-server` (or
+//! `GODOT3`, the binary to run), only our figures are printed.
 
 // A benchmark runner: it stops on a broken input or a broken engine run.
 #![allow(missing_docs, clippy::expect_used, clippy::unwrap_used, clippy::indexing_slicing)]
@@ -138,6 +143,8 @@ struct Workload {
     name: String,
     bytes: usize,
     godot: Option<Duration>,
+    /// Godot's figure for this input, by its name in `bench.gd`'s output.
+    godot_key: Option<&'static str>,
     /// Items per run, for a per-item rate (packets, frames).
     items: Option<(usize, &'static str)>,
 }
@@ -160,10 +167,11 @@ fn mb_per_s(bytes: usize, time: Duration) -> f64 {
     bytes as f64 / time.as_secs_f64() / 1e6
 }
 
-fn print_table(godot_version: &str, rows: &[Row]) {
+fn print_table(godot_version: &str, load: &str, rounds: usize, reps: usize, rows: &[Row]) {
     println!();
     println!(
-        "Godot: {godot_version}; best of the same number of runs on both sides; MB = 10^6 bytes"
+        "Godot: {godot_version}; {load}; {rounds} rounds alternating Godot and gdvariant, each \
+         side the best of {reps} runs per round, median over the rounds; MB = 10^6 bytes"
     );
     println!();
     println!(
@@ -171,7 +179,7 @@ fn print_table(godot_version: &str, rows: &[Row]) {
     );
     println!("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |");
     for row in rows {
-        let Workload { name, bytes, godot, items } = &row.workload;
+        let Workload { name, bytes, godot, items, .. } = &row.workload;
         let (godot_time, godot_rate, ratio) = match *godot {
             Some(g) => (
                 format_time(g),
@@ -194,17 +202,98 @@ fn print_table(godot_version: &str, rows: &[Row]) {
     }
 }
 
+/// The load average over the last minute (`/proc/loadavg`), when the system tells it.
+fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg").ok()?.split_whitespace().next()?.parse().ok()
+}
+
+/// Above this one-minute load average, a table's ratios are not comparable (2-core machines).
+const LOADED: f64 = 1.5;
+
+/// The median of some durations.
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times.get(times.len() / 2).copied().unwrap_or_default()
+}
+
 fn main() {
-    let reps: usize =
-        std::env::var("GDV_BENCH_REPS").ok().and_then(|r| r.parse().ok()).unwrap_or(10);
+    let env_number = |name: &str, default: usize| {
+        std::env::var(name).ok().and_then(|r| r.parse().ok()).filter(|&n| n > 0).unwrap_or(default)
+    };
+    let reps = env_number("GDV_BENCH_REPS", 5);
+    let rounds = env_number("GDV_BENCH_ROUNDS", 5);
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("godot-bench");
     eprintln!("writing the inputs to {}", dir.display());
     write_inputs(&dir);
-    eprintln!("running Godot (best of {reps})");
-    let (godot_version, godot) = run_godot(&dir, reps).unwrap_or_default();
-    let godot_time = |name: &str| godot.get(name).map(|&us| Duration::from_micros(us));
-    eprintln!("running gdvariant (best of {reps})");
+    let load_before = load_average();
+    let mut godot_version = String::new();
+    let mut godot_rounds: HashMap<String, Vec<Duration>> = HashMap::new();
+    let mut our_rounds: Vec<Vec<Row>> = Vec::new();
+    for round in 1..=rounds {
+        eprintln!(
+            "round {round} of {rounds}: Godot (best of {reps}), then gdvariant (best of {reps})"
+        );
+        if let Some((version, times)) = run_godot(&dir, reps) {
+            godot_version = version;
+            for (name, us) in times {
+                godot_rounds.entry(name).or_default().push(Duration::from_micros(us));
+            }
+        }
+        our_rounds.push(our_round(&dir, reps));
+    }
+    let load_after = load_average();
+    let godot: HashMap<String, Duration> =
+        godot_rounds.into_iter().map(|(name, times)| (name, median(times))).collect();
+    // Our rows, each the median of its rounds, with Godot's median beside it.
+    let mut rows = our_rounds
+        .first()
+        .map(|first| {
+            first
+                .iter()
+                .enumerate()
+                .map(|(i, row)| {
+                    let times = our_rounds
+                        .iter()
+                        .filter_map(|round| round.get(i))
+                        .map(|r| r.time)
+                        .collect();
+                    let mut workload = row.workload.clone();
+                    workload.godot = workload.godot_key.and_then(|key| godot.get(key).copied());
+                    Row { workload, ours: row.ours, time: median(times) }
+                })
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    rows.retain(|row| row.time > Duration::ZERO);
+    let load = match (load_before, load_after) {
+        (Some(before), Some(after)) => {
+            let loaded = before.max(after) > LOADED;
+            format!(
+                "load average {before:.2} before, {after:.2} after{}",
+                if loaded { " -- LOADED MACHINE: ratios below are not comparable" } else { "" }
+            )
+        }
+        _ => "load average unknown".to_owned(),
+    };
+    print_table(
+        if godot_version.is_empty() { "not run" } else { &godot_version },
+        &load,
+        rounds,
+        reps,
+        &rows,
+    );
+    if let Some(loop_only) = godot.get("packets/loop_only") {
+        println!();
+        println!(
+            "Godot's relay figure includes {} of GDScript loop and `subarray` copies (the same \
+             loop without bytes2var).",
+            format_time(*loop_only)
+        );
+    }
+}
 
+/// One round of every gdvariant workload, in table order.
+fn our_round(dir: &Path, reps: usize) -> Vec<Row> {
     let options = Options::godot3();
     let encode_options = inputs::encode_options(Version::Godot3);
     let read = |name: &str| std::fs::read(dir.join(name)).expect("input");
@@ -213,7 +302,8 @@ fn main() {
     let decoding = |name: &str, bytes: usize| Workload {
         name: format!("{name} decode"),
         bytes,
-        godot: godot_time(&format!("decode/{name}")),
+        godot: None,
+        godot_key: Some(leak(format!("decode/{name}"))),
         items: None,
     };
 
@@ -221,13 +311,13 @@ fn main() {
         let bytes = read(&format!("{name}.bin"));
         let workload = decoding(name, bytes.len());
         let mut row = |ours, time| rows.push(workload.row(ours, time));
-        row("validate", best_of(reps, || gdvariant::validate(&bytes, options)));
-        row("lazy walk", best_of(reps, || ops::lazy_walk(&bytes, options)));
         row("decode (owned)", best_of(reps, || ops::decode(&bytes, options)));
+        row("validate (check only)", best_of(reps, || gdvariant::validate(&bytes, options)));
+        row("lazy walk (check only)", best_of(reps, || ops::lazy_walk(&bytes, options)));
         let owned = ops::decode(&bytes, options).expect("valid");
         let encoding = Workload {
             name: format!("{name} encode"),
-            godot: godot_time(&format!("encode/{name}")),
+            godot_key: Some(leak(format!("encode/{name}"))),
             ..workload
         };
         rows.push(encoding.row("encode", best_of(reps, || ops::encode(&owned, encode_options))));
@@ -240,11 +330,11 @@ fn main() {
         assert!(ops::packed_slice(&bytes, options).expect("valid").is_some(), "aligned slice");
         let workload = decoding(name, bytes.len());
         let mut row = |ours, time| rows.push(workload.row(ours, time));
+        row("decode (owned)", best_of(reps, || ops::decode(&bytes, options)));
         row(
             "parse + native slice",
             best_per_call(reps, 10_000, || ops::packed_slice(&bytes, options)),
         );
-        row("decode (owned)", best_of(reps, || ops::decode(&bytes, options)));
     }
 
     let packets_file = read("packets.bin");
@@ -255,15 +345,11 @@ fn main() {
     let workload = Workload {
         name: "100k packets relay".into(),
         bytes: packet_bytes,
-        godot: godot_time("packets/relay"),
+        godot: None,
+        godot_key: Some("packets/relay"),
         items: Some((packets.len(), "packets")),
     };
     let mut row = |ours, time| rows.push(workload.row(ours, time));
-    row("relay", best_of(reps, || ops::relay_all(packets.iter().copied(), options, ops::relay)));
-    row(
-        "validated relay",
-        best_of(reps, || ops::relay_all(packets.iter().copied(), options, ops::validated_relay)),
-    );
     row(
         "decode (owned) + get",
         best_of(reps, || {
@@ -278,17 +364,21 @@ fn main() {
                 .count()
         }),
     );
+    row("relay", best_of(reps, || ops::relay_all(packets.iter().copied(), options, ops::relay)));
+    row(
+        "validated relay",
+        best_of(reps, || ops::relay_all(packets.iter().copied(), options, ops::validated_relay)),
+    );
 
     let dump = read("dump.bin");
     let workload = Workload {
         name: "100k-frame dump read".into(),
         bytes: dump.len(),
-        godot: godot_time("dump/get_var"),
+        godot: None,
+        godot_key: Some("dump/get_var"),
         items: Some((inputs::DUMP_FRAMES, "frames")),
     };
     let mut row = |ours, time| rows.push(workload.row(ours, time));
-    row("frame scan", best_of(reps, || ops::scan_frames(&dump)));
-    row("validate frames", best_of(reps, || ops::validate_frames(&dump, options)));
     row(
         "decode frames (owned)",
         best_of(reps, || {
@@ -297,14 +387,12 @@ fn main() {
                 .count()
         }),
     );
+    row("validate frames (check only)", best_of(reps, || ops::validate_frames(&dump, options)));
+    row("frame scan (check only)", best_of(reps, || ops::scan_frames(&dump)));
+    rows
+}
 
-    print_table(if godot_version.is_empty() { "not run" } else { &godot_version }, &rows);
-    if let Some(loop_only) = godot_time("packets/loop_only") {
-        println!();
-        println!(
-            "Godot's relay figure includes {} of GDScript loop and `subarray` copies (the same \
-             loop without bytes2var).",
-            format_time(loop_only)
-        );
-    }
+/// A workload key that lives as long as the benchmark.
+fn leak(text: String) -> &'static str {
+    text.leak()
 }
