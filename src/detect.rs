@@ -501,18 +501,6 @@ fn implausible(bytes: &[u8], version: Version) -> bool {
     }
 }
 
-/// `Godot 3`, `Godot 4`.
-struct VersionName(Version);
-
-impl fmt::Display for VersionName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Version::Godot3 => f.write_str("Godot 3"),
-            Version::Godot4 => f.write_str("Godot 4"),
-        }
-    }
-}
-
 /// A type's name in a version, or `value` for an id the version lacks.
 struct TypeName(Option<VariantType>, Version);
 
@@ -577,9 +565,7 @@ impl fmt::Display for Detection {
                     }
                     Some([(first, first_error), (second, second_error)]) => write!(
                         f,
-                        "{} refuses it: {first_error}; {} refuses it: {second_error}",
-                        VersionName(first),
-                        VersionName(second)
+                        "{first} refuses it: {first_error}; {second} refuses it: {second_error}"
                     ),
                     None => Ok(()),
                 }
