@@ -45,7 +45,24 @@
 //! * Neither accepts: [`Verdict::Neither`], with both errors.
 //!
 //! Cost: two validations (O(n) each, no allocation); when both accept, also two structural walks
-//! ([`parse_prefix`](crate::parse_prefix)) to compare lengths.
+//! ([`parse_prefix`](crate::parse_prefix)) to compare lengths; when neither does, [`foreign`]
+//! (O(1), plus a look at the first [`TEXT_WINDOW`] bytes).
+//!
+//! # Bytes that are something else
+//!
+//! When neither version accepts the bytes, [`Detection::foreign`] tells what they look like
+//! instead, where that is cheap to tell ([`foreign`]: the empty input, magic bytes of common
+//! files and of Godot's own files, text):
+//!
+//! ```
+//! use gdvariant::detect::{Foreign, Verdict};
+//!
+//! let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+//! let detection = gdvariant::detect(png);
+//! assert_eq!(detection.verdict(), Verdict::Neither);
+//! assert_eq!(detection.foreign(), Some(Foreign::Png));
+//! assert_eq!(detection.to_string(), "neither: not Godot Variant data: this looks like a PNG image");
+//! ```
 
 use core::fmt;
 
@@ -75,6 +92,7 @@ pub struct Detection {
     godot3: Reading,
     godot4: Reading,
     total: usize,
+    foreign: Option<Foreign>,
 }
 
 /// How one version reads the bytes.
@@ -138,6 +156,32 @@ impl Detection {
     pub fn godot4_error(&self) -> Option<Error> {
         self.godot4.error()
     }
+
+    /// When neither version accepts the bytes: each version's reason, the more relevant first.
+    /// That is the version whose reading got further (the larger error offset); at the same
+    /// offset, the version that has the header's type id when only one does, else Godot 4 (the
+    /// preferred version). `None` unless the verdict is [`Verdict::Neither`].
+    pub fn refusals(&self) -> Option<[(Version, Error); 2]> {
+        let (godot3, godot4) = (self.godot3.error()?, self.godot4.error()?);
+        let known =
+            |version| self.id.and_then(|id| VariantType::from_id(version, u32::from(id))).is_some();
+        let godot3_first = godot3.offset() > godot4.offset()
+            || (godot3.offset() == godot4.offset()
+                && known(Version::Godot3)
+                && !known(Version::Godot4));
+        Some(if godot3_first {
+            [(Version::Godot3, godot3), (Version::Godot4, godot4)]
+        } else {
+            [(Version::Godot4, godot4), (Version::Godot3, godot3)]
+        })
+    }
+
+    /// When neither version accepts the bytes, what they look like instead ([`foreign`]);
+    /// `None` when either version accepts them (a value Godot reads stays a value, whatever
+    /// its first bytes look like) or when they look like nothing [`foreign`] knows.
+    pub fn foreign(&self) -> Option<Foreign> {
+        self.foreign
+    }
 }
 
 /// Detects which Godot version wrote `bytes` (one whole value); see the [module docs](self).
@@ -176,7 +220,245 @@ pub fn detect(bytes: &[u8]) -> Detection {
             }
         }
     };
-    Detection { verdict, id, godot3, godot4, total: bytes.len() }
+    let foreign = if verdict == Verdict::Neither { foreign(bytes) } else { None };
+    Detection { verdict, id, godot3, godot4, total: bytes.len(), foreign }
+}
+
+/// Bytes of the input [`foreign`] looks at to tell text: 4 KiB.
+pub const TEXT_WINDOW: usize = 4096;
+
+/// What some bytes look like, when they are not Godot Variant data: see [`foreign`].
+///
+/// `Display` gives the sentence a program can show (`not Godot Variant data: this looks like a
+/// PNG image`, with a hint for Godot's own files); [`what`](Self::what) the noun alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Foreign {
+    /// No bytes at all.
+    Empty,
+    /// A PNG image (`89 50 4E 47 0D 0A 1A 0A`).
+    Png,
+    /// A JPEG image (`FF D8 FF`).
+    Jpeg,
+    /// A GIF image (`GIF87a`, `GIF89a`).
+    Gif,
+    /// A PDF document (`%PDF-`).
+    Pdf,
+    /// An ELF executable or library (`7F 45 4C 46`).
+    Elf,
+    /// A Windows executable or library (`MZ`).
+    Pe,
+    /// gzip-compressed data (`1F 8B 08`).
+    Gzip,
+    /// Zstandard-compressed data (`28 B5 2F FD`).
+    Zstd,
+    /// A zip archive (`PK 03 04`, or `PK 05 06` when empty).
+    Zip,
+    /// A Godot PCK archive (`GDPC`).
+    GodotPack,
+    /// A Godot binary resource, `.res` or `.scn` (`RSRC`).
+    GodotResource,
+    /// A file Godot compressed (`RSCC`, `FileAccess.open_compressed`).
+    GodotCompressed,
+    /// A file Godot encrypted (`GDEC`, `FileAccess.open_encrypted`).
+    GodotEncrypted,
+    /// A compiled GDScript, `.gdc` (`GDSC`).
+    GodotScript,
+    /// A Godot imported texture: `.ctex` (`GST2`, Godot 4) or `.stex` (`GDST`, Godot 3).
+    GodotTexture,
+    /// A Godot text scene, `.tscn` (`[gd_scene`).
+    GodotTextScene,
+    /// A Godot text resource, `.tres` (`[gd_resource`).
+    GodotTextResource,
+    /// Godot's `var_to_str` text: a constructor such as `Vector2(` or a `&"StringName"` or
+    /// `^"NodePath"` stands outside strings.
+    GodotText,
+    /// Text that begins like JSON (an object, an array, a string, a number, `true`, `false`,
+    /// `null`); `var_to_str` writes plain values the same way.
+    Json,
+    /// Other UTF-8 text.
+    Text,
+}
+
+impl Foreign {
+    /// What the bytes look like, as a noun: `a PNG image`, `empty input`.
+    pub fn what(self) -> &'static str {
+        match self {
+            Foreign::Empty => "empty input",
+            Foreign::Png => "a PNG image",
+            Foreign::Jpeg => "a JPEG image",
+            Foreign::Gif => "a GIF image",
+            Foreign::Pdf => "a PDF document",
+            Foreign::Elf => "an ELF executable",
+            Foreign::Pe => "a Windows (PE/MZ) executable",
+            Foreign::Gzip => "gzip-compressed data",
+            Foreign::Zstd => "Zstandard-compressed data",
+            Foreign::Zip => "a zip archive",
+            Foreign::GodotPack => "a Godot PCK archive",
+            Foreign::GodotResource => "a Godot binary resource (.res, .scn)",
+            Foreign::GodotCompressed => "a Godot compressed file (FileAccess.open_compressed)",
+            Foreign::GodotEncrypted => "a Godot encrypted file (FileAccess.open_encrypted)",
+            Foreign::GodotScript => "a compiled GDScript (.gdc)",
+            Foreign::GodotTexture => "a Godot imported texture (.ctex, .stex)",
+            Foreign::GodotTextScene => "a Godot text scene (.tscn)",
+            Foreign::GodotTextResource => "a Godot text resource (.tres)",
+            Foreign::GodotText => "Godot's var_to_str text",
+            Foreign::Json => "JSON text (or Godot's var_to_str text of a plain value)",
+            Foreign::Text => "text",
+        }
+    }
+
+    /// What reads such bytes instead, for Godot's own files and for text.
+    pub fn hint(self) -> Option<&'static str> {
+        match self {
+            Foreign::GodotText | Foreign::Json => Some(
+                "str_to_var (Godot 3: str2var) reads text; var_to_bytes (var2bytes) writes the \
+                 binary form this reads",
+            ),
+            Foreign::GodotTextScene
+            | Foreign::GodotTextResource
+            | Foreign::GodotResource
+            | Foreign::GodotTexture => Some("ResourceLoader reads it, not bytes_to_var"),
+            Foreign::GodotCompressed => {
+                Some("FileAccess.open_compressed reads it; what it holds may be a store_var dump")
+            }
+            Foreign::GodotEncrypted => {
+                Some("FileAccess.open_encrypted reads it; what it holds may be a store_var dump")
+            }
+            Foreign::GodotPack => {
+                Some("it holds files; ProjectSettings.load_resource_pack mounts it")
+            }
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Foreign {
+    /// `empty input: no Godot value`, or `not Godot Variant data: this looks like WHAT`, with
+    /// the [`hint`](Self::hint) in parentheses.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if *self == Foreign::Empty {
+            return f.write_str("empty input: no Godot value");
+        }
+        write!(f, "not Godot Variant data: this looks like {}", self.what())?;
+        match self.hint() {
+            Some(hint) => write!(f, " ({hint})"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// What `bytes` look like if they are not Godot Variant data: empty, a file format known by
+/// its magic bytes, or text. `None` when they look like none of these.
+///
+/// This looks at the bytes only, not at whether Godot reads them: a valid value can begin with
+/// magic-looking bytes (Godot 4 reads `1F 8B 08 00 00 00 00 00`, gzip's magic, as an empty
+/// `PackedInt64Array`, since it ignores header bits 8 to 15). Ask it about bytes that were
+/// refused; [`detect`] does, and [`Detection::foreign`] answers only when neither version
+/// accepts them.
+///
+/// Cost: O(1) for the magic bytes; text is told from the first [`TEXT_WINDOW`] bytes (UTF-8
+/// without control characters but tab, line breaks and form feed), O(min(n, 4 KiB)). No
+/// allocation.
+pub fn foreign(bytes: &[u8]) -> Option<Foreign> {
+    const MAGIC: &[(&[u8], Foreign)] = &[
+        (b"\x89PNG\r\n\x1a\n", Foreign::Png),
+        (b"\xff\xd8\xff", Foreign::Jpeg),
+        (b"GIF87a", Foreign::Gif),
+        (b"GIF89a", Foreign::Gif),
+        (b"%PDF-", Foreign::Pdf),
+        (b"\x7fELF", Foreign::Elf),
+        (b"MZ", Foreign::Pe),
+        (b"\x1f\x8b\x08", Foreign::Gzip),
+        (b"\x28\xb5\x2f\xfd", Foreign::Zstd),
+        (b"PK\x03\x04", Foreign::Zip),
+        (b"PK\x05\x06", Foreign::Zip),
+        (b"GDPC", Foreign::GodotPack),
+        (b"RSRC", Foreign::GodotResource),
+        (b"RSCC", Foreign::GodotCompressed),
+        (b"GDEC", Foreign::GodotEncrypted),
+        (b"GDSC", Foreign::GodotScript),
+        (b"GST2", Foreign::GodotTexture),
+        (b"GDST", Foreign::GodotTexture),
+    ];
+    if bytes.is_empty() {
+        return Some(Foreign::Empty);
+    }
+    if let Some((_, kind)) = MAGIC.iter().find(|(magic, _)| bytes.starts_with(magic)) {
+        return Some(*kind);
+    }
+    text(bytes)
+}
+
+/// The kind of text `bytes` begin with (see [`foreign`]), or `None` when they are not text.
+fn text(bytes: &[u8]) -> Option<Foreign> {
+    let window = bytes.get(..TEXT_WINDOW).unwrap_or(bytes);
+    let text = match core::str::from_utf8(window) {
+        Ok(text) => text,
+        // A character cut by the window's end.
+        Err(error) if error.error_len().is_none() && window.len() < bytes.len() => {
+            core::str::from_utf8(window.get(..error.valid_up_to())?).ok()?
+        }
+        Err(_) => return None,
+    };
+    if text.chars().any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c')) {
+        return None;
+    }
+    let body = text.trim_start_matches('\u{feff}').trim_start();
+    if body.starts_with("[gd_scene") {
+        return Some(Foreign::GodotTextScene);
+    }
+    if body.starts_with("[gd_resource") {
+        return Some(Foreign::GodotTextResource);
+    }
+    let json_start = body.starts_with(['{', '[', '"', '-'])
+        || body.starts_with(|c: char| c.is_ascii_digit())
+        || ["true", "false", "null"].iter().any(|word| body.starts_with(word));
+    if godot_text(body) {
+        Some(Foreign::GodotText)
+    } else if json_start {
+        Some(Foreign::Json)
+    } else {
+        Some(Foreign::Text)
+    }
+}
+
+/// Whether `text` holds, outside double-quoted strings, what only Godot's `var_to_str` writes:
+/// a constructor (an identifier that begins with a capital letter, then `(`), or `&"` / `^"`
+/// (a `StringName`, a `NodePath`). O(n).
+fn godot_text(text: &str) -> bool {
+    let (mut in_string, mut escaped) = (false, false);
+    let mut identifier = false; // inside an identifier that began with a capital letter
+    let mut previous = ' ';
+    for c in text.chars() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            previous = c;
+            continue;
+        }
+        match c {
+            '"' if matches!(previous, '&' | '^') => return true,
+            '"' => {
+                in_string = true;
+                identifier = false;
+            }
+            '(' if identifier => return true,
+            c if c.is_ascii_alphanumeric() || c == '_' => {
+                let starts = !(previous.is_ascii_alphanumeric() || previous == '_');
+                if starts {
+                    identifier = c.is_ascii_uppercase();
+                }
+            }
+            _ => identifier = false,
+        }
+        previous = c;
+    }
+    false
 }
 
 /// Whether `version`'s reading of `bytes` is something no engine writes: a real-valued math
@@ -274,11 +556,17 @@ impl fmt::Display for Detection {
         match (self.verdict, self.godot3, self.godot4) {
             (Verdict::Neither, _, _) => {
                 write!(f, "neither: ")?;
-                if let Some(error) = self.godot3.error() {
-                    write!(f, "Godot 3 refuses it: {error}; ")?;
+                if let Some(foreign) = self.foreign {
+                    return write!(f, "{foreign}");
                 }
-                match self.godot4.error() {
-                    Some(error) => write!(f, "Godot 4 refuses it: {error}"),
+                match self.refusals() {
+                    Some([(_, first), (_, second)]) if first == second => {
+                        write!(f, "both versions refuse it: {first}")
+                    }
+                    Some([(first, first_error), (second, second_error)]) => write!(
+                        f,
+                        "{first} refuses it: {first_error}; {second} refuses it: {second_error}"
+                    ),
                     None => Ok(()),
                 }
             }

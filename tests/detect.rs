@@ -187,11 +187,11 @@ fn each_reason_is_explained() {
     assert_eq!((d.verdict(), d.version()), (Verdict::Neither, None));
     assert_eq!(
         d.to_string(),
-        "neither: Godot 3 refuses it: unknown type id 200 at byte offset 0; Godot 4 refuses it: \
-         unknown type id 200 at byte offset 0"
+        "neither: both versions refuse it: unknown type id 200 at byte offset 0"
     );
     let d = gdvariant::detect(&[]);
     assert_eq!((d.verdict(), d.type_id()), (Verdict::Neither, None));
+    assert_eq!(d.to_string(), "neither: empty input: no Godot value");
 }
 
 #[test]
@@ -201,4 +201,132 @@ fn full_objects_are_told_apart_by_their_class() {
         let d = gdvariant::detect(&corpus(version, name));
         assert_eq!(d.version(), Some(version), "{name}: {d}");
     }
+}
+
+/// A minimal PNG: the signature, then an IHDR chunk for a 1x1 RGB image.
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x02\0\0\0\x90wS\xde";
+
+#[test]
+fn bytes_of_other_files_are_named_by_their_magic() {
+    use gdvariant::detect::{Foreign, foreign};
+    let elf = b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x02\0\x3e\0";
+    let cases: &[(&[u8], Foreign, &str)] = &[
+        (PNG, Foreign::Png, "a PNG image"),
+        (b"\xff\xd8\xff\xe0\0\x10JFIF\0", Foreign::Jpeg, "a JPEG image"),
+        (b"GIF89a\x01\0\x01\0\0\0\0", Foreign::Gif, "a GIF image"),
+        (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", Foreign::Pdf, "a PDF document"),
+        (elf, Foreign::Elf, "an ELF executable"),
+        (b"MZ\x90\0\x03\0\0\0\x04\0", Foreign::Pe, "a Windows (PE/MZ) executable"),
+        (b"\x1f\x8b\x08\0\x5a\x6b\x8c\x65\0\x03\x03\0\0\0\0\0\0\0\0\0", Foreign::Gzip, "gzip"),
+        (b"\x28\xb5\x2f\xfd\x20\0\x01\0\0", Foreign::Zstd, "Zstandard"),
+        (b"PK\x03\x04\x14\0\0\0\x08\0", Foreign::Zip, "a zip archive"),
+        (b"PK\x05\x06\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", Foreign::Zip, "a zip archive"),
+        (b"GDPC\x02\0\0\0\x04\0\0\0", Foreign::GodotPack, "a Godot PCK archive"),
+        (b"RSRC\0\0\0\0\0\0\0\0\x04\0\0\0", Foreign::GodotResource, "Godot binary resource"),
+        (b"RSCC\0\0\0\0\0\0\x01\0", Foreign::GodotCompressed, "open_compressed"),
+        (b"GDEC\x01\0\0\0", Foreign::GodotEncrypted, "open_encrypted"),
+        (b"GDSC\x64\0\0\0", Foreign::GodotScript, "a compiled GDScript"),
+        (b"GST2\x01\0\0\0", Foreign::GodotTexture, "imported texture"),
+        (b"GDST\x01\0\0\0", Foreign::GodotTexture, "imported texture"),
+        (
+            b"[gd_scene format=3]\n\n[node name=\"A\" type=\"Node\"]\n",
+            Foreign::GodotTextScene,
+            ".tscn",
+        ),
+        (
+            b"\xef\xbb\xbf[gd_resource type=\"Theme\" format=3]\n",
+            Foreign::GodotTextResource,
+            ".tres",
+        ),
+        (b"{\n\"pos\": Vector2(1, 2)\n}", Foreign::GodotText, "var_to_str"),
+        (b"Vector2( 1, 2 )", Foreign::GodotText, "var_to_str"),
+        (b"[&\"name\", ^\"path\"]", Foreign::GodotText, "var_to_str"),
+        (b"{\"a\": [1, 2.5, null], \"Vector2(\": true}\n", Foreign::Json, "JSON"),
+        (b"  -12\n", Foreign::Json, "JSON"),
+        (b"hello, world\n", Foreign::Text, "text"),
+        (b"", Foreign::Empty, "empty input"),
+    ];
+    for (bytes, kind, words) in cases {
+        assert_eq!(foreign(bytes), Some(*kind), "{bytes:?}");
+        assert!(kind.what().contains(words), "{kind:?}: {}", kind.what());
+        // None of them is a value, and detection says what they are.
+        let d = gdvariant::detect(bytes);
+        assert_eq!((d.verdict(), d.foreign()), (Verdict::Neither, Some(*kind)), "{bytes:?}");
+        assert_eq!(d.to_string(), format!("neither: {kind}"));
+    }
+    assert_eq!(
+        gdvariant::detect(PNG).to_string(),
+        "neither: not Godot Variant data: this looks like a PNG image"
+    );
+    assert_eq!(
+        Foreign::GodotText.to_string(),
+        "not Godot Variant data: this looks like Godot's var_to_str text (str_to_var (Godot 3: \
+         str2var) reads text; var_to_bytes (var2bytes) writes the binary form this reads)"
+    );
+
+    // Binary bytes of no known kind, and text cut inside a character at the window's end.
+    assert_eq!(foreign(&[0x1b, 0, 0, 0]), None);
+    assert_eq!(foreign(&[0xc8, 0, 0, 0]), None);
+    assert_eq!(foreign(b"abc\x01def"), None, "a control character is not text");
+    let mut long = "é".repeat(gdvariant::detect::TEXT_WINDOW);
+    assert_eq!(foreign(long.as_bytes()), Some(Foreign::Text));
+    long.push('\0'); // past the window: not looked at
+    assert_eq!(foreign(long.as_bytes()), Some(Foreign::Text));
+    assert_eq!(foreign(b"\xff\xfe\0\0"), None, "invalid UTF-8 is not text");
+}
+
+#[test]
+fn values_that_begin_like_other_files_stay_values() {
+    use gdvariant::detect::{Foreign, foreign};
+    // Godot ignores header bits 8 to 15 and unknown flag bits, so these are Godot 4 values:
+    // gzip's magic (with a zero time stamp, as `gzip -n` writes) is an empty PackedInt64Array
+    // (id 31), a PDF's an array of 45 Colors (id 37, count `-\0\0\0`), text's a
+    // PackedFloat32Array (id 32: a space) of 0 elements.
+    let mut pdf = b"%PDF-\0\0\0".to_vec();
+    pdf.extend_from_slice(&[0; 45 * 16]);
+    let cases: [(&[u8], Foreign); 3] = [
+        (b"\x1f\x8b\x08\0\0\0\0\0", Foreign::Gzip),
+        (&pdf, Foreign::Pdf),
+        (b" \t\t\t\0\0\0\0", Foreign::Text),
+    ];
+    for (bytes, looks_like) in cases {
+        // The magic test alone would name them ...
+        if looks_like == Foreign::Text {
+            assert_eq!(foreign(bytes), None, "a NUL byte is not text");
+        } else {
+            assert_eq!(foreign(bytes), Some(looks_like));
+        }
+        // ... but Godot reads them, and detection says so.
+        assert_eq!(gdvariant::validate(bytes, gdvariant::Options::godot4()), Ok(()));
+        let d = gdvariant::detect(bytes);
+        assert_eq!(d.version(), Some(G4), "{d}");
+        assert_eq!(d.foreign(), None);
+        assert!(!d.to_string().contains("looks like"), "{d}");
+    }
+}
+
+#[test]
+fn the_reason_of_the_reading_that_got_further_comes_first() {
+    // Godot 4's {"z": 1, "a": 2, "m": 3} cut to 20 bytes: Godot 3 stops at the header (no id
+    // 27), Godot 4 at the element count (byte 4).
+    let bytes = &corpus(G4, "dict_order")[..20];
+    let d = gdvariant::detect(bytes);
+    let [(first, first_error), (second, second_error)] = d.refusals().unwrap();
+    assert_eq!((first, second), (G4, G3));
+    assert_eq!((first_error.offset(), second_error.offset()), (4, 0));
+    assert!(
+        d.to_string().starts_with("neither: Godot 4 refuses it: element count 3 does not fit"),
+        "{d}"
+    );
+    assert!(d.to_string().ends_with("; Godot 3 refuses it: unknown type id 27 at byte offset 0"));
+    // Godot 3's {"a": 1, "b": "two"} cut short: Godot 4 reads a Transform3D header (id 18)
+    // and needs 48 bytes at 4; Godot 3 reads the Dictionary's entries further.
+    let bytes = &corpus(G3, "dict_simple")[..30];
+    let d = gdvariant::detect(bytes);
+    assert_eq!(d.refusals().unwrap()[0].0, G3, "{d}");
+    // At the same offset, the version that has the type id leads.
+    let d = gdvariant::detect(&[0x1b, 0, 0, 0]);
+    assert_eq!(d.refusals().unwrap()[0].0, G4, "{d}");
+    // Accepted bytes have no refusals.
+    assert_eq!(gdvariant::detect(&[2, 0, 0, 0, 7, 0, 0, 0]).refusals(), None);
 }

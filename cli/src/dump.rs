@@ -11,6 +11,10 @@ use crate::{DecodeArgs, FileArg, Format, FrameArgs, filter, input, options, rend
 
 /// Arguments of `dump`.
 #[derive(Args, Debug)]
+#[command(
+    mut_arg("jobs", |arg| records::help_jobs(arg, "check and print")),
+    mut_arg("chunk_frames", |arg| records::help_chunk_frames(arg, "checked and printed", "")),
+)]
 pub struct DumpArgs {
     /// The file (`-`: standard input).
     file: FileArg,
@@ -42,7 +46,7 @@ pub fn run(args: &DumpArgs) -> Result<ExitCode, Failure> {
     let mut out = Out::stdout();
     if !args.frames {
         let options = options::decode_options(args.decode, &name, &bytes)?;
-        gdvariant::validate(&bytes, options).map_err(|e| Failure::input(&name, e))?;
+        options::check_value(&name, &bytes, options)?;
         let value = gdvariant::parse(&bytes, options).map_err(|e| Failure::input(&name, e))?;
         if filter::all_hold(&conditions, value) {
             let text = render::render(value, args.format, options.version())

@@ -21,6 +21,14 @@ use crate::{DecodeArgs, FileArg, FrameArgs, input, options};
 
 /// Arguments of `export`.
 #[derive(Args, Debug)]
+#[command(
+    mut_arg("jobs", |arg| records::help_jobs(arg, "check and convert")),
+    mut_arg("chunk_frames", |arg| records::help_chunk_frames(
+        arg,
+        "converted",
+        "; `--to parquet` writes one row group per chunk",
+    )),
+)]
 pub struct ExportArgs {
     /// The dump (`-`: standard input).
     file: FileArg,

@@ -47,7 +47,13 @@ impl Failure {
     }
 }
 
-/// Prints one line on standard error (a refused file among others).
+/// Prints one line on standard error as it is (a line that carries its own `gdvariant: `).
 pub fn warn(message: impl std::fmt::Display) {
     let _ = writeln!(io::stderr().lock(), "{message}");
+}
+
+/// Prints one line about an error on standard error, `gdvariant: ` first like every such line
+/// of the command (a refused file among others, a bad frame skipped, a warning).
+pub fn error_line(message: impl std::fmt::Display) {
+    let _ = writeln!(io::stderr().lock(), "gdvariant: {message}");
 }

@@ -15,6 +15,10 @@ use crate::{DecodeArgs, FileArg, FrameArgs, filter, input, options, parallel};
 
 /// Arguments of `frames`.
 #[derive(Args, Debug)]
+#[command(
+    mut_arg("jobs", |arg| records::help_jobs(arg, "check and list")),
+    mut_arg("chunk_frames", |arg| records::help_chunk_frames(arg, "checked and listed", "")),
+)]
 pub struct FramesArgs {
     /// The file (`-`: standard input).
     file: FileArg,

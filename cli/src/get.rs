@@ -11,6 +11,10 @@ use crate::{DecodeArgs, FileArg, Format, FrameArgs, filter, input, options, rend
 
 /// Arguments of `get`.
 #[derive(Args, Debug)]
+#[command(
+    mut_arg("jobs", |arg| records::help_jobs(arg, "check, look into and print")),
+    mut_arg("chunk_frames", |arg| records::help_chunk_frames(arg, "checked and printed", "")),
+)]
 pub struct GetArgs {
     /// The file (`-`: standard input).
     file: FileArg,
@@ -61,7 +65,7 @@ pub fn run(args: &GetArgs) -> Result<ExitCode, Failure> {
         });
     }
     let options = options::decode_options(args.decode, &name, &bytes)?;
-    gdvariant::validate(&bytes, options).map_err(|e| Failure::input(&name, e))?;
+    options::check_value(&name, &bytes, options)?;
     let root = gdvariant::parse_prefix(&bytes, options).map_err(|e| Failure::input(&name, e))?;
     if !filter::all_hold(&conditions, root.value()) {
         return Err(Failure::input(&name, "the value does not meet --where"));

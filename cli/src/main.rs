@@ -108,6 +108,10 @@ pub struct FrameArgs {
     /// The prefix is big-endian (the file's or peer's `big_endian` was set).
     #[arg(long)]
     pub big_endian: bool,
+    /// Largest frame accepted, in bytes (the value; the 4-byte prefix is not counted): a larger
+    /// length prefix is refused before anything is read for it.
+    #[arg(long, value_name = "BYTES", default_value_t = gdvariant::framing::DEFAULT_MAX_FRAME_SIZE)]
+    pub max_frame_len: u32,
 }
 
 /// How a value is printed.

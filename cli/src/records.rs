@@ -13,13 +13,15 @@ use gdvariant::framing::{Frame, FrameSummary, LengthPrefix};
 use gdvariant::{Options, VariantRef, Version};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::Format;
 use crate::failure::{self, Failure};
 use crate::filter::{self, Condition};
 use crate::output::Out;
 use crate::parallel::{self, Chunk, Flow, Item};
+use crate::{Format, options};
 
-/// `--where` and `--jobs`.
+/// `--where`, `--jobs` and `--chunk-frames`. What a thread does with a chunk differs by command,
+/// so each command gives `--jobs` and `--chunk-frames` its own help ([`help_jobs`],
+/// [`help_chunk_frames`], applied with clap's `mut_arg` on the command's arguments).
 #[derive(Args, Debug, Clone)]
 pub struct RecordArgs {
     /// Only frames whose value meets CONDITION: `PATH=VALUE`, `PATH!=VALUE`, or `PATH` (a value
@@ -27,14 +29,29 @@ pub struct RecordArgs {
     /// or a string.
     #[arg(long = "where", value_name = "CONDITION")]
     pub conditions: Vec<String>,
-    /// Threads that check and convert frames (0: one per core). The output is the same
-    /// whatever the number.
+    /// Threads that work on frames (0: one per core). The output is the same whatever the
+    /// number.
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub jobs: usize,
-    /// Frames per chunk of work (at most 8 MiB of frames each); `export --to parquet` writes
-    /// one row group per chunk.
+    /// Frames per chunk of work, one chunk per thread at a time (at most 8 MiB of frames each).
     #[arg(long, default_value_t = crate::parallel::CHUNK_FRAMES, value_name = "N")]
     pub chunk_frames: usize,
+}
+
+/// The help of `--jobs` for a command whose threads do `work` with frames ("check and print").
+pub fn help_jobs(arg: clap::Arg, work: &str) -> clap::Arg {
+    arg.help(format!(
+        "Threads that {work} frames (0: one per core). The output is the same whatever the number"
+    ))
+}
+
+/// The help of `--chunk-frames` for a command whose threads do `work` with each chunk, and
+/// `more` to say about chunks (may be empty).
+pub fn help_chunk_frames(arg: clap::Arg, work: &str, more: &str) -> clap::Arg {
+    arg.help(format!(
+        "Frames per chunk of work (at most 8 MiB of frames each): each chunk is {work} on one \
+         thread{more}"
+    ))
 }
 
 /// What to do at a frame whose value Godot refuses.
@@ -99,24 +116,24 @@ pub fn walk<'a>(
                     }
                 }
                 Err(error) if on_bad == OnBad::Stop => {
-                    walked.fail = Some(format!("{name}: {error}"));
+                    walked.fail = Some(format!("{name}: {}", options::frame_error(&error)));
                     return walked;
                 }
                 Err(error) => {
-                    walked.bad.push(format!("{name}: {error}"));
+                    walked.bad.push(format!("{name}: {}", options::frame_error(&error)));
                     walked.bad_bytes.push(raw.raw_bytes().len() as u64);
                 }
             },
             Item::Skipped(skipped) => {
-                walked.bad.push(format!("{name}: {}", skipped.error));
+                walked.bad.push(format!("{name}: {}", options::frame_error(&skipped.error)));
                 walked.bad_bytes.push(skipped.len);
             }
             Item::Broken(error) if on_bad == OnBad::Stop => {
-                walked.fail = Some(format!("{name}: {error}"));
+                walked.fail = Some(format!("{name}: {}", options::frame_error(&error)));
                 return walked;
             }
             Item::Broken(error) => {
-                walked.bad.push(format!("{name}: {error}"));
+                walked.bad.push(format!("{name}: {}", options::frame_error(&error)));
                 walked.bad_bytes.push(0);
                 walked.ended = true;
                 return walked;
@@ -174,20 +191,21 @@ pub fn progress_bar(len: usize) -> Option<ProgressBar> {
 
 /// What the sink does after a chunk's output: fail with its message, stop after an
 /// unreadable prefix, or go on.
-pub fn outcome(walked: &Walked) -> Result<Flow, crate::failure::Failure> {
+pub fn outcome(walked: &Walked) -> Result<Flow, Failure> {
     match &walked.fail {
-        Some(message) => Err(crate::failure::Failure::Input(message.clone())),
+        Some(message) => Err(Failure::Input(message.clone())),
         None if walked.ended => Ok(Flow::Stop),
         None => Ok(Flow::Continue),
     }
 }
 
-/// Prints messages on standard error (above the progress bar, if any).
+/// Prints error messages on standard error, each behind `gdvariant: ` (above the progress
+/// bar, if any).
 pub fn warn_all(messages: &[String], bar: Option<&ProgressBar>) {
     for message in messages.iter().filter(|m| !m.is_empty()) {
         match bar {
-            Some(bar) => bar.suspend(|| crate::failure::warn(message)),
-            None => crate::failure::warn(message),
+            Some(bar) => bar.suspend(|| failure::error_line(message)),
+            None => failure::error_line(message),
         }
     }
 }

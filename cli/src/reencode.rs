@@ -40,13 +40,14 @@ pub fn run(args: &ReencodeArgs) -> Result<ExitCode, Failure> {
         let options = options::frame_options(args.decode, args.framing, &name, &bytes)?;
         let prefix = options::prefix(args.framing);
         for frame in framing::frames(&bytes, prefix, options) {
-            let frame = frame.map_err(|e| Failure::input(&name, e))?;
+            let frame = frame.map_err(|e| Failure::input(&name, options::frame_error(&e)))?;
             let value = encode(&name, frame.payload(), options, args.double)?;
             framing::append_frame(&mut encoded, prefix, &value)
                 .map_err(|e| Failure::input(&name, e))?;
         }
     } else {
         let options = options::decode_options(args.decode, &name, &bytes)?;
+        options::check_value(&name, &bytes, options)?;
         encoded = encode(&name, &bytes, options, args.double)?;
     }
     let mut out = match &args.output {

@@ -12,6 +12,10 @@ use crate::{DecodeArgs, FileArg, FrameArgs, filter, input, options, parallel};
 
 /// Arguments of `validate`.
 #[derive(Args, Debug)]
+#[command(
+    mut_arg("jobs", |arg| records::help_jobs(arg, "check")),
+    mut_arg("chunk_frames", |arg| records::help_chunk_frames(arg, "checked", "")),
+)]
 pub struct ValidateArgs {
     /// The files (`-`: standard input).
     #[arg(required = true)]
@@ -27,8 +31,8 @@ pub struct ValidateArgs {
     framing: FrameArgs,
 }
 
-/// Runs `validate`: silent when every file is valid; one line on standard error per refused
-/// file (per bad frame with `--frames`), and exit code 1. With `--where` and `--frames`, one
+/// Runs `validate`: silent when every file is valid; one line `gdvariant: FILE: <what>` on
+/// standard error per refused file (per bad frame with `--frames`), and exit code 1. With `--where` and `--frames`, one
 /// line per file on standard output: its name, the frames that meet the conditions, the good
 /// frames.
 pub fn run(args: &ValidateArgs) -> Result<ExitCode, Failure> {
@@ -42,7 +46,9 @@ pub fn run(args: &ValidateArgs) -> Result<ExitCode, Failure> {
             }
             Ok(None) => {}
             Err(message) => {
-                failure::warn(message);
+                for line in message.lines() {
+                    failure::error_line(line);
+                }
                 refused = true;
             }
         }
@@ -69,7 +75,7 @@ fn check(
     let bytes = input::open(file).map_err(as_message)?;
     if !args.frames {
         let options = options::decode_options(args.decode, &name, &bytes).map_err(as_message)?;
-        gdvariant::validate(&bytes, options).map_err(|e| format!("{name}: {e}"))?;
+        options::check_value(&name, &bytes, options).map_err(as_message)?;
         return Ok(None);
     }
     let options =

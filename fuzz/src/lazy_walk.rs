@@ -71,7 +71,8 @@ pub fn check(data: &[u8]) {
     }
 }
 
-/// `detect` names only versions that accept the bytes (with objects allowed).
+/// `detect` names only versions that accept the bytes (with objects allowed), and says what
+/// refused bytes look like only when neither version accepts them.
 fn check_detection(data: &[u8]) {
     use gdvariant::detect::Verdict;
     use gdvariant::{Options, Version};
@@ -90,6 +91,15 @@ fn check_detection(data: &[u8]) {
     }
     if let Some(version) = detection.version() {
         assert!(accepts(version).is_ok(), "detect names {version:?}, which refuses the bytes");
+    }
+    // What the bytes look like is said of refused bytes only, and then as `foreign` says it.
+    let foreign = gdvariant::detect::foreign(data);
+    match detection.verdict() {
+        Verdict::Neither => assert_eq!(detection.foreign(), foreign),
+        _ => assert_eq!(detection.foreign(), None, "a value Godot reads is called something else"),
+    }
+    if let Some([(_, first), (_, second)]) = detection.refusals() {
+        assert!(first.offset() >= second.offset(), "the reading that got further leads");
     }
 }
 

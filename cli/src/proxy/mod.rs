@@ -71,8 +71,9 @@ pub struct ProxyArgs {
     #[arg(long)]
     pub big_endian: bool,
     /// Largest frame forwarded, in bytes (the value; a TCP prefix is not counted). Larger frames
-    /// are dropped without being buffered.
-    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
+    /// are dropped without being buffered. `--max-frame-len` is the same option, under the name
+    /// the commands that read dumps give it.
+    #[arg(long, visible_alias = "max-frame-len", value_name = "BYTES", default_value_t = 1 << 20)]
     pub max_frame: u32,
     /// Drop a frame, in either direction, whose value at PATH equals VALUE (`cmd="admin"`,
     /// `player/hp=0`, `god=true`; PATH!=VALUE: differs or is missing). VALUE is an int, a float

@@ -75,7 +75,11 @@ impl Settings {
                 texts.iter().map(move |rule| DropIf::parse(rule, direction))
             })
             .collect::<Result<_, _>>()?;
-        let frames = FrameArgs { prefix: args.prefix, big_endian: args.big_endian };
+        let frames = FrameArgs {
+            prefix: args.prefix,
+            big_endian: args.big_endian,
+            max_frame_len: args.max_frame,
+        };
         let rules = args.rules.as_deref().map(Rules::read).transpose()?;
         let capture = match &args.capture {
             Some(path) => {
@@ -92,7 +96,7 @@ impl Settings {
             listen: args.listen,
             upstream: args.upstream.clone(),
             options: Options::new(version).with_allow_objects(args.allow_objects),
-            prefix: crate::options::prefix(frames).with_max_frame_size(args.max_frame),
+            prefix: crate::options::prefix(frames),
             max_frame: args.max_frame,
             drop_if,
             rate_limit: args.rate_limit,

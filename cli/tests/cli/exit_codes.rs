@@ -73,34 +73,27 @@ fn empty_and_garbage_inputs_never_panic() {
         let args = [&["validate"][..], godot, &["-"]].concat();
         let output = run_with_input(&args, &[]);
         assert_eq!(code(&output), 1);
-        assert_eq!(
-            stderr(&output),
-            "-: input ends inside a field that needs 4 bytes at byte offset 0\n",
-            "{args:?}"
-        );
+        assert_eq!(stderr(&output), "gdvariant: -: empty input: no Godot value\n", "{args:?}");
         let args = [&["dump"][..], godot, &["-"]].concat();
         let output = run_with_input(&args, &[]);
-        assert_eq!(
-            stderr(&output),
-            "gdvariant: -: input ends inside a field that needs 4 bytes at byte offset 0\n",
-            "{args:?}"
-        );
+        assert_eq!(stderr(&output), "gdvariant: -: empty input: no Godot value\n", "{args:?}");
     }
 }
 
 #[test]
 fn bytes_neither_version_accepts_are_refused_with_each_versions_reason() {
-    // Godot 3's Dictionary id is a Godot 4 Transform3D, cut short here.
+    // Godot 4's Dictionary id (27) is unknown to Godot 3; Godot 4 reads on to byte 4, where the
+    // bytes end: its reason comes first.
     let output = run_with_input(&["dump", "-"], &[0x1b, 0, 0, 0]);
     assert_eq!(code(&output), 1);
     assert_eq!(
         stderr(&output),
-        "gdvariant: -: invalid as Godot 3 bytes: unknown type id 27 at byte offset 0; invalid as \
-         Godot 4 bytes: input ends inside a field that needs 4 bytes at byte offset 4\n"
+        "gdvariant: -: invalid as Godot 4 bytes: input ends inside a field that needs 4 bytes at \
+         byte offset 4; invalid as Godot 3 bytes: unknown type id 27 at byte offset 0\n"
     );
     // The same reason in both versions is given once.
     let output = run_with_input(&["validate", "-"], &[0xff, 0, 0, 0]);
-    assert_eq!(stderr(&output), "-: unknown type id 255 at byte offset 0\n");
+    assert_eq!(stderr(&output), "gdvariant: -: unknown type id 255 at byte offset 0\n");
 }
 
 #[test]

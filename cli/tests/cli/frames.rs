@@ -109,7 +109,7 @@ fn a_bad_value_is_reported_and_skipped() {
     assert_eq!(stdout(&output).lines().count(), 2, "the header and the frame before the bad one");
     let err = stderr(&output);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with(&format!("{file}: frame at byte offset 12: ")), "{err}");
+    assert!(err.starts_with(&format!("gdvariant: {file}: frame at byte offset 12: ")), "{err}");
     assert!(err.contains("at byte offset 16"), "{err}");
 
     let output = run(&["frames", "--godot", "4", "--skip-bad", file]);
@@ -160,10 +160,11 @@ fn the_version_is_detected_from_the_first_frame_either_version_accepts() {
     assert_eq!(stdout(&detected), stdout(&explicit));
     assert_eq!(
         stderr(&detected),
-        "-: frame at byte offset 0: invalid value: unknown type id 255 at byte offset 4\n"
+        "gdvariant: -: frame at byte offset 0: invalid value: unknown type id 255 at byte offset 4\n"
     );
     assert_eq!(code(&detected), 1);
-    // An empty dump holds no frames in either version.
+    // Empty input is no dump: refused, with no list.
     let output = run_with_input(&["frames", "-"], &[]);
-    assert_eq!((code(&output), stdout(&output)), (0, format!("{HEADER}\n")));
+    assert_eq!((code(&output), stdout(&output)), (1, String::new()));
+    assert_eq!(stderr(&output), "gdvariant: -: empty input: no frames\n");
 }

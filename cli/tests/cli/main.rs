@@ -4,6 +4,7 @@
 mod support;
 
 mod detect;
+mod diagnostics;
 mod dump;
 mod exit_codes;
 mod export;
