@@ -14,6 +14,7 @@ use gdvariant::framing::Frame;
 use gdvariant::{Key, VariantRef};
 
 use crate::column::{Column, Misfit};
+use crate::path::{self, Found, Step};
 use crate::shape::{MAX_NESTING, Shape};
 
 /// What becomes a row.
@@ -33,10 +34,10 @@ pub struct Layout {
     /// What becomes a row.
     pub rows: RowSource,
     /// The columns: `None` for the string keys of the rows' dictionaries (a row that is not a
-    /// dictionary with string keys is then one column, `value`); `Some` for these paths, each
-    /// a list of string keys (`b.c` is `["b", "c"]`), the column named by the keys joined
-    /// with `.`.
-    pub columns: Option<Vec<Vec<String>>>,
+    /// dictionary with string keys is then one column, `value`); `Some` for these paths
+    /// ([`crate::path`]: `b/c` is the key `c` inside `b`, `pos/x` a math value's component),
+    /// each column named by its path's text ([`crate::path::text`]).
+    pub columns: Option<Vec<Vec<Step>>>,
     /// Two leading columns, `_frame` (the frame's index) and `_offset` (its absolute byte
     /// offset), both Int64.
     pub frame_columns: bool,
@@ -54,36 +55,16 @@ pub struct ExportSchema {
 }
 
 impl ExportSchema {
-    /// Infers the columns from sample rows' values (the first rows of a dump, say): the
-    /// union of their string keys in first-seen order, each typed by the rules of [`Shape`].
-    /// O(bytes of the sample x [`MAX_NESTING`]).
+    /// Infers the columns from sample rows' values (the first rows of a dump, say, or all of
+    /// them): the union of their string keys in first-seen order, each typed by the rules of
+    /// [`Shape`]. O(bytes of the sample x [`MAX_NESTING`]). [`Inference`] does the same in
+    /// parts (on several threads).
     pub fn infer<'a>(layout: Layout, sample: impl IntoIterator<Item = VariantRef<'a>>) -> Self {
-        let mut shapes: Vec<Shape> = match &layout.columns {
-            Some(paths) => vec![Shape::Null; paths.len()],
-            None => Vec::new(),
-        };
-        let mut root = Shape::Null;
+        let mut inference = Inference::new(&layout);
         for value in sample {
-            match &layout.columns {
-                Some(paths) => {
-                    for (path, shape) in paths.iter().zip(shapes.iter_mut()) {
-                        if let Some(found) = lookup(value, path) {
-                            let seen = Shape::of(found, MAX_NESTING);
-                            *shape = std::mem::replace(shape, Shape::Null).merge(seen);
-                        }
-                    }
-                }
-                None => root = root.merge(Shape::of(value, MAX_NESTING)),
-            }
+            inference.observe(value);
         }
-        let (columns, keyed) = match (&layout.columns, root) {
-            (Some(paths), _) => {
-                (paths.iter().map(|p| p.join(".")).zip(shapes).collect::<Vec<_>>(), false)
-            }
-            (None, Shape::Struct(fields)) => (fields, true),
-            (None, other) => (vec![("value".to_owned(), other)], false),
-        };
-        Self::with_columns(layout, columns, keyed)
+        inference.finish(layout)
     }
 
     /// A schema of the given columns (names and shapes).
@@ -94,7 +75,9 @@ impl ExportSchema {
             fields.push(Field::new("_offset", DataType::Int64, false));
         }
         for (name, shape) in &columns {
-            fields.push(Column::new(name, shape).field(name));
+            // A key is named as a path's segment (a path's text is one already).
+            let name = if keyed { path::segment(name) } else { name.clone() };
+            fields.push(Column::new(&name, shape).field(&name));
         }
         let arrow = Arc::new(Schema::new(fields));
         ExportSchema { layout, columns, keyed, arrow }
@@ -113,6 +96,98 @@ impl ExportSchema {
     /// The column names and shapes (without the frame columns).
     pub fn columns(&self) -> &[(String, Shape)] {
         &self.columns
+    }
+}
+
+/// Schema inference in parts: observe rows (in any number of parts, on any threads), merge
+/// the parts in row order, and [`finish`](Self::finish) into an [`ExportSchema`].
+#[derive(Clone, Debug)]
+pub struct Inference {
+    /// The selected columns' keys and shapes so far, and whether each path found anything.
+    selected: Option<Vec<(Vec<Step>, Shape, bool)>>,
+    /// The rows' shape so far (without `--columns`).
+    root: Shape,
+    rows: u64,
+}
+
+impl Inference {
+    /// Nothing observed yet, for `layout`.
+    pub fn new(layout: &Layout) -> Self {
+        let selected = layout
+            .columns
+            .as_ref()
+            .map(|paths| paths.iter().map(|p| (p.clone(), Shape::Null, false)).collect());
+        Inference { selected, root: Shape::Null, rows: 0 }
+    }
+
+    /// Takes one row into account. O(bytes x [`MAX_NESTING`]).
+    pub fn observe(&mut self, value: VariantRef<'_>) {
+        self.rows = self.rows.saturating_add(1);
+        match &mut self.selected {
+            Some(columns) => {
+                for (steps, shape, found) in columns.iter_mut() {
+                    let keys: Vec<Key<'_>> = steps.iter().map(Step::key).collect();
+                    if let Some(value) = path::resolve(value, &keys) {
+                        *found = true;
+                        *shape = std::mem::replace(shape, Shape::Null).merge(found_shape(value));
+                    }
+                }
+            }
+            None => {
+                self.root = std::mem::replace(&mut self.root, Shape::Null)
+                    .merge(Shape::of(value, MAX_NESTING))
+            }
+        }
+    }
+
+    /// Adds what `later` (the rows after these) observed.
+    pub fn merge(&mut self, later: Inference) {
+        self.rows = self.rows.saturating_add(later.rows);
+        self.root = std::mem::replace(&mut self.root, Shape::Null).merge(later.root);
+        if let (Some(mine), Some(theirs)) = (&mut self.selected, later.selected) {
+            for ((_, shape, found), (_, other, other_found)) in mine.iter_mut().zip(theirs) {
+                *shape = std::mem::replace(shape, Shape::Null).merge(other);
+                *found = *found || other_found;
+            }
+        }
+    }
+
+    /// Rows observed.
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// The selected paths that found nothing in any row observed.
+    pub fn unfound(&self) -> Vec<&[Step]> {
+        self.selected
+            .iter()
+            .flatten()
+            .filter(|(_, _, found)| !found)
+            .map(|(steps, _, _)| steps.as_slice())
+            .collect()
+    }
+
+    /// The schema of the rows observed.
+    pub fn finish(self, layout: Layout) -> ExportSchema {
+        let (columns, keyed) = match (self.selected, self.root) {
+            (Some(selected), _) => (
+                selected.into_iter().map(|(steps, shape, _)| (path::text(&steps), shape)).collect(),
+                false,
+            ),
+            (None, Shape::Struct(fields)) => (fields, true),
+            (None, other) => (vec![("value".to_owned(), other)], false),
+        };
+        ExportSchema::with_columns(layout, columns, keyed)
+    }
+}
+
+/// The shape of what a path found.
+fn found_shape(found: Found<'_>) -> Shape {
+    match found {
+        Found::Value(value) => Shape::of(value, MAX_NESTING),
+        Found::Int(_) => Shape::Int,
+        Found::Real(_) => Shape::Float,
+        Found::Real32(_) => Shape::Float32,
     }
 }
 
@@ -135,6 +210,8 @@ pub struct Rejected {
 /// are independent, so batches can be built on several threads and written in order.
 pub struct BatchBuilder<'s> {
     schema: &'s ExportSchema,
+    /// The keys of the selected columns' paths.
+    paths: Vec<Vec<Key<'s>>>,
     columns: Vec<Column>,
     frames: Vec<i64>,
     offsets: Vec<i64>,
@@ -148,8 +225,13 @@ impl<'s> BatchBuilder<'s> {
     /// An empty batch of `schema`.
     pub fn new(schema: &'s ExportSchema) -> Self {
         let columns = schema.columns.iter().map(|(name, shape)| Column::new(name, shape)).collect();
+        let paths = match &schema.layout.columns {
+            Some(paths) => paths.iter().map(|p| p.iter().map(Step::key).collect()).collect(),
+            None => Vec::new(),
+        };
         BatchBuilder {
             schema,
+            paths,
             columns,
             frames: Vec::new(),
             offsets: Vec::new(),
@@ -249,9 +331,9 @@ impl<'s> BatchBuilder<'s> {
 
     /// Appends one row's values to every column.
     fn convert(&mut self, value: VariantRef<'_>) -> Result<(), Misfit> {
-        if let Some(paths) = &self.schema.layout.columns {
-            for (path, column) in paths.iter().zip(self.columns.iter_mut()) {
-                column.push(lookup(value, path))?;
+        if self.schema.layout.columns.is_some() {
+            for (keys, column) in self.paths.iter().zip(self.columns.iter_mut()) {
+                column.push_found(path::resolve(value, keys))?;
             }
             return Ok(());
         }
@@ -345,10 +427,4 @@ impl<'s> BatchBuilder<'s> {
             RecordBatch::try_new_with_options(self.schema.arrow_schema(), arrays, &options)?;
         Ok((batch, self.rejected))
     }
-}
-
-/// The value at `path` (string keys), if any.
-fn lookup<'a>(value: VariantRef<'a>, path: &[String]) -> Option<VariantRef<'a>> {
-    let keys: Vec<Key<'_>> = path.iter().map(|k| Key::from(k.as_str())).collect();
-    value.lookup(&keys).ok().flatten()
 }
