@@ -570,8 +570,8 @@ impl Column {
     /// The Arrow type of the column.
     fn data_type(&self) -> DataType {
         match &self.data {
-            Data::Math { fields, .. } => DataType::Struct(
-                fields.iter().map(|f| f.field(f.name.rsplit('.').next().unwrap_or(""))).collect(),
+            Data::Math { fields, spec, .. } => DataType::Struct(
+                fields.iter().zip(spec.iter()).map(|(f, part)| f.field(part.name)).collect(),
             ),
             _ => self.shape.data_type(),
         }
