@@ -234,3 +234,28 @@ impl OutputFile {
         result
     }
 }
+
+/// Opens `path` for a log that is written as it goes and must survive the command being killed
+/// (`proxy --capture`): a new file (an existing regular file is refused, never truncated), or
+/// an existing pipe, FIFO or device written directly.
+pub fn create_log(path: &Path) -> Result<File, Failure> {
+    let name = path.display().to_string();
+    if path.as_os_str() == "-" {
+        return Err(Failure::Usage(format!(
+            "{name}: standard output carries the log lines; give a file, FIFO or /dev/fd/N"
+        )));
+    }
+    if let Ok(meta) = std::fs::metadata(path)
+        && !meta.is_file()
+        && !meta.is_dir()
+    {
+        return OpenOptions::new().write(true).open(path).map_err(|e| Failure::input(&name, e));
+    }
+    OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| {
+        if e.kind() == io::ErrorKind::AlreadyExists {
+            Failure::Usage(format!("{name}: exists; remove it or choose another name"))
+        } else {
+            Failure::input(&name, e)
+        }
+    })
+}

@@ -10,6 +10,7 @@ mod export;
 mod frames;
 mod get;
 mod multiplayer;
+mod output;
 mod records;
 mod reencode;
 mod validate;
