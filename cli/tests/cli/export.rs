@@ -175,7 +175,7 @@ fn late_key_dump(dir: &std::path::Path, count: i64, late: i64) -> std::path::Pat
         if i >= late {
             w.float(i as f64 + 0.5).unwrap();
             w.string("late").unwrap();
-            w.int(i * 10).unwrap();
+            w.int(i.checked_mul(10).unwrap()).unwrap();
         } else {
             w.int(i).unwrap();
         }
