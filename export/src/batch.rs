@@ -129,7 +129,14 @@ impl Inference {
                     let keys: Vec<Key<'_>> = steps.iter().map(Step::key).collect();
                     if let Some(value) = path::resolve(value, &keys) {
                         *found = true;
-                        *shape = std::mem::replace(shape, Shape::Null).merge(found_shape(value));
+                        let covered = match value {
+                            Found::Value(value) => shape.covers(value, MAX_NESTING),
+                            _ => false,
+                        };
+                        if !covered {
+                            let seen = found_shape(value);
+                            *shape = std::mem::replace(shape, Shape::Null).merge(seen);
+                        }
                     }
                 }
             }
