@@ -140,9 +140,11 @@ impl Inference {
                     }
                 }
             }
+            // Most rows have the shape of the rows before: checked without allocating.
+            None if self.root.covers(value, MAX_NESTING) => {}
             None => {
-                self.root = std::mem::replace(&mut self.root, Shape::Null)
-                    .merge(Shape::of(value, MAX_NESTING))
+                let seen = Shape::of(value, MAX_NESTING);
+                self.root = std::mem::replace(&mut self.root, Shape::Null).merge(seen);
             }
         }
     }
