@@ -214,8 +214,8 @@ fn column_paths(pieces: &[String]) -> Result<Vec<Vec<Step>>, Failure> {
 }
 
 /// The schema: from every row that meets the conditions (on every core), or with
-/// `--infer-rows N` from the first N. With every row seen, a `--columns` path that finds
-/// nothing in any row is an error. Also gives N, when the rows were limited.
+/// `--infer-rows N` from the first N. A `--columns` path that finds nothing in the rows seen
+/// is an error. Also gives N, when the rows were limited.
 fn infer(
     args: &ExportArgs,
     name: &str,
@@ -225,39 +225,44 @@ fn infer(
     layout: Layout,
 ) -> Result<(ExportSchema, Option<usize>), Failure> {
     let prefix = options::prefix(args.framing);
-    if let Some(limit) = args.infer_rows {
-        let sample = rows(bytes, prefix, options, conditions, layout.rows).take(limit);
-        return Ok((ExportSchema::infer(layout.clone(), sample), Some(limit)));
-    }
-    if args.to == To::Jsonl && layout.columns.is_none() {
-        // JSON Lines without --columns writes each row's own JSON: no schema to infer.
-        return Ok((ExportSchema::infer(layout, std::iter::empty()), None));
-    }
-    let chunks = parallel::chunks(bytes, prefix, options, args.skip_bad, args.records.chunk_frames);
-    let source = layout.rows;
-    let work = |chunk: Chunk<'_>| {
-        let mut part = Inference::new(&layout);
-        let walked =
-            records::walk(chunk, name, options, conditions, OnBad::Report, |_, frame, _| {
-                for_rows(frame.value(), source, |row| part.observe(row));
-                Ok(())
-            });
-        (part, walked.ended)
-    };
     let mut inference = Inference::new(&layout);
-    parallel::run(parallel::threads(args.records.jobs), chunks, work, |(part, ended)| {
-        inference.merge(part);
-        Ok(if ended { Flow::Stop } else { Flow::Continue })
-    })?;
+    if let Some(limit) = args.infer_rows {
+        for row in rows(bytes, prefix, options, conditions, layout.rows).take(limit) {
+            inference.observe(row);
+        }
+    } else if args.to == To::Jsonl && layout.columns.is_none() {
+        // JSON Lines without --columns writes each row's own JSON: no schema to infer.
+    } else {
+        let chunks =
+            parallel::chunks(bytes, prefix, options, args.skip_bad, args.records.chunk_frames);
+        let source = layout.rows;
+        let work = |chunk: Chunk<'_>| {
+            let mut part = Inference::new(&layout);
+            let walked =
+                records::walk(chunk, name, options, conditions, OnBad::Report, |_, frame, _| {
+                    for_rows(frame.value(), source, |row| part.observe(row));
+                    Ok(())
+                });
+            (part, walked.ended)
+        };
+        parallel::run(parallel::threads(args.records.jobs), chunks, work, |(part, ended)| {
+            inference.merge(part);
+            Ok(if ended { Flow::Stop } else { Flow::Continue })
+        })?;
+    }
     if let Some(path) = inference.unfound().first() {
         let text = gdvariant_arrow::path::text(path);
-        let mut message = format!("--columns: no row has a value at {text:?}");
+        let rows = match args.infer_rows {
+            Some(limit) => format!("none of the first {limit} rows has"),
+            None => "no row has".to_owned(),
+        };
+        let mut message = format!("--columns: {rows} a value at {text:?}");
         if let Some(closest) = closest_column(&text, bytes, prefix, options, conditions, &layout) {
             message.push_str(&format!(" (did you mean {closest:?}?)"));
         }
         return Err(Failure::input(name, message));
     }
-    Ok((inference.finish(layout), None))
+    Ok((inference.finish(layout), args.infer_rows))
 }
 
 /// The rows of the good frames that meet the conditions, in order.

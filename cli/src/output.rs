@@ -12,16 +12,17 @@ use tempfile::NamedTempFile;
 use crate::failure::Failure;
 
 /// Buffered standard output, or a file written safely ([`OutputFile`]).
-pub struct Out {
-    inner: BufWriter<Box<dyn Write>>,
-    /// The file, when the output is one (it is written through `inner`).
-    file: Option<BufWriter<OutputFile>>,
+pub enum Out {
+    /// Standard output.
+    Stdout(BufWriter<io::StdoutLock<'static>>),
+    /// A file, put in place by [`finish`](Self::finish).
+    File(BufWriter<OutputFile>),
 }
 
 impl Out {
     /// Standard output.
     pub fn stdout() -> Self {
-        Out { inner: BufWriter::with_capacity(1 << 16, Box::new(io::stdout().lock())), file: None }
+        Out::Stdout(BufWriter::with_capacity(1 << 16, io::stdout().lock()))
     }
 
     /// `path` written safely ([`OutputFile`]: an existing file is replaced only by
@@ -30,18 +31,14 @@ impl Out {
         if path.as_os_str() == "-" {
             return Ok(Self::stdout());
         }
-        let file = OutputFile::create(path)?;
-        Ok(Out {
-            inner: BufWriter::new(Box::new(io::sink())),
-            file: Some(BufWriter::with_capacity(1 << 16, file)),
-        })
+        Ok(Out::File(BufWriter::with_capacity(1 << 16, OutputFile::create(path)?)))
     }
 
     /// Writes bytes.
     pub fn bytes(&mut self, bytes: &[u8]) -> Result<(), Failure> {
-        match &mut self.file {
-            Some(file) => file.write_all(bytes).map_err(|e| file.get_ref().failure(&e)),
-            None => self.inner.write_all(bytes).map_err(|e| Failure::output(&e)),
+        match self {
+            Out::Stdout(out) => out.write_all(bytes).map_err(|e| Failure::output(&e)),
+            Out::File(file) => file.write_all(bytes).map_err(|e| file.get_ref().failure(&e)),
         }
     }
 
@@ -52,16 +49,16 @@ impl Out {
     }
 
     /// Flushes everything written (and puts a file in place).
-    pub fn finish(mut self) -> Result<(), Failure> {
-        match self.file {
-            Some(file) => match file.into_inner() {
+    pub fn finish(self) -> Result<(), Failure> {
+        match self {
+            Out::Stdout(mut out) => out.flush().map_err(|e| Failure::output(&e)),
+            Out::File(file) => match file.into_inner() {
                 Ok(file) => file.commit(),
                 Err(e) => {
                     let (error, file) = e.into_parts();
                     Err(file.get_ref().failure(&error))
                 }
             },
-            None => self.inner.flush().map_err(|e| Failure::output(&e)),
         }
     }
 }

@@ -262,6 +262,12 @@ fn a_sample_that_misses_rows_fails_unless_skipping_was_asked_for() {
     let frames = run(&["frames", rejects.to_str().unwrap()]);
     assert_eq!(stdout(&frames).lines().count(), 1 + 150, "{}", stderr(&frames));
 
+    // A column the sample does not have could never be filled: refused, naming the sample.
+    let refused = args(&["--columns", "id,late"]);
+    assert_eq!(code(&refused), 1, "{}", stderr(&refused));
+    let message = stderr(&refused);
+    assert!(message.contains("none of the first 100 rows has a value at \"late\""), "{message}");
+
     let usage = args(&["--misfits", "reject"]);
     assert_eq!(code(&usage), 2, "{}", stderr(&usage));
     let usage = args(&["--misfits", "skip", "--rejects", rejects.to_str().unwrap()]);
