@@ -2,20 +2,23 @@
 //! file, converted on every core (`gdvariant_arrow` does the conversion; this file reads the
 //! arguments, infers the schema from the first rows and writes the chunks in order).
 
-use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use gdvariant::framing::{self, Frame, FrameWriter, LengthPrefix};
-use gdvariant::{Key, Options};
+use gdvariant::{Options, PathSyntaxErrorKind, VariantRef};
 use gdvariant_arrow::parquet::{EncodedRowGroup, ParquetSink, RowGroupEncoder};
-use gdvariant_arrow::{BatchBuilder, ExportSchema, Layout, Rejected, RowSource, csv, ipc};
+use gdvariant_arrow::path::{self, Found, Step};
+use gdvariant_arrow::{
+    BatchBuilder, ExportSchema, Inference, Layout, Rejected, RowSource, csv, ipc,
+};
 
 use crate::failure::{self, Failure};
 use crate::filter::{self, Condition};
-use crate::parallel::{self, Chunk};
+use crate::output::{self, OutputFile};
+use crate::parallel::{self, Chunk, Flow};
 use crate::records::{self, OnBad, RecordArgs, Walked};
 use crate::{DecodeArgs, FileArg, FrameArgs, input, options};
 
@@ -35,25 +38,34 @@ pub struct ExportArgs {
     /// The output format.
     #[arg(long = "to", value_enum)]
     to: To,
-    /// The output file.
+    /// The output file, written beside it first and renamed over it once complete (`-`:
+    /// standard output; a pipe, FIFO or device is written directly).
     #[arg(short, long)]
     output: PathBuf,
     /// What becomes a row: each frame's value, or each element of each frame's top-level
     /// array.
     #[arg(long, value_enum, default_value = "frames")]
     rows: Rows,
-    /// The columns, as paths of string keys (`a,b.c`: the key `a`, and the key `c` inside
-    /// `b`); default: every string key of the rows' dictionaries.
-    #[arg(long, value_delimiter = ',')]
+    /// The columns, as paths in the syntax of `get` and `--where` (`a,b/c`: the key `a`, and
+    /// the key `c` inside `b`; `pos/x`: a Vector2's component; a key holding `/` or `,` in
+    /// double quotes, `"a,b"/c`); default: every string key of the rows' dictionaries.
+    #[arg(long, value_delimiter = ',', value_name = "PATHS")]
     columns: Vec<String>,
     /// Add the columns `_frame` (the frame's index) and `_offset` (its byte offset) first.
     #[arg(long)]
     frame_columns: bool,
-    /// Rows the column types are inferred from (the first ones that meet --where).
-    #[arg(long, default_value_t = 10_000, value_name = "N")]
-    infer_rows: usize,
+    /// Infer the column types from the first N rows (that meet --where) only, instead of a
+    /// first pass over every row: faster, but a later row that does not fit is then a misfit
+    /// (see --misfits).
+    #[arg(long, value_name = "N")]
+    infer_rows: Option<usize>,
+    /// What to do with rows that do not fit the schema: fail (nothing is written, exit 1),
+    /// skip them, or reject them into --rejects FILE (both counted; the exit code is then 1).
+    /// Default: reject with --rejects, else fail.
+    #[arg(long, value_enum, value_name = "POLICY")]
+    misfits: Option<Misfits>,
     /// Write each row that does not fit the schema to FILE, as a store_var frame of its value
-    /// (the file is a dump of its own).
+    /// (the file is a dump of its own); implies --misfits reject.
     #[arg(long, value_name = "FILE")]
     rejects: Option<PathBuf>,
     /// Go on past frames Godot refuses (each reported on standard error and counted; the exit
@@ -68,14 +80,25 @@ pub struct ExportArgs {
     framing: FrameArgs,
 }
 
+/// What happens to rows that do not fit the schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Misfits {
+    /// The export fails (exit 1), naming the first and the count; no file is written.
+    Fail,
+    /// Rows are written to --rejects FILE and counted; the exit code is 1 if there were any.
+    Reject,
+    /// Rows are left out and counted; the exit code is 1 if there were any.
+    Skip,
+}
+
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum To {
-    /// Parquet, ZSTD-compressed, one row group per chunk of frames.
+    /// Parquet, ZSTD-compressed, one row group per chunk of frames (streams to a pipe too).
     Parquet,
-    /// Arrow IPC file (Feather v2), ZSTD-compressed.
+    /// Arrow IPC file (Feather v2), ZSTD-compressed (streams to a pipe too).
     Arrow,
-    /// CSV with a header; struct fields flattened (`pos.x`), lists as JSON.
+    /// CSV with a header; struct fields flattened (`pos/x`), lists as JSON.
     Csv,
     /// JSON Lines: each row's natural JSON.
     Jsonl,
@@ -112,34 +135,57 @@ struct Done {
 pub fn run(args: &ExportArgs) -> Result<ExitCode, Failure> {
     let conditions = filter::parse_all(&args.records.conditions)?;
     let layout = layout(args)?;
+    let policy = policy(args)?;
+    if matches!(args.to, To::Parquet | To::Arrow) {
+        output::check_binary_target(Some(&args.output))?;
+    }
     let name = input::name(&args.file);
     let bytes = input::open(&args.file)?;
+    // Refuses empty input and what is not a dump, before any output exists.
     let options = options::frame_options(args.decode, args.framing, &name, &bytes)?;
-    let prefix = options::prefix(args.framing);
-    let schema = infer(&bytes, prefix, options, &conditions, layout, args.infer_rows);
-    let result = write(args, &name, &bytes, options, &conditions, &schema);
-    if result.is_err() {
-        // A partial file is not left behind as if it were the export.
-        let _ = std::fs::remove_file(&args.output);
+    let (schema, inferred) = infer(args, &name, &bytes, options, &conditions, layout)?;
+    filter::restart_count(&conditions);
+    // Nothing is created before the input is known to be a dump and the columns exist; a
+    // failure after this removes only the temporary files.
+    let out = OutputFile::create(&args.output)?;
+    let rejects = match &args.rejects {
+        Some(path) => Some(OutputFile::create(path)?),
+        None => None,
+    };
+    let how = How { args, name: &name, options, conditions: &conditions, policy, inferred };
+    write(&how, &bytes, &schema, out, rejects)
+}
+
+/// What `write` needs besides the schema and the outputs.
+struct How<'a> {
+    args: &'a ExportArgs,
+    name: &'a str,
+    options: Options,
+    conditions: &'a [Condition],
+    policy: Misfits,
+    /// The rows the schema was inferred from, when `--infer-rows` limited them.
+    inferred: Option<usize>,
+}
+
+/// The misfit policy the arguments ask for.
+fn policy(args: &ExportArgs) -> Result<Misfits, Failure> {
+    match (args.misfits, &args.rejects) {
+        (None, Some(_)) | (Some(Misfits::Reject), Some(_)) => Ok(Misfits::Reject),
+        (None, None) => Ok(Misfits::Fail),
+        (Some(Misfits::Reject), None) => {
+            Err(Failure::Usage("--misfits reject needs --rejects FILE".to_owned()))
+        }
+        (Some(policy), Some(_)) => Err(Failure::Usage(format!(
+            "--rejects keeps rows that do not fit: it goes with --misfits reject, not {}",
+            if policy == Misfits::Skip { "skip" } else { "fail" }
+        ))),
+        (Some(policy), None) => Ok(policy),
     }
-    result
 }
 
 /// The layout the arguments ask for.
 fn layout(args: &ExportArgs) -> Result<Layout, Failure> {
-    let columns = if args.columns.is_empty() {
-        None
-    } else {
-        let mut paths = Vec::new();
-        for column in &args.columns {
-            let path: Vec<String> = column.split('.').map(str::to_owned).collect();
-            if path.iter().any(String::is_empty) {
-                return Err(Failure::Usage(format!("--columns: empty key in {column:?}")));
-            }
-            paths.push(path);
-        }
-        Some(paths)
-    };
+    let columns = if args.columns.is_empty() { None } else { Some(column_paths(&args.columns)?) };
     let rows = match args.rows {
         Rows::Frames => RowSource::Frames,
         Rows::Elements => RowSource::Elements,
@@ -147,45 +193,184 @@ fn layout(args: &ExportArgs) -> Result<Layout, Failure> {
     Ok(Layout { rows, columns, frame_columns: args.frame_columns })
 }
 
-/// The schema, from the first `limit` rows of the good frames that meet the conditions.
-fn infer(
-    bytes: &[u8],
-    prefix: LengthPrefix,
-    options: Options,
-    conditions: &[Condition],
-    layout: Layout,
-    limit: usize,
-) -> ExportSchema {
-    let frames = framing::raw_scan(bytes, prefix, options)
-        .filter_map(|item| item.ok()?.decode(options).ok())
-        .filter(|frame| filter::all_hold(conditions, frame.value()));
-    let rows: Box<dyn Iterator<Item = gdvariant::VariantRef<'_>>> = match layout.rows {
-        RowSource::Frames => Box::new(frames.map(|frame| frame.value())),
-        RowSource::Elements => Box::new(frames.flat_map(|frame| {
-            let array = frame.value().as_array();
-            array.map(|a| a.iter().filter_map(Result::ok).collect::<Vec<_>>()).unwrap_or_default()
-        })),
+/// The paths of `--columns`. Its values are split at every `,` before they reach here, so a
+/// piece that opens a quote it does not close is joined with the next: `"a,b"/c` is one path.
+fn column_paths(pieces: &[String]) -> Result<Vec<Vec<Step>>, Failure> {
+    let usage = |text: &str, what: &dyn std::fmt::Display| {
+        Failure::Usage(format!("--columns: path {text:?}: {what}"))
     };
-    ExportSchema::infer(layout, rows.take(limit))
+    let mut paths = Vec::new();
+    let mut open: Option<String> = None;
+    for piece in pieces {
+        let text = match open.take() {
+            Some(before) => format!("{before},{piece}"),
+            None => piece.clone(),
+        };
+        match gdvariant_arrow::path::parse(&text) {
+            Ok(steps) if steps.is_empty() => return Err(usage(&text, &"empty path")),
+            Ok(steps) => paths.push(steps),
+            Err(e) if e.kind() == PathSyntaxErrorKind::UnterminatedQuote => open = Some(text),
+            Err(e) => return Err(usage(&text, &e)),
+        }
+    }
+    if let Some(text) = open {
+        let error = gdvariant_arrow::path::parse(&text).err();
+        return Err(usage(&text, &error.map_or_else(String::new, |e| e.to_string())));
+    }
+    Ok(paths)
 }
 
-/// Converts every chunk and writes the output.
-fn write(
+/// The schema: from every row that meets the conditions (on every core), or with
+/// `--infer-rows N` from the first N. A `--columns` path that finds nothing in the rows seen
+/// is an error. Also gives N, when the rows were limited.
+fn infer(
     args: &ExportArgs,
     name: &str,
     bytes: &[u8],
     options: Options,
     conditions: &[Condition],
+    layout: Layout,
+) -> Result<(ExportSchema, Option<usize>), Failure> {
+    let prefix = options::prefix(args.framing);
+    let mut inference = Inference::new(&layout);
+    if let Some(limit) = args.infer_rows {
+        for row in rows(bytes, prefix, options, conditions, layout.rows).take(limit) {
+            inference.observe(row);
+        }
+    } else if args.to == To::Jsonl && layout.columns.is_none() {
+        // JSON Lines without --columns writes each row's own JSON: no schema to infer.
+    } else {
+        let chunks =
+            parallel::chunks(bytes, prefix, options, args.skip_bad, args.records.chunk_frames);
+        let source = layout.rows;
+        let work = |chunk: Chunk<'_>| {
+            let mut part = Inference::new(&layout);
+            let walked =
+                records::walk(chunk, name, options, conditions, OnBad::Report, |_, frame, _| {
+                    for_rows(frame.value(), source, |row| part.observe(row));
+                    Ok(())
+                });
+            (part, walked.ended)
+        };
+        parallel::run(parallel::threads(args.records.jobs), chunks, work, |(part, ended)| {
+            inference.merge(part);
+            Ok(if ended { Flow::Stop } else { Flow::Continue })
+        })?;
+    }
+    if let Some(path) = inference.unfound().first() {
+        let text = gdvariant_arrow::path::text(path);
+        let rows = match args.infer_rows {
+            Some(limit) => format!("none of the first {limit} rows has"),
+            None => "no row has".to_owned(),
+        };
+        let mut message = format!("--columns: {rows} a value at {text:?}");
+        if let Some(closest) = closest_column(&text, bytes, prefix, options, conditions, &layout) {
+            message.push_str(&format!(" (did you mean {closest:?}?)"));
+        }
+        return Err(Failure::input(name, message));
+    }
+    Ok((inference.finish(layout), args.infer_rows))
+}
+
+/// The rows of the good frames that meet the conditions, in order.
+fn rows<'a>(
+    bytes: &'a [u8],
+    prefix: LengthPrefix,
+    options: Options,
+    conditions: &'a [Condition],
+    source: RowSource,
+) -> impl Iterator<Item = VariantRef<'a>> + 'a {
+    framing::raw_scan(bytes, prefix, options)
+        .filter_map(move |item| item.ok()?.decode(options).ok())
+        .filter(|frame| filter::all_hold(conditions, frame.value()))
+        .flat_map(move |frame| {
+            let mut rows = Vec::new();
+            for_rows(frame.value(), source, |row| rows.push(row));
+            rows
+        })
+}
+
+/// Calls `each` on a frame's rows (its value, or its array's elements).
+fn for_rows<'a>(value: VariantRef<'a>, source: RowSource, mut each: impl FnMut(VariantRef<'a>)) {
+    match source {
+        RowSource::Frames => each(value),
+        RowSource::Elements => {
+            if let Some(array) = value.as_array() {
+                array.iter().filter_map(Result::ok).for_each(each);
+            }
+        }
+    }
+}
+
+/// Rows sampled for a suggestion.
+const SUGGESTION_ROWS: usize = 10_000;
+
+/// The existing column (of the first rows, all keys flattened as in CSV) closest to `text`, if
+/// one is close (fewer edits than half its length).
+fn closest_column(
+    text: &str,
+    bytes: &[u8],
+    prefix: LengthPrefix,
+    options: Options,
+    conditions: &[Condition],
+    layout: &Layout,
+) -> Option<String> {
+    let all = Layout { rows: layout.rows, columns: None, frame_columns: false };
+    let sample = rows(bytes, prefix, options, conditions, layout.rows).take(SUGGESTION_ROWS);
+    let schema = ExportSchema::infer(all, sample);
+    csv::column_names(&schema.arrow_schema())
+        .into_iter()
+        .map(|name| (edits(text, &name), name))
+        .filter(|(edits, name)| edits.saturating_mul(2) < name.chars().count().max(2))
+        .min_by_key(|(edits, _)| *edits)
+        .map(|(_, name)| name)
+}
+
+/// Levenshtein distance (both texts are short: a path and a column name).
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row.first().copied().unwrap_or(0);
+        if let Some(first) = row.first_mut() {
+            *first = i.saturating_add(1);
+        }
+        for (j, cb) in b.iter().enumerate() {
+            let above = row.get(j.saturating_add(1)).copied().unwrap_or(0);
+            let left = row.get(j).copied().unwrap_or(0);
+            let cost = usize::from(ca != *cb);
+            let best = diagonal
+                .saturating_add(cost)
+                .min(above.saturating_add(1))
+                .min(left.saturating_add(1));
+            diagonal = above;
+            if let Some(slot) = row.get_mut(j.saturating_add(1)) {
+                *slot = best;
+            }
+        }
+    }
+    row.last().copied().unwrap_or(0)
+}
+
+/// Converts every chunk and writes the output; puts the output (and the rejects file) in place
+/// only when the export succeeds.
+fn write(
+    how: &How<'_>,
+    bytes: &[u8],
     schema: &ExportSchema,
+    out: OutputFile,
+    rejects: Option<OutputFile>,
 ) -> Result<ExitCode, Failure> {
-    let out_name = args.output.display().to_string();
-    let out_failure = |e: &dyn std::fmt::Display| Failure::input(&out_name, e);
-    let file = File::create(&args.output).map_err(|e| out_failure(&e))?;
-    let out = BufWriter::with_capacity(1 << 20, file);
-    let mut rejects = match &args.rejects {
-        Some(path) => Some(create(path)?),
-        None => None,
-    };
+    let args = how.args;
+    let out_name = out.name().to_owned();
+    let closed = out.closed();
+    let out_failure = |e: &dyn std::fmt::Display| output::closed_or(&closed, &out_name, e);
+    let streams = !out.is_temporary();
+    let out = BufWriter::with_capacity(1 << 20, out);
+    let mut rejects = rejects.map(|file| {
+        let name = file.name().to_owned();
+        (FrameWriter::new(BufWriter::new(file), LengthPrefix::store_var(false)), name)
+    });
     let arrow_schema = schema.arrow_schema();
     let mut sink = match args.to {
         To::Parquet => {
@@ -210,15 +395,16 @@ fn write(
     let chunks = parallel::chunks(
         bytes,
         options::prefix(args.framing),
-        options,
+        how.options,
         args.skip_bad,
         args.records.chunk_frames,
     );
     let on_bad = if args.skip_bad { OnBad::Report } else { OnBad::Stop };
     let progress = records::progress_bar(bytes.len());
-    let (mut rows, mut rejected, mut bad) = (0u64, 0u64, 0u64);
-    let mut first_reject: Option<String> = None;
+    let (mut rows, mut misfits, mut bad) = (0u64, 0u64, 0u64);
+    let mut first_misfit: Option<String> = None;
     let to = args.to;
+    let (name, options, conditions) = (how.name, how.options, how.conditions);
     let work = |chunk: Chunk<'_>| {
         convert(chunk, name, options, conditions, on_bad, schema, to, encoder.as_ref())
     };
@@ -228,13 +414,16 @@ fn write(
         work,
         |done: Result<Done, String>| {
             let done = done.map_err(|e| out_failure(&e))?;
-            if let Some(converted) = done.converted {
-                sink.append(converted).map_err(|e| out_failure(&e))?;
+            misfits = misfits.saturating_add(done.rejected.len() as u64);
+            if first_misfit.is_none() {
+                first_misfit = done.rejected.first().map(describe);
             }
-            rows = rows.saturating_add(done.rows);
-            rejected = rejected.saturating_add(done.rejected.len() as u64);
-            if first_reject.is_none() {
-                first_reject = done.rejected.first().map(describe);
+            // Once the export is failing, nothing more is written: only misfits are counted.
+            if how.policy != Misfits::Fail || misfits == 0 {
+                if let Some(converted) = done.converted {
+                    sink.append(converted).map_err(|e| out_failure(&e))?;
+                }
+                rows = rows.saturating_add(done.rows);
             }
             if let Some((file, path)) = &mut rejects {
                 for row in &done.rejected {
@@ -252,18 +441,52 @@ fn write(
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
-    sink.finish().map_err(|e| out_failure(&e))?;
-    if let Some((mut file, path)) = rejects {
-        file.flush().map_err(|e| Failure::input(&path, e))?;
+    let first = first_misfit.map(|first| format!(" (the first: {first})")).unwrap_or_default();
+    if how.policy == Misfits::Fail && misfits > 0 {
+        let sample = match how.inferred {
+            Some(n) => format!(" inferred from the first {n} rows"),
+            None => String::new(),
+        };
+        let outcome = if streams {
+            format!("the rows before it were written to {out_name}")
+        } else {
+            format!("{out_name} was not written")
+        };
+        let hint = if how.inferred.is_some() {
+            "infer from every row (leave out --infer-rows), or "
+        } else {
+            ""
+        };
+        return Err(Failure::Input(format!(
+            "{misfits} rows do not fit the schema{sample}{first}; {outcome}; {hint}\
+             choose --misfits skip or --rejects FILE to leave them out"
+        )));
     }
-    let mut summary = format!("{rows} rows written to {out_name}; {rejected} rows rejected");
-    if let Some(first) = first_reject {
-        summary.push_str(&format!(" (the first: {first})"));
+    let out = sink.finish().map_err(|e| out_failure(&e))?;
+    let out = out.into_inner().map_err(|e| out_failure(&e.error().to_string()))?;
+    out.commit()?;
+    if let Some((file, path)) = rejects {
+        let file = file.into_inner().into_inner().map_err(|e| Failure::input(&path, e.error()))?;
+        file.commit()?;
     }
-    summary.push_str(&format!("; {bad} bad frames skipped"));
+    let mut summary = format!("{rows} rows written to {out_name}");
+    if misfits > 0 || how.policy != Misfits::Fail {
+        match &args.rejects {
+            Some(path) => summary.push_str(&format!(
+                "; {misfits} rows that do not fit the schema rejected into {}{first}",
+                path.display()
+            )),
+            None => summary
+                .push_str(&format!("; {misfits} rows that do not fit the schema skipped{first}")),
+        }
+    }
+    if args.skip_bad || bad > 0 {
+        summary.push_str(&format!("; {bad} bad frames skipped"));
+    }
     failure::warn(format_args!("gdvariant: {summary}"));
     filter::report(conditions)?;
-    Ok(if bad > 0 { ExitCode::from(failure::REFUSED) } else { ExitCode::SUCCESS })
+    let complete = bad == 0 && misfits == 0;
+    Ok(if complete { ExitCode::SUCCESS } else { ExitCode::from(failure::REFUSED) })
 }
 
 /// A rejected row, for the summary.
@@ -275,13 +498,6 @@ fn describe(row: &Rejected) -> String {
         ),
         None => format!("frame {} at offset {}: {}", row.frame, row.offset, row.reason),
     }
-}
-
-/// Opens the rejects file: a store_var dump.
-fn create(path: &Path) -> Result<(FrameWriter<BufWriter<File>>, String), Failure> {
-    let name = path.display().to_string();
-    let file = File::create(path).map_err(|e| Failure::input(&name, e))?;
-    Ok((FrameWriter::new(BufWriter::new(file), LengthPrefix::store_var(false)), name))
 }
 
 /// Checks, filters and converts one chunk.
@@ -365,16 +581,23 @@ fn json_rows(
         match &layout.columns {
             Some(paths) => {
                 text.push('{');
-                for (i, path) in paths.iter().enumerate() {
+                for (i, steps) in paths.iter().enumerate() {
                     if i > 0 {
                         text.push(',');
                     }
-                    text.push_str(&serde_json_string(&path.join(".")));
+                    text.push_str(&serde_json_string(&path::text(steps)));
                     text.push(':');
-                    let keys: Vec<Key<'_>> = path.iter().map(|k| Key::from(k.as_str())).collect();
+                    let keys: Vec<_> = steps.iter().map(Step::key).collect();
                     // A path that cannot be followed finds nothing, as in the other formats.
-                    match row.lookup(&keys).ok().flatten() {
-                        Some(found) => text.push_str(&gdvariant::json::to_natural_json(found)?),
+                    match path::resolve(row, &keys) {
+                        Some(Found::Value(found)) => {
+                            text.push_str(&gdvariant::json::to_natural_json(found)?)
+                        }
+                        Some(Found::Int(int)) => text.push_str(&int.to_string()),
+                        Some(Found::Real(real)) => json_real(&mut text, real, format!("{real:?}")),
+                        Some(Found::Real32(real)) => {
+                            json_real(&mut text, real.into(), format!("{real:?}"))
+                        }
                         None => text.push_str("null"),
                     }
                 }
@@ -396,6 +619,17 @@ fn json_rows(
     Ok(())
 }
 
+/// A real in natural JSON: its shortest text (`finite`), or `"NaN"`, `"Infinity"`,
+/// `"-Infinity"`.
+fn json_real(out: &mut String, real: f64, finite: String) {
+    match () {
+        () if real.is_nan() => out.push_str("\"NaN\""),
+        () if real == f64::INFINITY => out.push_str("\"Infinity\""),
+        () if real == f64::NEG_INFINITY => out.push_str("\"-Infinity\""),
+        () => out.push_str(&finite),
+    }
+}
+
 /// A JSON string literal.
 fn serde_json_string(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_owned())
@@ -403,9 +637,9 @@ fn serde_json_string(text: &str) -> String {
 
 /// Where converted chunks go.
 enum Sink {
-    Parquet(ParquetSink<BufWriter<File>>, Option<RowGroupEncoder>),
-    Arrow(ipc::IpcSink<BufWriter<File>>),
-    Bytes(BufWriter<File>),
+    Parquet(ParquetSink<BufWriter<OutputFile>>, Option<RowGroupEncoder>),
+    Arrow(ipc::IpcSink<BufWriter<OutputFile>>),
+    Bytes(BufWriter<OutputFile>),
 }
 
 impl Sink {
@@ -425,13 +659,12 @@ impl Sink {
         }
     }
 
-    /// Writes what ends the file and flushes it.
-    fn finish(self) -> Result<(), String> {
-        let out = match self {
-            Sink::Parquet(sink, _) => sink.finish().map_err(|e| e.to_string())?,
-            Sink::Arrow(sink) => sink.finish().map_err(|e| e.to_string())?,
-            Sink::Bytes(out) => out,
-        };
-        out.into_inner().map(drop).map_err(|e| e.to_string())
+    /// Writes what ends the file and gives the output back.
+    fn finish(self) -> Result<BufWriter<OutputFile>, String> {
+        match self {
+            Sink::Parquet(sink, _) => sink.finish().map_err(|e| e.to_string()),
+            Sink::Arrow(sink) => sink.finish().map_err(|e| e.to_string()),
+            Sink::Bytes(out) => Ok(out),
+        }
     }
 }

@@ -173,6 +173,15 @@ pub fn count(conditions: &[Condition], matched: bool) {
     }
 }
 
+/// Forgets the frames counted so far (a command that walks the frames twice, as `export`
+/// infers its schema before it writes, reports its second walk).
+pub fn restart_count(conditions: &[Condition]) {
+    if let Some(first) = conditions.first() {
+        first.tally.frames.store(0, Ordering::Relaxed);
+        first.tally.matched.store(0, Ordering::Relaxed);
+    }
+}
+
 /// After a command walked frames with `--where`: prints on standard error how many frames met
 /// the conditions, and fails when a condition's path found a value in no frame (a misspelled
 /// path matches nothing; `.` for `/` gets a hint). Nothing without conditions.

@@ -15,6 +15,7 @@ use gdvariant::framing::Frame;
 use gdvariant::{Key, VariantRef};
 
 use crate::column::{Column, Misfit};
+use crate::path::{self, Found, Step};
 use crate::shape::{KeyFields, MAX_FIELDS, MAX_NESTING, Shape};
 
 /// What becomes a row.
@@ -34,10 +35,10 @@ pub struct Layout {
     /// What becomes a row.
     pub rows: RowSource,
     /// The columns: `None` for the string keys of the rows' dictionaries (a row that is not a
-    /// dictionary with string keys is then one column, `value`); `Some` for these paths, each
-    /// a list of string keys (`b.c` is `["b", "c"]`), the column named by the keys joined
-    /// with `.`.
-    pub columns: Option<Vec<Vec<String>>>,
+    /// dictionary with string keys is then one column, `value`); `Some` for these paths
+    /// ([`crate::path`]: `b/c` is the key `c` inside `b`, `pos/x` a math value's component),
+    /// each column named by its path's text ([`crate::path::text`]).
+    pub columns: Option<Vec<Vec<Step>>>,
     /// Two leading columns, `_frame` (the frame's index) and `_offset` (its absolute byte
     /// offset), both Int64.
     pub frame_columns: bool,
@@ -57,68 +58,16 @@ pub struct ExportSchema {
 }
 
 impl ExportSchema {
-    /// Infers the columns from sample rows' values (the first rows of a dump, say): the
-    /// union of their string keys in first-seen order, each typed by the rules of [`Shape`].
-    /// O(bytes of the sample x [`MAX_NESTING`]) time: the rows' keys (and a dictionary's past
-    /// 8 keys) are found through a hash index, so rows of ever different keys widen the schema
-    /// in linear work. Recursion follows the schema's nesting (at most [`MAX_NESTING`]), not
-    /// the values'; memory: the schema and one row's shape. Counted by the work counter
-    /// (feature `work-counter`, `export/tests/bounds.rs`).
+    /// Infers the columns from sample rows' values (the first rows of a dump, say, or all of
+    /// them): the union of their string keys in first-seen order, each typed by the rules of
+    /// [`Shape`]. O(bytes of the sample x [`MAX_NESTING`]). [`Inference`] does the same in
+    /// parts (on several threads).
     pub fn infer<'a>(layout: Layout, sample: impl IntoIterator<Item = VariantRef<'a>>) -> Self {
-        let mut shapes: Vec<Shape> = match &layout.columns {
-            Some(paths) => vec![Shape::Null; paths.len()],
-            None => Vec::new(),
-        };
-        // The rows' keys are gathered with an index (widening by many different key sets
-        // costs O(their bytes)); any other root shape is merged as it comes.
-        let mut root = Shape::Null;
-        // `Some` while every row so far is a dictionary of string keys (or null); `structs`:
-        // one was seen.
-        let mut keys: Option<KeyFields> = Some(KeyFields::default());
-        let mut structs = false;
+        let mut inference = Inference::new(&layout);
         for value in sample {
-            crate::work(1);
-            match &layout.columns {
-                None if keys.is_some() => match Shape::of(value, MAX_NESTING) {
-                    Shape::Null => {}
-                    Shape::Struct(row) => {
-                        structs = true;
-                        if let Some(fields) = &mut keys {
-                            row.into_iter().for_each(|(name, shape)| fields.add(name, shape));
-                            if fields.list.len() > MAX_FIELDS {
-                                keys = None;
-                                root = Shape::Json;
-                            }
-                        }
-                    }
-                    other => {
-                        let gathered = keys.take().filter(|_| structs);
-                        let gathered = gathered.map_or(Shape::Null, |f| Shape::Struct(f.list));
-                        root = gathered.merge(other);
-                    }
-                },
-                Some(paths) => {
-                    for (path, shape) in paths.iter().zip(shapes.iter_mut()) {
-                        if let Some(found) = lookup(value, path) {
-                            let seen = Shape::of(found, MAX_NESTING);
-                            *shape = std::mem::replace(shape, Shape::Null).merge(seen);
-                        }
-                    }
-                }
-                None => root = root.merge(Shape::of(value, MAX_NESTING)),
-            }
+            inference.observe(value);
         }
-        if let Some(fields) = keys.filter(|_| structs && layout.columns.is_none()) {
-            root = Shape::Struct(fields.list);
-        }
-        let (columns, keyed) = match (&layout.columns, root) {
-            (Some(paths), _) => {
-                (paths.iter().map(|p| p.join(".")).zip(shapes).collect::<Vec<_>>(), false)
-            }
-            (None, Shape::Struct(fields)) => (fields, true),
-            (None, other) => (vec![("value".to_owned(), other)], false),
-        };
-        Self::with_columns(layout, columns, keyed)
+        inference.finish(layout)
     }
 
     /// A schema of the given columns (names and shapes).
@@ -129,7 +78,9 @@ impl ExportSchema {
             fields.push(Field::new("_offset", DataType::Int64, false));
         }
         for (name, shape) in &columns {
-            fields.push(Column::new(name, shape).field(name));
+            // A key is named as a path's segment (a path's text is one already).
+            let name = if keyed { path::segment(name) } else { name.clone() };
+            fields.push(Column::new(&name, shape).field(&name));
         }
         let arrow = Arc::new(Schema::new(fields));
         crate::work(columns.len());
@@ -153,6 +104,156 @@ impl ExportSchema {
     }
 }
 
+/// Schema inference in parts: observe rows (in any number of parts, on any threads), merge
+/// the parts in row order, and [`finish`](Self::finish) into an [`ExportSchema`].
+#[derive(Clone, Debug)]
+pub struct Inference {
+    /// The selected columns' keys and shapes so far, and whether each path found anything.
+    selected: Option<Vec<(Vec<Step>, Shape, bool)>>,
+    /// The rows' shape so far (without `--columns`), once a row is not a dictionary.
+    root: Shape,
+    /// While every row so far is a dictionary of string keys (or null): their fields, found
+    /// by hash, so rows of ever different keys widen the schema in linear work.
+    keys: Option<KeyFields>,
+    /// A dictionary row was seen.
+    structs: bool,
+    rows: u64,
+}
+
+impl Inference {
+    /// Nothing observed yet, for `layout`.
+    pub fn new(layout: &Layout) -> Self {
+        let selected = layout
+            .columns
+            .as_ref()
+            .map(|paths| paths.iter().map(|p| (p.clone(), Shape::Null, false)).collect());
+        Inference {
+            selected,
+            root: Shape::Null,
+            keys: Some(KeyFields::default()),
+            structs: false,
+            rows: 0,
+        }
+    }
+
+    /// Takes one row into account. O(bytes x [`MAX_NESTING`]), counted by the work counter.
+    pub fn observe(&mut self, value: VariantRef<'_>) {
+        crate::work(1);
+        self.rows = self.rows.saturating_add(1);
+        match &mut self.selected {
+            Some(columns) => {
+                for (steps, shape, found) in columns.iter_mut() {
+                    let keys: Vec<Key<'_>> = steps.iter().map(Step::key).collect();
+                    if let Some(value) = path::resolve(value, &keys) {
+                        *found = true;
+                        let covered = match value {
+                            Found::Value(value) => shape.covers(value, MAX_NESTING),
+                            _ => false,
+                        };
+                        if !covered {
+                            let seen = found_shape(value);
+                            *shape = std::mem::replace(shape, Shape::Null).merge(seen);
+                        }
+                    }
+                }
+            }
+            None if self.keys.is_some() => self.observe_keyed(value),
+            // Most rows have the shape of the rows before: checked without allocating.
+            None if self.root.covers(value, MAX_NESTING) => {}
+            None => {
+                let seen = Shape::of(value, MAX_NESTING);
+                self.root = std::mem::replace(&mut self.root, Shape::Null).merge(seen);
+            }
+        }
+    }
+
+    /// [`observe`](Self::observe) while every row so far is a dictionary (or null).
+    fn observe_keyed(&mut self, value: VariantRef<'_>) {
+        let Some(fields) = &mut self.keys else { return };
+        if let VariantRef::Dictionary(dictionary) = value {
+            // Most rows have the keys and shapes of the rows before: checked without allocating.
+            if self.structs && fields.covers(dictionary, MAX_NESTING) {
+                return;
+            }
+        }
+        match Shape::of(value, MAX_NESTING) {
+            Shape::Null => {}
+            Shape::Struct(row) => {
+                self.structs = true;
+                row.into_iter().for_each(|(name, shape)| fields.add(name, shape));
+                if fields.list.len() > MAX_FIELDS {
+                    self.keys = None;
+                    self.root = Shape::Json;
+                }
+            }
+            other => {
+                self.settle();
+                self.root = std::mem::replace(&mut self.root, Shape::Null).merge(other);
+            }
+        }
+    }
+
+    /// Moves the gathered fields into `root`.
+    fn settle(&mut self) {
+        if let Some(fields) = self.keys.take().filter(|_| self.structs) {
+            self.root = Shape::Struct(fields.list);
+        }
+    }
+
+    /// Adds what `later` (the rows after these) observed.
+    pub fn merge(&mut self, mut later: Inference) {
+        self.settle();
+        later.settle();
+        self.rows = self.rows.saturating_add(later.rows);
+        self.root = std::mem::replace(&mut self.root, Shape::Null).merge(later.root);
+        if let (Some(mine), Some(theirs)) = (&mut self.selected, later.selected) {
+            for ((_, shape, found), (_, other, other_found)) in mine.iter_mut().zip(theirs) {
+                *shape = std::mem::replace(shape, Shape::Null).merge(other);
+                *found = *found || other_found;
+            }
+        }
+    }
+
+    /// Rows observed.
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// The selected paths that found nothing in any row observed.
+    pub fn unfound(&self) -> Vec<&[Step]> {
+        self.selected
+            .iter()
+            .flatten()
+            .filter(|(_, _, found)| !found)
+            .map(|(steps, _, _)| steps.as_slice())
+            .collect()
+    }
+
+    /// The schema of the rows observed.
+    pub fn finish(mut self, layout: Layout) -> ExportSchema {
+        self.settle();
+        let (columns, keyed) = match (self.selected, self.root) {
+            (Some(selected), _) => (
+                selected.into_iter().map(|(steps, shape, _)| (path::text(&steps), shape)).collect(),
+                false,
+            ),
+            (None, Shape::Struct(fields)) => (fields, true),
+            (None, other) => (vec![("value".to_owned(), other)], false),
+        };
+        ExportSchema::with_columns(layout, columns, keyed)
+    }
+}
+
+/// The shape of what a path found.
+fn found_shape(found: Found<'_>) -> Shape {
+    match found {
+        Found::Value(value) => Shape::of(value, MAX_NESTING),
+        Found::Int(_) => Shape::Int,
+        Found::Real(_) => Shape::Float,
+        Found::Real32(_) => Shape::Float32,
+    }
+}
+
 /// A row that does not fit the schema.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rejected {
@@ -172,6 +273,8 @@ pub struct Rejected {
 /// are independent, so batches can be built on several threads and written in order.
 pub struct BatchBuilder<'s> {
     schema: &'s ExportSchema,
+    /// The keys of the selected columns' paths.
+    paths: Vec<Vec<Key<'s>>>,
     columns: Vec<Column>,
     frames: Vec<i64>,
     offsets: Vec<i64>,
@@ -185,8 +288,13 @@ impl<'s> BatchBuilder<'s> {
     /// An empty batch of `schema`.
     pub fn new(schema: &'s ExportSchema) -> Self {
         let columns = schema.columns.iter().map(|(name, shape)| Column::new(name, shape)).collect();
+        let paths = match &schema.layout.columns {
+            Some(paths) => paths.iter().map(|p| p.iter().map(Step::key).collect()).collect(),
+            None => Vec::new(),
+        };
         BatchBuilder {
             schema,
+            paths,
             columns,
             frames: Vec::new(),
             offsets: Vec::new(),
@@ -294,9 +402,9 @@ impl<'s> BatchBuilder<'s> {
 
     /// Appends one row's values to every column.
     fn convert(&mut self, value: VariantRef<'_>) -> Result<(), Misfit> {
-        if let Some(paths) = &self.schema.layout.columns {
-            for (path, column) in paths.iter().zip(self.columns.iter_mut()) {
-                column.push(lookup(value, path))?;
+        if self.schema.layout.columns.is_some() {
+            for (keys, column) in self.paths.iter().zip(self.columns.iter_mut()) {
+                column.push_found(path::resolve(value, keys))?;
             }
             return Ok(());
         }
@@ -396,11 +504,4 @@ impl<'s> BatchBuilder<'s> {
             RecordBatch::try_new_with_options(self.schema.arrow_schema(), arrays, &options)?;
         Ok((batch, self.rejected))
     }
-}
-
-/// The value at `path` (string keys), if any.
-fn lookup<'a>(value: VariantRef<'a>, path: &[String]) -> Option<VariantRef<'a>> {
-    crate::work(path.len().saturating_add(1));
-    let keys: Vec<Key<'_>> = path.iter().map(|k| Key::from(k.as_str())).collect();
-    value.lookup(&keys).ok().flatten()
 }

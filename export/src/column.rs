@@ -22,6 +22,7 @@ use gdvariant::json::{self, Part};
 use gdvariant::packed::PackedElement;
 use gdvariant::{Packed, PackedReals, Precision, VariantRef, VariantType};
 
+use crate::path::Found;
 use crate::shape::{Shape, math_leaf};
 
 /// Why a value does not fit its column.
@@ -78,8 +79,10 @@ impl std::fmt::Display for Misfit {
 impl std::error::Error for Misfit {}
 
 /// Components of a math value, in wire order.
-enum Components {
+pub(crate) enum Components {
+    /// Reals (widened to f64).
     Reals([f64; 16]),
+    /// Integers.
     Ints([i32; 4]),
 }
 
@@ -127,7 +130,7 @@ enum Data {
 }
 
 impl Column {
-    /// An empty column named `name` (a path such as `pos` or `players.item.name`) of `shape`.
+    /// An empty column named `name` (a path such as `pos` or `players/item/name`) of `shape`.
     pub fn new(name: &str, shape: &Shape) -> Column {
         let data = match shape {
             Shape::Null => Data::Null,
@@ -140,12 +143,14 @@ impl Column {
             }
             Shape::List(element) => Data::List {
                 offsets: vec![0],
-                child: Box::new(Column::new(&format!("{name}.item"), element)),
+                child: Box::new(Column::new(&format!("{name}/item"), element)),
             },
             Shape::Struct(fields) => Data::Struct {
                 fields: fields
                     .iter()
-                    .map(|(field, shape)| Column::new(&format!("{name}.{field}"), shape))
+                    .map(|(field, shape)| {
+                        Column::new(&format!("{name}/{}", crate::path::segment(field)), shape)
+                    })
                     .collect(),
                 keys: fields.iter().map(|(field, _)| field.clone()).collect(),
                 index: fields.iter().zip(0..).map(|((field, _), i)| (field.clone(), i)).collect(),
@@ -274,6 +279,27 @@ impl Column {
         }
         self.valid.push(true);
         Ok(())
+    }
+
+    /// Appends what a column path found ([`crate::path::resolve`]; `None`: a null).
+    ///
+    /// # Errors
+    /// As [`push`](Self::push).
+    pub fn push_found(&mut self, found: Option<Found<'_>>) -> Result<(), Misfit> {
+        match found {
+            None => self.push(None),
+            Some(Found::Value(value)) => self.push(Some(value)),
+            Some(Found::Int(int)) => self.push(Some(VariantRef::Int(int.into()))),
+            Some(Found::Real(real)) => self.push(Some(VariantRef::Float(real))),
+            Some(Found::Real32(real)) => match &mut self.data {
+                Data::Float32(values) => {
+                    values.push(real);
+                    self.valid.push(true);
+                    Ok(())
+                }
+                _ => self.push(Some(VariantRef::Float(real.into()))),
+            },
+        }
     }
 
     /// A [`Misfit::Type`] for a value of type `found`.
@@ -557,8 +583,8 @@ impl Column {
     /// The Arrow type of the column.
     fn data_type(&self) -> DataType {
         match &self.data {
-            Data::Math { fields, .. } => DataType::Struct(
-                fields.iter().map(|f| f.field(f.name.rsplit('.').next().unwrap_or(""))).collect(),
+            Data::Math { fields, spec, .. } => DataType::Struct(
+                fields.iter().zip(spec.iter()).map(|(f, part)| f.field(part.name)).collect(),
             ),
             _ => self.shape.data_type(),
         }
@@ -671,7 +697,7 @@ fn take_offsets(offsets: &mut Vec<i32>) -> OffsetBuffer<i32> {
 fn math_columns(name: &str, spec: &'static [json::Field], leaf: &DataType) -> Vec<Column> {
     spec.iter()
         .map(|field| {
-            let name = format!("{name}.{}", field.name);
+            let name = format!("{name}/{}", field.name);
             let (shape, data) = match (field.part, leaf) {
                 (Part::Group(inner), _) => {
                     let fields = math_columns(&name, inner, leaf);
@@ -703,7 +729,7 @@ fn read_reals(raw: &[u8], precision: Precision, out: &mut [f64; 16]) {
 }
 
 /// A math value's components in wire order; `None` for other values.
-fn components(value: VariantRef<'_>) -> Option<Components> {
+pub(crate) fn components(value: VariantRef<'_>) -> Option<Components> {
     use VariantRef as V;
     let mut reals = [0.0; 16];
     let (raw, precision) = match value {

@@ -1,5 +1,5 @@
-//! CSV from record batches: one column per leaf (struct fields flattened into dotted names,
-//! `pos.x`), lists as JSON text, bytes as base64, nulls empty; fields quoted when they hold a
+//! CSV from record batches: one column per leaf (struct fields flattened into names in the
+//! path syntax of `--columns` and `gdvariant::parse_path`, `pos/x`), lists as JSON text, bytes as base64, nulls empty; fields quoted when they hold a
 //! comma, a quote or a line break (RFC 4180). O(batch); formats into a byte buffer, so
 //! batches can be formatted on several threads and written in order.
 
@@ -12,12 +12,19 @@ use arrow_schema::{DataType, Field, Schema};
 
 use crate::shape::JSON_METADATA;
 
-/// The header line (with its line break): the leaf columns' dotted names.
-pub fn header(schema: &Schema) -> Vec<u8> {
+/// The names of the CSV columns of `schema`: the leaf paths, in order.
+pub fn column_names(schema: &Schema) -> Vec<String> {
     let mut names = Vec::new();
     for field in schema.fields() {
         leaf_names(field.name(), field.data_type(), &mut names);
     }
+    names
+}
+
+/// The header line (with its line break): the leaf columns' paths (`pos/x`; a field whose
+/// name needs it in double quotes, [`crate::path::segment`]).
+pub fn header(schema: &Schema) -> Vec<u8> {
+    let names = column_names(schema);
     let mut line = String::new();
     for (i, name) in names.iter().enumerate() {
         if i > 0 {
@@ -47,12 +54,13 @@ pub fn write_rows(batch: &RecordBatch, out: &mut Vec<u8>) {
     }
 }
 
-/// The dotted names of the leaves under `name`.
+/// The paths of the leaves under `name`.
 fn leaf_names(name: &str, data_type: &DataType, out: &mut Vec<String>) {
     match data_type {
         DataType::Struct(fields) if !fields.is_empty() => {
             for field in fields {
-                leaf_names(&format!("{name}.{}", field.name()), field.data_type(), out);
+                let name = format!("{name}/{}", crate::path::segment(field.name()));
+                leaf_names(&name, field.data_type(), out);
             }
         }
         _ => out.push(name.to_owned()),

@@ -13,7 +13,7 @@
 //! | `bool`, `int` | `Boolean`, `Int64` |
 //! | `float` (a double in Godot, whatever its width on the wire), ints and floats mixed | `Float64` |
 //! | `String`, `StringName`, `NodePath` | `Utf8` (a NodePath as its text) |
-//! | math values (`Vector2`, `Rect2`, `Transform3D`, `Color`, ...) | `Struct` of named components (`pos.x`; [`gdvariant::json::math_fields`]), reals `Float32` as on the wire (`Float64` once a double-precision value is seen), integer vectors `Int32` |
+//! | math values (`Vector2`, `Rect2`, `Transform3D`, `Color`, ...) | `Struct` of named components (`pos/x`; [`gdvariant::json::math_fields`]), reals `Float32` as on the wire (`Float64` once a double-precision value is seen), integer vectors `Int32` |
 //! | `Array`, packed arrays | `List` of the elements' type (`PackedFloat32Array`: `Float32`) |
 //! | `PackedByteArray` | `Binary` |
 //! | a dictionary with string keys | `Struct` of the union of its keys (at most 256) |
@@ -61,11 +61,13 @@ pub mod column;
 pub mod csv;
 pub mod ipc;
 pub mod parquet;
+pub mod path;
 pub mod shape;
 
 pub use arrow_array::RecordBatch;
-pub use batch::{BatchBuilder, ExportSchema, Layout, Rejected, RowSource};
+pub use batch::{BatchBuilder, ExportSchema, Inference, Layout, Rejected, RowSource};
 pub use column::Misfit;
+pub use path::Step;
 pub use shape::{JSON_METADATA, MAX_FIELDS, MAX_NESTING, Shape};
 
 /// Counts `units` of work on the library's counter (feature `work-counter`; nothing without

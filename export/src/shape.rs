@@ -110,6 +110,100 @@ impl Shape {
         }
     }
 
+    /// Whether this shape already holds `value` looked at `depth` levels deep, that is,
+    /// whether merging [`Shape::of`] `value` into it would leave it as it is. Allocates
+    /// nothing, so inferring from many rows of the same shape costs about a walk of each
+    /// (a `false` only means "merge to know": it is never `true` wrongly). O(bytes x depth),
+    /// a dictionary key found among at most [`MAX_FIELDS`] fields.
+    pub fn covers(&self, value: VariantRef<'_>, depth: usize) -> bool {
+        use Shape as S;
+        use VariantRef as V;
+        let math = |ty: VariantType, precision: Precision| {
+            matches!(self, S::Math(own, p) if *own == ty
+                && (*p == Precision::Double || precision == Precision::Single))
+        };
+        let list = |element: &dyn Fn(&Shape) -> bool| matches!(self, S::List(e) if element(e));
+        match value {
+            _ if *self == S::Json => true,
+            V::Nil => true,
+            V::Bool(_) => *self == S::Bool,
+            V::Int(_) => matches!(self, S::Int | S::Float),
+            V::Float(_) => *self == S::Float,
+            V::String(_) | V::StringName(_) | V::NodePath(_) => *self == S::Text,
+            V::PackedByteArray(_) => *self == S::Bytes,
+            V::Vector2(r) => math(VariantType::Vector2, r.precision()),
+            V::Rect2(r) => math(VariantType::Rect2, r.precision()),
+            V::Vector3(r) => math(VariantType::Vector3, r.precision()),
+            V::Transform2D(r) => math(VariantType::Transform2D, r.precision()),
+            V::Vector4(r) => math(VariantType::Vector4, r.precision()),
+            V::Plane(r) => math(VariantType::Plane, r.precision()),
+            V::Quaternion(r) => math(VariantType::Quaternion, r.precision()),
+            V::Aabb(r) => math(VariantType::Aabb, r.precision()),
+            V::Basis(r) => math(VariantType::Basis, r.precision()),
+            V::Transform3D(r) => math(VariantType::Transform3D, r.precision()),
+            V::Projection(r) => math(VariantType::Projection, r.precision()),
+            V::Color(_) | V::Vector2i(_) | V::Rect2i(_) | V::Vector3i(_) | V::Vector4i(_) => {
+                math(value.variant_type(), Precision::Single)
+            }
+            V::PackedInt32Array(_) | V::PackedInt64Array(_) => {
+                list(&|e| matches!(e, S::Int | S::Float))
+            }
+            V::PackedFloat32Array(_) => list(&|e| matches!(e, S::Float32 | S::Float)),
+            V::PackedFloat64Array(_) => list(&|e| *e == S::Float),
+            V::PackedStringArray(_) => list(&|e| *e == S::Text),
+            V::PackedVector2Array(p) => {
+                list(&|e| e.covers_math(VariantType::Vector2, p.precision()))
+            }
+            V::PackedVector3Array(p) => {
+                list(&|e| e.covers_math(VariantType::Vector3, p.precision()))
+            }
+            V::PackedVector4Array(p) => {
+                list(&|e| e.covers_math(VariantType::Vector4, p.precision()))
+            }
+            V::PackedColorArray(_) => {
+                list(&|e| e.covers_math(VariantType::Color, Precision::Single))
+            }
+            V::Array(array) if depth > 0 => {
+                let S::List(element) = self else { return false };
+                array.iter().all(|item| {
+                    item.is_ok_and(|item| element.covers(item, depth.saturating_sub(1)))
+                })
+            }
+            V::Dictionary(dictionary) if depth > 0 => {
+                let S::Struct(fields) = self else { return false };
+                let mut hint = 0usize;
+                for entry in dictionary.iter() {
+                    let Ok((key, item)) = entry else { return false };
+                    let (VariantRef::String(name) | VariantRef::StringName(name)) = key else {
+                        return false;
+                    };
+                    let at = match fields.get(hint) {
+                        Some((field, _)) if name.eq_str(field) => hint,
+                        _ => match fields.iter().position(|(field, _)| name.eq_str(field)) {
+                            Some(at) => at,
+                            None => return false,
+                        },
+                    };
+                    let covered = fields
+                        .get(at)
+                        .is_some_and(|(_, shape)| shape.covers(item, depth.saturating_sub(1)));
+                    if !covered {
+                        return false;
+                    }
+                    hint = at.saturating_add(1);
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether this shape holds math values of `ty` in `precision`.
+    fn covers_math(&self, ty: VariantType, precision: Precision) -> bool {
+        matches!(self, Shape::Math(own, p) if *own == ty
+            && (*p == Precision::Double || precision == Precision::Single))
+    }
+
     /// The shape that holds values of both shapes (see the variants for the rules).
     pub fn merge(self, other: Shape) -> Shape {
         use Shape as S;
@@ -212,7 +306,7 @@ fn add_field(fields: &mut Vec<(String, Shape)>, name: String, shape: Shape) {
 
 /// A struct's fields being gathered, found by name in O(1) each once there are more than a
 /// few (a dictionary of many keys is read in O(its bytes), not O(keys x fields)).
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct KeyFields {
     /// Names and shapes, in first-seen order.
     pub(crate) list: Vec<(String, Shape)>,
@@ -223,6 +317,31 @@ pub(crate) struct KeyFields {
 impl KeyFields {
     /// Fields found by comparing names one by one; past that, by the index.
     const SCAN: usize = 8;
+
+    /// Whether the fields already hold every entry of `dictionary` (a row looked at `depth`
+    /// levels deep): each key a field whose shape [covers](Shape::covers) its value, so adding
+    /// the row would change nothing. Allocates nothing (a `false` only means "add it to know").
+    /// O(bytes x depth), each key found by hash once the fields are indexed.
+    pub(crate) fn covers(&self, dictionary: gdvariant::DictionaryRef<'_>, depth: usize) -> bool {
+        for entry in dictionary.iter() {
+            let Ok((key, item)) = entry else { return false };
+            let (VariantRef::String(name) | VariantRef::StringName(name)) = key else {
+                return false;
+            };
+            let Ok(text) = name.to_str() else { return false };
+            crate::work((text.len() >> 5).saturating_add(1));
+            let at = if self.index.is_empty() {
+                self.list.iter().position(|(field, _)| field == text)
+            } else {
+                self.index.get(text).copied()
+            };
+            let Some((_, shape)) = at.and_then(|at| self.list.get(at)) else { return false };
+            if !shape.covers(item, depth.saturating_sub(1)) {
+                return false;
+            }
+        }
+        true
+    }
 
     /// Adds `shape` to the field `name` (merging with a field of that name). O(name) once
     /// indexed, else [`KeyKeyFields::SCAN`] comparisons at most.
@@ -283,8 +402,54 @@ fn math_struct(fields: &[json::Field], leaf: &DataType) -> Fields {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::arithmetic_side_effects)]
 mod tests {
     use super::*;
+
+    /// Values of many kinds: Godot 4.6's `store_var` of 11 values, and the corpus's values.
+    fn sample_values() -> Vec<Vec<u8>> {
+        use gdvariant::framing::{self, LengthPrefix};
+        let dump = include_bytes!("../../corpus/godot4/stream_file_store_var.bin");
+        let mut values: Vec<Vec<u8>> =
+            framing::frames(dump, LengthPrefix::store_var(false), gdvariant::Options::godot4())
+                .map(|frame| frame.unwrap().payload().to_vec())
+                .collect();
+        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/godot4");
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            if !path.is_file() || path.extension().is_none_or(|e| e != "bin") {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            if gdvariant::validate(&bytes, gdvariant::Options::godot4()).is_ok() {
+                values.push(bytes);
+            }
+        }
+        values
+    }
+
+    #[test]
+    fn covering_is_never_claimed_wrongly_and_a_shape_covers_its_own_value() {
+        let bytes = sample_values();
+        let options = gdvariant::Options::godot4();
+        let values: Vec<_> = bytes.iter().map(|b| gdvariant::parse(b, options).unwrap()).collect();
+        assert!(values.len() > 20, "{}", values.len());
+        let mut own = 0;
+        for a in &values {
+            for depth in [0, 1, MAX_NESTING] {
+                let shape = Shape::of(*a, depth);
+                own += usize::from(shape.covers(*a, depth));
+                for b in &values {
+                    if shape.covers(*b, depth) {
+                        let merged = shape.clone().merge(Shape::of(*b, depth));
+                        assert_eq!(merged, shape, "{a:?} covers {b:?} at {depth}");
+                    }
+                }
+            }
+        }
+        // Every value but those whose shape widens itself (mixed elements) is covered.
+        assert!(own * 10 >= values.len() * 3 * 9, "{own} of {}", values.len() * 3);
+    }
 
     #[test]
     fn merging_follows_the_documented_rules() {

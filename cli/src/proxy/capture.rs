@@ -11,6 +11,7 @@ use std::time::Instant;
 use gdvariant::multiplayer::capture::{self, Direction, Header, RecordHead};
 
 use crate::failure::Failure;
+use crate::output;
 
 /// A capture file being written, shared by every connection.
 #[derive(Debug)]
@@ -21,10 +22,12 @@ pub struct CaptureFile {
 }
 
 impl CaptureFile {
-    /// Creates `path` and writes the header.
+    /// Creates `path` and writes the header. The file is written in place as messages come
+    /// (so that a proxy that is killed leaves every message before), so an existing file is
+    /// refused rather than truncated ([`output::create_log`]); a FIFO is written directly.
     pub fn create(path: &Path, header: Header) -> Result<Self, Failure> {
         let name = path.display().to_string();
-        let file = File::create(path).map_err(|e| Failure::input(&name, e))?;
+        let file = output::create_log(path)?;
         let mut file = BufWriter::new(file);
         let mut bytes = Vec::new();
         capture::write_header(&mut bytes, header).map_err(|e| Failure::input(&name, e))?;

@@ -12,6 +12,7 @@ mod floats;
 mod frames;
 mod get;
 mod multiplayer;
+mod output;
 mod records;
 mod reencode;
 mod validate;

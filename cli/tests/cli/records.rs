@@ -226,3 +226,29 @@ fn where_reports_how_many_frames_matched_and_fails_on_a_path_found_nowhere() {
     assert!(stderr(&export).contains("--where matched 10 of 30 frames"), "{}", stderr(&export));
     let _ = std::fs::remove_file(&out);
 }
+
+/// `export` walks the frames twice (the schema, then the rows): `--where` reports one walk.
+#[test]
+fn export_reports_where_matches_once() {
+    let mut dump = Vec::new();
+    for i in 0..10i32 {
+        // Godot 4 {"k": i}
+        let mut value = Vec::new();
+        for word in [27u32, 1, 4, 1] {
+            value.extend_from_slice(&word.to_le_bytes());
+        }
+        value.extend_from_slice(b"k\0\0\0");
+        value.extend_from_slice(&2u32.to_le_bytes());
+        value.extend_from_slice(&i.to_le_bytes());
+        dump.extend_from_slice(&(value.len() as u32).to_le_bytes());
+        dump.extend_from_slice(&value);
+    }
+    let file = std::env::temp_dir().join(format!("gdvariant-where-once-{}", std::process::id()));
+    std::fs::write(&file, &dump).unwrap();
+    let output =
+        run(&["export", file.to_str().unwrap(), "--to", "csv", "-o", "-", "--where", "k=3"]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(stdout(&output), "k\n3\n");
+    assert!(stderr(&output).contains("--where matched 1 of 10 frames"), "{}", stderr(&output));
+    let _ = std::fs::remove_file(&file);
+}

@@ -21,6 +21,6 @@ def aggregates(relation, pos_x, zone, tags):
 
 parquet, csv = sys.argv[1], sys.argv[2]
 print(json.dumps(aggregates(f"read_parquet('{parquet}')", "pos.x", "meta.zone", "len(tags)")))
-# CSV: struct fields are flattened into dotted columns, lists are JSON text.
-print(json.dumps(aggregates(f"read_csv('{csv}', header = true)", '"pos.x"', '"meta.zone"',
+# CSV: struct fields are flattened into columns named by their paths, lists are JSON text.
+print(json.dumps(aggregates(f"read_csv('{csv}', header = true)", '"pos/x"', '"meta/zone"',
                             "json_array_length(tags::JSON)")))
