@@ -139,7 +139,7 @@ fn every_float_printed_as_json_reads_back_to_the_same_bits() {
                 stdout(&output)
             };
             let mut lines = text.lines().filter(|l| !l.trim().is_empty());
-            let mut read = |line: Option<&str>| {
+            let read = |line: Option<&str>| {
                 let line = line.unwrap_or_else(|| panic!("Godot {godot}, {what}: too few lines"));
                 let mut found = Vec::new();
                 let record = parse_json(line);
