@@ -432,11 +432,14 @@ for tag, a, b in SAMPLES + SAMPLES4:
     case("type_%s_dictkey" % tag, keys(dictionary((a, i32(0))), dictionary((b, i32(0)))), "{%s: 0} twice" % tag, vs)
     case("type_%s_dictval" % tag, keys(dictionary((i32(0), a)), dictionary((i32(0), b))), "{0: %s} twice" % tag, vs)
 # Every type against every other type at the top level (order and identity).
-ALL3 = [a for _, a, _ in SAMPLES]
+# (Objects other than null left out: Godot re-encodes the id of the EncodedObjectAsID it made,
+# and Godot 3 orders objects by address.)
+ALL3 = [a for t, a, _ in SAMPLES if t != "objectid"]
+ALL4 = ALL3 + [a for _, a, _ in SAMPLES4]
 case("types_all_top", keys(*ALL3), "one key of every Godot 3 type (Godot 4 reads other types)")
-case("types_all_top4", keys(*([a for _, a, _ in SAMPLES] + [a for _, a, _ in SAMPLES4])), "one key of every type", (4,))
-case("types_all_arr4", keys(*[array(a) for _, a, _ in SAMPLES + SAMPLES4]), "[one value] of every type", (4,))
-case("types_all_arr3", keys(*[array(a) for _, a, _ in SAMPLES]), "[one value] of every Godot 3 type", (3,))
+case("types_all_top4", keys(*ALL4), "one key of every type", (4,))
+case("types_all_arr4", keys(*[array(a) for a in ALL4]), "[one value] of every type", (4,))
+case("types_all_arr3", keys(*[array(a) for a in ALL3]), "[one value] of every Godot 3 type", (3,))
 
 
 def cases(ver):
