@@ -225,31 +225,6 @@ impl Dictionary {
         &self.hashes
     }
 
-    /// The first position after `after` (from the start for `None`) whose key has the hash
-    /// `hash`. O(1) expected: one index probe, or a scan of at most [`LINEAR`] hashes.
-    pub(crate) fn next_candidate(&self, hash: u64, after: Option<usize>) -> Option<usize> {
-        let from = after.map_or(0, |after| after.saturating_add(1));
-        match &self.index {
-            Some(table) => {
-                let mut best: Option<usize> = None;
-                for &position in table.iter_hash(hash) {
-                    work::add(1);
-                    let matches = self.hashes.get(position) == Some(&hash);
-                    if matches && position >= from && best.is_none_or(|best| position < best) {
-                        best = Some(position);
-                    }
-                }
-                best
-            }
-            None => {
-                let rest = self.hashes.get(from..).unwrap_or(&[]);
-                work::add(rest.len());
-                let found = rest.iter().position(|&h| h == hash)?;
-                found.checked_add(from)
-            }
-        }
-    }
-
     /// The position of `key` among the entries.
     fn find(&self, key: &Variant) -> Option<usize> {
         self.find_hashed(key, key_hash(key, self.rules), self.entries.len())

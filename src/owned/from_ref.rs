@@ -40,7 +40,8 @@ use alloc::vec::Vec;
 use super::dictionary::Settled;
 use super::game::{self, Admitted};
 use super::key_hash::{
-    NEVER, array_finish, array_start, array_step, dictionary_hash, entry_hash, key_hash, leaf_hash,
+    NEVER, array_finish, array_start, array_step, dictionary_finish, dictionary_start,
+    dictionary_step, key_hash, leaf_hash, value_hash,
 };
 use super::key_semantics::KeyRules;
 use super::{Array, Dictionary, GdString, NodePath, Object, Signal, Variant};
@@ -298,7 +299,7 @@ fn build(decoder: &mut Decoder<'_>, stack: &mut Vec<Open>) -> Result<Variant> {
                     check_script(buf, pos, &value)?;
                 }
                 pos = end;
-                let hash = if hashed { leaf_hash(&done) } else { NEVER };
+                let hash = if hashed { leaf_hash(&done, decoder.rules) } else { NEVER };
                 (done, hash)
             }
             Extent::Strings { count, .. } => {
@@ -309,7 +310,7 @@ fn build(decoder: &mut Decoder<'_>, stack: &mut Vec<Open>) -> Result<Variant> {
                 let (done, end) = strings(&value)?;
                 decoder.fill(bytes);
                 pos = end;
-                let hash = if hashed { leaf_hash(&done) } else { NEVER };
+                let hash = if hashed { leaf_hash(&done, decoder.rules) } else { NEVER };
                 (done, hash)
             }
             Extent::Values { first, items } | Extent::Properties { first, count: items } => {
@@ -489,10 +490,10 @@ fn place(decoder: &mut Decoder<'_>, top: &mut Open, done: Variant, hash: u64) ->
             } else {
                 (done, hash)
             };
-            elements.push(done);
             if top.hashed {
-                top.hash = array_step(top.hash, hash);
+                top.hash = array_step(top.hash, value_hash(&done, hash, decoder.rules));
             }
+            elements.push(done);
         }
         Container::Dictionary(dictionary) => {
             if key_next {
@@ -520,6 +521,7 @@ fn place(decoder: &mut Decoder<'_>, top: &mut Open, done: Variant, hash: u64) ->
                 drop(done);
                 return Ok(());
             }
+            let hash = if top.hashed { value_hash(&done, hash, decoder.rules) } else { NEVER };
             match dictionary.settle(done) {
                 Settled::Added => {
                     decoder.fill(ENTRY_BYTES);
@@ -589,14 +591,11 @@ fn dictionary_hash_of(dictionary: &Dictionary, values: &[u64]) -> u64 {
     if values.len() != dictionary.len() {
         return NEVER;
     }
-    let mut sum = 0u64;
+    let mut running = dictionary_start();
     for (&key, &value) in dictionary.key_hashes().iter().zip(values) {
-        let Some(entry) = entry_hash(key, value) else {
-            return NEVER;
-        };
-        sum = sum.wrapping_add(entry);
+        running = dictionary_step(running, key, value);
     }
-    dictionary_hash(dictionary.len(), sum)
+    dictionary_finish(running, dictionary.len())
 }
 
 /// The owned text of a name (a class or property name, a signal name): the text the game reads,
