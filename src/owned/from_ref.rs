@@ -55,7 +55,7 @@ use crate::view::string::{GdStr, read_string};
 use crate::view::value::{Extent, VariantRef, parse_head};
 use crate::view::walk::{Mode, check_script, walk, walk_depth};
 use crate::wire::error::{Error, ErrorKind, Result};
-use crate::wire::exact_float::widen_exact;
+use crate::wire::exact_float::{quiet, widen_exact};
 use crate::wire::read::{error_at, u32_at};
 use crate::{Options, Version};
 
@@ -683,9 +683,15 @@ fn leaf(value: &VariantRef<'_>) -> Result<Variant> {
         R::PackedFloat32Array(p) => V::PackedFloat32Array(p.to_vec()),
         R::PackedFloat64Array(p) => V::PackedFloat64Array(p.to_vec()),
         R::PackedColorArray(p) => V::PackedColorArray(p.to_vec()),
-        R::PackedVector2Array(p) => V::PackedVector2Array(packed_reals(&p, |v| v.map(widen_exact))),
-        R::PackedVector3Array(p) => V::PackedVector3Array(packed_reals(&p, |v| v.map(widen_exact))),
-        R::PackedVector4Array(p) => V::PackedVector4Array(packed_reals(&p, |v| v.map(widen_exact))),
+        R::PackedVector2Array(p) => {
+            V::PackedVector2Array(packed_reals(&p, |v| v.map(widen_exact), |v| v.map(quiet)))
+        }
+        R::PackedVector3Array(p) => {
+            V::PackedVector3Array(packed_reals(&p, |v| v.map(widen_exact), |v| v.map(quiet)))
+        }
+        R::PackedVector4Array(p) => {
+            V::PackedVector4Array(packed_reals(&p, |v| v.map(widen_exact), |v| v.map(quiet)))
+        }
         // Containers, full objects, NodePaths and PackedStringArrays hold more than their head;
         // `convert` reads them (this is reached only from `Variant::from_ref`, which sends
         // containers and full objects to `convert`).
@@ -696,21 +702,23 @@ fn leaf(value: &VariantRef<'_>) -> Result<Variant> {
     })
 }
 
-/// A real-valued math value with `f64` components, single-precision ones widened bit for bit.
+/// A real-valued math value with `f64` components, single-precision ones widened bit for bit,
+/// double-precision ones with their NaNs quiet (as Godot's `f32` `real_t` holds them).
 fn reals<V: RealValue>(value: &Reals<'_, V>) -> V {
     match value.get_f32() {
         Some(single) => V::widen_exact(single),
-        None => value.get(),
+        None => value.get().quiet(),
     }
 }
 
-/// The elements of a packed vector array with `f64` components.
+/// The elements of a packed vector array with `f64` components (as [`reals`]).
 fn packed_reals<S: PackedElement, D: PackedElement>(
     packed: &PackedReals<'_, S, D>,
     widen: impl Fn(S) -> D,
+    quiet: impl Fn(D) -> D,
 ) -> Vec<D> {
     match packed {
         PackedReals::Single(p) => p.iter().map(widen).collect(),
-        PackedReals::Double(p) => p.to_vec(),
+        PackedReals::Double(p) => p.iter().map(quiet).collect(),
     }
 }
