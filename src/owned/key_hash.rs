@@ -6,7 +6,9 @@
 //! agree across dictionaries and threads, and a remote peer cannot choose keys that collide.
 //!
 //! * A value that holds no values hashes its type (a `StringName` as a `String`: Godot 4 makes
-//!   them one key) and its contents (a string its one form of its code points), floats by [`hash_float`] (every NaN alike, `-0.0` as `0.0`).
+//!   them one key) and its contents (a string its one form of its code points), floats by
+//!   [`hash_float`] (every NaN alike, `-0.0` as `0.0`). As an array element or a dictionary
+//!   value ([`value_hash`]), a Godot 4 `StringName` hashes apart from its `String`.
 //! * An array hashes the hash of each element, in order, then its length (last, so that an
 //!   array whose length is known only once it is complete is hashed as it is read).
 //! * A Godot 4 dictionary hashes each entry (the key's hash, the one the dictionary keeps, then
@@ -48,6 +50,9 @@ const SEED: u64 = 0x5851_f42d_4c95_7f2d;
 
 /// Starts the hash of an array.
 const ARRAY: u64 = 0x2545_f491_4f6c_dd1d;
+
+/// Marks the hash of a `StringName` element or value.
+const STRING_NAME: u64 = 0x2127_599b_f432_5c37;
 
 /// Starts the hash of a dictionary.
 const DICTIONARY: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -100,11 +105,14 @@ pub(crate) fn dictionary_finish(running: u64, len: usize) -> u64 {
     array_finish(running, len)
 }
 
-/// The hash of a value whose hash as a key is `hash`, as an array element or a dictionary value
-/// (where Godot 4 compares a float with `==`, so a NaN equals nothing: [`NEVER`]).
+/// The hash of a value whose hash as a key is `hash`, as an array element or a dictionary value,
+/// where Godot 4 compares with `hash_compare(.., false)`: a float NaN equals nothing
+/// ([`NEVER`]), and a `StringName` no `String` (so it hashes apart from one, and keys that
+/// differ only there do not share a hash).
 pub(crate) fn value_hash(value: &Variant, hash: u64, rules: KeyRules) -> u64 {
     match value {
         Variant::Float(f) if f.is_nan() && !rules.godot3 => NEVER,
+        Variant::StringName(_) if !rules.godot3 && hash != NEVER => pair(hash, STRING_NAME) | 1,
         _ => hash,
     }
 }
