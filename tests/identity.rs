@@ -1,6 +1,7 @@
 //! Godot's dictionary key identity and key order, replayed from the real engines
 //! (`corpus/probes/dict-keys/godot{3,4}-identity.jsonl`, made by `identity.py` there): for
-//! every case, the owned decode holds as many entries as Godot's dictionary, the text is
+//! every case, the owned decode holds as many entries as Godot's dictionary (and serde's
+//! reading of a `Variant` holds the same value), the text is
 //! Godot's `var2str` / `var_to_str`, and the re-encoding is Godot's `var2bytes` /
 //! `var_to_bytes` of the decoded value. The few known differences are listed with their
 //! reason, and the test fails if one of them stops being a difference.
@@ -58,6 +59,11 @@ fn differences(version: Version, case: &serde_json::Value) -> Vec<(&'static str,
         gdvariant::text::to_text_as(gdvariant::parse(&bytes, options).unwrap(), version).unwrap();
     if text != case["text"].as_str().unwrap() {
         out.push(("text", format!("{text:?}\n  Godot {:?}", case["text"].as_str().unwrap())));
+    }
+    // serde's reading of a Variant keeps the entries `decode` keeps (its own last-wins rule).
+    let read: Variant = gdvariant::serde::from_bytes(&bytes, options).unwrap();
+    if !read.same(&value) {
+        out.push(("serde", format!("{read:?}\n  decode {value:?}")));
     }
     let encoded = value.encode(EncodeOptions::new(version)).unwrap();
     let godot = unhex(case["reencoded_hex"].as_str().unwrap());

@@ -43,7 +43,7 @@ use crate::Version;
 use crate::wire::work;
 
 #[cfg(feature = "serde")]
-pub(crate) use super::key_hash::hash_float;
+pub(crate) use super::key_hash::{hash_float, narrow_real as narrow_real_component};
 
 /// Which engine's key equality applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
