@@ -9,6 +9,10 @@
 
 mod common;
 
+#[path = "../fuzz/src/lib.rs"]
+#[allow(dead_code)]
+mod fuzz_checks;
+
 use common::*;
 use gdvariant::{EncodeOptions, Variant, Version};
 
@@ -111,4 +115,26 @@ fn key_identity_order_and_reencoding_match_both_engines() {
         }
     }
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// The text's rule and the owned values' rule of key identity are one relation on every probe
+/// input of `corpus/probes/dict-keys` (the `identity` fuzz target's check: the text of a value is
+/// the text of its owned value re-encoded).
+#[test]
+fn text_and_owned_values_agree_on_every_dict_keys_probe() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/probes/dict-keys");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "jsonl") {
+            continue;
+        }
+        for case in read_jsonl(&path) {
+            if let Some(hex) = case["input_hex"].as_str() {
+                fuzz_checks::identity::check(&unhex(hex));
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 900, "{checked} inputs");
 }
