@@ -21,13 +21,17 @@ import identity_cases  # noqa: E402
 from engines import run_godot3, run_godot4  # noqa: E402
 
 
-def collect(engine, lines, version):
-    """REC lines -> records by name; the engine's error lines between each case's markers."""
+def collect(engine, lines, version, crash_ok=False):
+    """REC lines -> records by name; the engine's error lines between each case's markers.
+
+    With crash_ok, an engine that stopped before PROBE_DONE is not an error: the records so far
+    are returned, and "_crashed_on" names the case whose decode began last.
+    """
     pre = "" if engine == 3 else "STDERR "
-    logs, recs, cur, done = {}, {}, None, False
+    logs, recs, cur, done, last = {}, {}, None, False, None
     for line in lines:
         if line.startswith(pre + "DECODE_BEGIN "):
-            cur = line.split(" ")[-1].strip()
+            cur = last = line.split(" ")[-1].strip()
             logs[cur] = []
         elif line.startswith(pre + "DECODE_END "):
             cur = None
@@ -38,9 +42,11 @@ def collect(engine, lines, version):
             done = True
         elif cur is not None and line.strip():
             logs[cur].append(line[len(pre):] if line.startswith(pre) else line)
-    if not done:
+    if not done and not crash_ok:
         sys.exit("no PROBE_DONE line:\n" + "\n".join(lines[-30:]))
     out = {}
+    if not done:
+        out["_crashed_on"] = last or ""
     for name, r in recs.items():
         rec = {"name": name, "godot": version, "type": int(r["type"]),
                "text": r["text"], "reencoded_hex": base64.b64decode(r["reencoded_b64"]).hex(),
@@ -52,15 +58,15 @@ def collect(engine, lines, version):
     return out
 
 
-def run(engine, case_list):
-    """Runs `case_list` ({"name", "b64", ...}) on one engine: records by name."""
+def run(engine, case_list, crash_ok=False):
+    """Runs `case_list` ({"name", "b64", ...}) on one engine: records by name (see collect)."""
     if engine == 3:
         lines = run_godot3(case_list, os.path.join(HERE, "identity3.gd"))
         version = "3.2.3-stable"
     else:
         lines = run_godot4(case_list, os.path.join(HERE, "identity4"))
         version = "4.6-stable (official)"
-    return collect(engine, lines, version)
+    return collect(engine, lines, version, crash_ok)
 
 
 def main():
