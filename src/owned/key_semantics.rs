@@ -36,8 +36,10 @@ use alloc::vec::Vec;
 use core::hash::{BuildHasher, Hasher};
 
 #[cfg(feature = "serde")]
+use super::key_hash::NEVER;
+#[cfg(feature = "serde")]
 use super::key_hash::key_hash;
-use super::key_hash::{NEVER, narrow_real};
+use super::key_hash::narrow_real;
 use super::{Array, Dictionary, Object, Variant};
 use crate::Version;
 use crate::wire::work;

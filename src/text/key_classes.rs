@@ -243,10 +243,11 @@ impl<'a> KeyClasses<'a> {
             _ => type_id(&value, self.version),
         };
         pieces.push(Piece::Word(u64::from(ty)));
-        if opens && self.version == Version::Godot4 && matches!(value, V::Dictionary(_)) {
-            // Godot 4 builds a dictionary through its map: a repeated key keeps its first place
-            // and takes the last value. Keys as keys, values as values, in that order (Godot's
-            // hash folds the entries in order).
+        if opens && matches!(value, V::Dictionary(_)) {
+            // Godot builds a dictionary through its map: a repeated key keeps its first place
+            // and takes the last value (a lost key is never found, so never repeats). Godot 4:
+            // keys as keys, values as values, in that order (its hash folds the entries in
+            // order).
             self.merged.clear();
             self.merged_at.clear();
             let mut children = part.children();
@@ -269,39 +270,43 @@ impl<'a> KeyClasses<'a> {
                     }
                 }
             }
-            let mut nan = false;
+            let (mut nan, mut lost_key, mut mutates) = (false, false, false);
             for &(k, v, value_nan) in &self.merged {
                 pieces.push(Piece::Word(u64::from(k)));
                 pieces.push(Piece::Word(u64::from(v)));
                 nan |= value_nan;
+                lost_key |= k & LOST != 0;
+                mutates |= (k | v) & MUTATES != 0;
             }
             pieces.push(Piece::Word(self.merged.len() as u64));
-            // A float NaN value is compared with `==`: the dictionary equals nothing else.
-            return Ok(if nan { Formed::Unique } else { Formed::Canonical });
+            return Ok(match self.version {
+                // By reference; printing adds an entry for each key it does not find (its own,
+                // or those of what it holds), which changes what holds it.
+                Version::Godot3 if lost_key || mutates => Formed::Lost { mutates: true },
+                Version::Godot3 => Formed::Unique,
+                // A float NaN value is compared with `==`: the dictionary equals nothing else.
+                Version::Godot4 if nan => Formed::Unique,
+                Version::Godot4 => Formed::Canonical,
+            });
         }
         if opens {
-            let dictionary = matches!(value, V::Dictionary(_));
+            // An array.
             let mut count = 0u64;
-            let (mut lost, mut lost_key, mut mutates, mut nan) = (false, false, false, false);
-            for (i, child) in part.children().enumerate() {
+            let (mut lost, mut mutates, mut nan) = (false, false, false);
+            for child in part.children() {
                 let number = self.numbers.get(child.index() as usize).copied().unwrap_or(UNKNOWN);
-                let key = dictionary && i & 1 == 0;
                 lost |= number & LOST != 0;
-                lost_key |= key && number & LOST != 0;
                 mutates |= number & MUTATES != 0;
-                nan |= !key && matches!(child.value(), V::Float(f) if f.is_nan());
+                nan |= matches!(child.value(), V::Float(f) if f.is_nan());
                 pieces.push(Piece::Word(u64::from(number)));
                 count = count.saturating_add(1);
             }
             pieces.push(Piece::Word(count));
-            return Ok(match (self.version, dictionary) {
+            return Ok(match self.version {
                 // Element by element, so an array holding a lost value is lost.
-                (Version::Godot3, false) if lost => Formed::Lost { mutates },
-                // By reference; printing adds an entry for each key it does not find.
-                (Version::Godot3, true) if lost_key || mutates => Formed::Lost { mutates: true },
-                (Version::Godot3, true) => Formed::Unique,
-                // Array elements and dictionary values compare floats with `==`: NaN differs.
-                (Version::Godot4, _) if nan => Formed::Unique,
+                Version::Godot3 if lost => Formed::Lost { mutates },
+                // Array elements compare floats with `==`: NaN differs.
+                Version::Godot4 if nan => Formed::Unique,
                 _ => Formed::Canonical,
             });
         }
