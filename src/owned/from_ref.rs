@@ -568,7 +568,7 @@ fn close(decoder: &mut Decoder<'_>, open: Open) -> (Variant, u64) {
                 decoder.typed_dictionaries.pop();
             }
             let base = usize::try_from(hash).unwrap_or(usize::MAX);
-            let hash = if hashed && !decoder.rules.godot3 {
+            let hash = if hashed && decoder.rules.identity().dictionaries_by_content() {
                 let values = decoder.value_hashes.get(base..).unwrap_or(&[]);
                 dictionary_hash_of(&dictionary, values)
             } else {

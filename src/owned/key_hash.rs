@@ -39,7 +39,7 @@ use foldhash::fast::FoldHasher;
 use super::key_semantics::KeyRules;
 use super::{Array, Dictionary, Object, Variant};
 use crate::VariantType;
-use crate::wire::exact_float::narrow_exact;
+use crate::wire::identity::{Place, narrow_real};
 use crate::wire::work;
 
 /// The hash of a key that equals no key, itself included.
@@ -111,16 +111,16 @@ pub(crate) fn dictionary_finish(running: u64, len: usize) -> u64 {
 /// differ only there do not share a hash).
 pub(crate) fn value_hash(value: &Variant, hash: u64, rules: KeyRules) -> u64 {
     match value {
-        Variant::Float(f) if f.is_nan() && !rules.godot3 => NEVER,
-        Variant::StringName(_) if !rules.godot3 && hash != NEVER => pair(hash, STRING_NAME) | 1,
+        Variant::Float(f) if f.is_nan() && !rules.identity().float_nans_equal(Place::Value) => {
+            NEVER
+        }
+        Variant::StringName(_)
+            if !rules.identity().strings_alike(Place::Value) && hash != NEVER =>
+        {
+            pair(hash, STRING_NAME) | 1
+        }
         _ => hash,
     }
-}
-
-/// `value`, a real component of a math value, as Godot's official builds hold it: narrowed to
-/// `f32` (a NaN stays a NaN).
-pub(crate) fn narrow_real(value: f64) -> f64 {
-    if value.is_nan() { value } else { f64::from(narrow_exact(value)) }
 }
 
 /// One hash for floats that Godot's key equality calls equal (`==`, or both NaN).
@@ -146,7 +146,7 @@ enum Node<'a> {
 fn node(value: &Variant, rules: KeyRules) -> Node<'_> {
     match value {
         Variant::Array(array) => Node::Array(array),
-        Variant::Dictionary(_) if rules.godot3 => Node::Leaf(NEVER),
+        Variant::Dictionary(_) if !rules.identity().dictionaries_by_content() => Node::Leaf(NEVER),
         Variant::Dictionary(dictionary) => Node::Dictionary(dictionary),
         _ => Node::Leaf(leaf_hash(value, rules)),
     }
@@ -211,7 +211,7 @@ pub(crate) fn leaf_hash(value: &Variant, rules: KeyRules) -> u64 {
             work::add(x.len());
             x.hash(state);
         }
-        V::PackedFloat32Array(x) if rules.godot3 => {
+        V::PackedFloat32Array(x) if rules.identity().reals_by_bytes() => {
             // Godot 3.2 hashes a pool of reals by its bytes, and never finds one holding a NaN.
             work::add(x.len());
             if x.iter().any(|c| c.is_nan()) {

@@ -12,7 +12,8 @@
 //! and are kept out of the hash index altogether, which also keeps hostile inputs from piling
 //! identical hashes into one bucket.
 //!
-//! Godot 4 compares a value by where it sits ([`Place`]). A key of a dictionary (the top-level
+//! The rules are those of `wire/identity.rs` ([`Identity`]), which the text follows too. Godot
+//! 4 compares a value by where it sits ([`Place`]). A key of a dictionary (the top-level
 //! key, or a key of a dictionary inside one) is compared with `StringLikeVariantComparator`: a
 //! `String` and a `StringName` with the same text are one key, and a float NaN equals a NaN. An
 //! array element or a dictionary value is compared with `hash_compare(.., false)`: a `String`
@@ -39,13 +40,13 @@ use core::hash::{BuildHasher, Hasher};
 use super::key_hash::NEVER;
 #[cfg(feature = "serde")]
 use super::key_hash::key_hash;
-use super::key_hash::narrow_real;
 use super::{Array, Dictionary, Object, Variant};
 use crate::Version;
+use crate::wire::identity::{Identity, Place, narrow_real};
 use crate::wire::work;
 
 #[cfg(feature = "serde")]
-pub(crate) use super::key_hash::{hash_float, narrow_real as narrow_real_component};
+pub(crate) use super::key_hash::hash_float;
 
 /// Which engine's key equality applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +62,11 @@ impl KeyRules {
     /// The rules of `version`.
     pub(crate) fn of(version: Version) -> Self {
         KeyRules { godot3: version == Version::Godot3 }
+    }
+
+    /// Godot's key identity of these rules' version (`wire/identity.rs`).
+    pub(crate) fn identity(self) -> Identity {
+        Identity::of(if self.godot3 { Version::Godot3 } else { Version::Godot4 })
     }
 }
 
@@ -88,15 +94,6 @@ fn floats_equal(a: f64, b: f64) -> bool {
 /// [`floats_equal`] on the `f32`s Godot's official builds hold for two real components.
 fn reals_narrowed_equal(a: f64, b: f64) -> bool {
     floats_equal(narrow_real(a), narrow_real(b))
-}
-
-/// Where a value sits in a key (Godot 4 compares the two places differently).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Place {
-    /// A dictionary key (the top-level key, or a key of a dictionary inside one).
-    Key,
-    /// An array element or a dictionary value.
-    Value,
 }
 
 /// Up to 16 components of a math value, in wire order.
@@ -268,6 +265,7 @@ impl<'a> KeyFrame<'a> {
 /// Compares `a` and `b` as keys, or opens them for comparing their contents.
 fn key_step<'a>(a: &'a Variant, b: &'a Variant, rules: KeyRules, place: Place) -> Step<'a> {
     use Variant as V;
+    let identity = rules.identity();
     // The most common keys first.
     match (a, b) {
         (V::String(x), V::String(y)) | (V::StringName(x), V::StringName(y)) => {
@@ -278,7 +276,7 @@ fn key_step<'a>(a: &'a Variant, b: &'a Variant, rules: KeyRules, place: Place) -
     }
     let singles = |x: f32, y: f32| floats_equal(f64::from(x), f64::from(y));
     match (a, b) {
-        (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) if rules.godot3 => {
+        (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) if identity.reals_by_bytes() => {
             // Godot 3.2: the same bytes, and no NaN (its test of two NaNs fails).
             return Step::Done(
                 x.len() == y.len()
@@ -295,14 +293,14 @@ fn key_step<'a>(a: &'a Variant, b: &'a Variant, rules: KeyRules, place: Place) -
     if let Some(equal) = reals_equal(a, b, reals_narrowed_equal, singles) {
         return Step::Done(equal);
     }
-    let godot4_value = !rules.godot3 && place == Place::Value;
+    let nans_equal = identity.float_nans_equal(place);
     Step::Done(match (a, b) {
         (V::Nil, V::Nil) | (V::Callable, V::Callable) => true,
         (V::Bool(x), V::Bool(y)) => x == y,
-        (V::Float(x), V::Float(y)) if godot4_value => x == y,
-        (V::Float(x), V::Float(y)) => floats_equal(*x, *y),
+        (V::Float(x), V::Float(y)) if nans_equal => floats_equal(*x, *y),
+        (V::Float(x), V::Float(y)) => x == y,
         (V::String(x), V::StringName(y)) | (V::StringName(x), V::String(y)) => {
-            !rules.godot3 && place == Place::Key && x == y
+            identity.strings_alike(place) && x == y
         }
         (V::Vector2i(x), V::Vector2i(y)) => x == y,
         (V::Rect2i(x), V::Rect2i(y)) => x == y,
@@ -319,7 +317,7 @@ fn key_step<'a>(a: &'a Variant, b: &'a Variant, rules: KeyRules, place: Place) -
             return Step::Open(KeyFrame::Elements { x, y, next: 0, rules });
         }
         (V::Dictionary(x), V::Dictionary(y)) => {
-            if rules.godot3 || x.len() != y.len() {
+            if !identity.dictionaries_by_content() || x.len() != y.len() {
                 return Step::Done(false);
             }
             return Step::Open(KeyFrame::Entries { x, y, next: 0, value: false, rules });

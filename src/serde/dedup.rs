@@ -19,8 +19,9 @@ use hashbrown::{DefaultHashBuilder, HashMap};
 
 use super::key_ids::sort_cost;
 use super::source::Source;
-use crate::owned::key_semantics::{hash_float, narrow_real_component as narrow_real};
+use crate::owned::key_semantics::hash_float;
 use crate::view::tape::Part;
+use crate::wire::identity::narrow_real;
 use crate::wire::work;
 use crate::{GdStr, ObjectRef, VariantRef, VariantType};
 

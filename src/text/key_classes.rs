@@ -10,8 +10,9 @@
 //! seeded hash. A value that equals nothing else (an object other than null, a Godot 3
 //! dictionary) gets a number of its own, and so does every container holding one.
 //!
-//! Godot 4 compares a value by where it sits (the rule of `owned/key_semantics.rs`, which
-//! `tests/identity.rs` and the `identity` fuzz target hold the two to): a `StringName`'s number
+//! Godot 4 compares a value by where it sits (the rules of `wire/identity.rs`, which
+//! `owned/key_semantics.rs` follows too; `tests/identity.rs` and the `identity` fuzz target
+//! hold the two implementations to one relation): a `StringName`'s number
 //! is its `String`'s with a bit set ([`STRING_NAME`]), which a key drops ([`key_number`]), so
 //! that the two are one key and differ as array elements and dictionary values; an array
 //! holding a float NaN, or a dictionary holding one as a value, gets a number of its own (Godot
@@ -44,6 +45,7 @@ use super::order::{
 use crate::view::string::GameText;
 use crate::view::tape::Part;
 use crate::wire::error::Result;
+use crate::wire::identity::{Identity, Place};
 use crate::wire::options::Version;
 use crate::wire::types::VariantType;
 use crate::wire::work;
@@ -68,9 +70,15 @@ const STRING_NAME: u32 = 1 << 29;
 
 /// The number of a value as a dictionary key, from its number as an element or a value: Godot
 /// 4's `StringLikeVariantComparator` makes a `String` and a `StringName` with the same text one
-/// key.
+/// key ([`Identity::strings_alike`]).
 fn key_number(number: u32) -> u32 {
     number & !STRING_NAME
+}
+
+/// Whether `identity` tells a `StringName` from its `String` in one place and not in the other,
+/// so that a `StringName` is numbered as its `String` with [`STRING_NAME`] set.
+fn string_name_bit(identity: Identity) -> bool {
+    identity.strings_alike(Place::Key) && !identity.strings_alike(Place::Value)
 }
 
 /// One piece of a canonical form.
@@ -197,8 +205,8 @@ impl<'a> KeyClasses<'a> {
                 continue;
             }
             let formed = self.form(part, value, opens);
-            let string_name =
-                self.version == Version::Godot4 && matches!(value, VariantRef::StringName(_));
+            let string_name = string_name_bit(Identity::of(self.version))
+                && matches!(value, VariantRef::StringName(_));
             let number = match formed {
                 Ok(Formed::Canonical) if string_name => self.intern() | STRING_NAME,
                 Ok(Formed::Canonical) => self.intern(),
@@ -234,10 +242,11 @@ impl<'a> KeyClasses<'a> {
     fn form(&mut self, part: Part<'_, 'a>, value: VariantRef<'a>, opens: bool) -> Result<Formed> {
         use VariantRef as V;
         self.scratch.clear();
+        let identity = Identity::of(self.version);
         let pieces = &mut self.scratch;
         let ty = match value {
             // One type for both strings in Godot 4.
-            V::StringName(_) if self.version == Version::Godot4 => {
+            V::StringName(_) if string_name_bit(identity) => {
                 id_of(VariantType::String, self.version)
             }
             _ => type_id(&value, self.version),
@@ -279,14 +288,15 @@ impl<'a> KeyClasses<'a> {
                 mutates |= (k | v) & MUTATES != 0;
             }
             pieces.push(Piece::Word(self.merged.len() as u64));
-            return Ok(match self.version {
+            let by_content = identity.dictionaries_by_content();
+            return Ok(match () {
                 // By reference; printing adds an entry for each key it does not find (its own,
                 // or those of what it holds), which changes what holds it.
-                Version::Godot3 if lost_key || mutates => Formed::Lost { mutates: true },
-                Version::Godot3 => Formed::Unique,
-                // A float NaN value is compared with `==`: the dictionary equals nothing else.
-                Version::Godot4 if nan => Formed::Unique,
-                Version::Godot4 => Formed::Canonical,
+                () if !by_content && (lost_key || mutates) => Formed::Lost { mutates: true },
+                () if !by_content => Formed::Unique,
+                // A float NaN value compared with `==`: the dictionary equals nothing else.
+                () if nan && !identity.float_nans_equal(Place::Value) => Formed::Unique,
+                () => Formed::Canonical,
             });
         }
         if opens {
@@ -302,12 +312,12 @@ impl<'a> KeyClasses<'a> {
                 count = count.saturating_add(1);
             }
             pieces.push(Piece::Word(count));
-            return Ok(match self.version {
+            return Ok(match () {
                 // Element by element, so an array holding a lost value is lost.
-                Version::Godot3 if lost => Formed::Lost { mutates },
-                // Array elements compare floats with `==`: NaN differs.
-                Version::Godot4 if nan => Formed::Unique,
-                _ => Formed::Canonical,
+                () if lost => Formed::Lost { mutates },
+                // Array elements compared with `==`: a NaN differs from everything.
+                () if nan && !identity.float_nans_equal(Place::Value) => Formed::Unique,
+                () => Formed::Canonical,
             });
         }
         if let Some(reals) = real_components(&value) {
@@ -318,7 +328,7 @@ impl<'a> KeyClasses<'a> {
             pieces.extend(ints.iter().take(len).map(|c| Piece::Word(u64::from(*c as u32))));
             return Ok(Formed::Canonical);
         }
-        if self.version == Version::Godot3 {
+        if identity.reals_by_bytes() {
             if let V::PackedFloat32Array(reals) = value {
                 if reals.iter().any(f32::is_nan) {
                     // Godot 3.2's pool comparison negates only the first half of its NaN test.
