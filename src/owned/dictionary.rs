@@ -20,10 +20,16 @@ use crate::wire::work;
 /// Keys follow Godot, not Rust's `PartialEq`: `1` and `1.0` are different keys, `0.0` and `-0.0`
 /// are one key, every NaN is the same key, `"a"` and `&"a"` (a `StringName`) are one key, strings
 /// compare by code point (a Godot 3 key decoded from an overlong spelling of `"type"` is `"type"`,
-/// see [`GdString`](crate::GdString)), arrays and dictionaries compare by content. A key holding an object (other than a null one) is an
-/// instance of its own, as every decoded object is in Godot: it equals no other key and is never
-/// found by a lookup. A dictionary decoded from Godot 3 bytes keeps Godot 3's rules (`String` and
-/// `StringName` apart, dictionary keys by reference, so never found either). Inserting an
+/// see [`GdString`](crate::GdString)), math values as the `f32`s Godot holds, arrays element by
+/// element and dictionaries entry by entry in order. Inside a container key, Godot 4 compares an
+/// array element or a dictionary value more strictly: a float NaN there equals nothing (so a key
+/// `[NAN]` is never found, and two are two keys), and `"a"` never equals `&"a"` there (`["a"]`
+/// and `[&"a"]` are two keys; `{"a": 1}` and `{&"a": 1}` one). A key holding an object (other
+/// than a null one) is an instance of its own, as every decoded object is in Godot: it equals no
+/// other key and is never found by a lookup. A dictionary decoded from Godot 3 bytes keeps Godot
+/// 3's rules (`String` and `StringName` apart, a NaN equal to a NaN at every depth, dictionary
+/// keys by reference, so never found either, and a `PackedFloat32Array` by its bytes, never
+/// found when it holds a NaN). Inserting an
 /// existing key replaces its value and keeps its position and its first key, as `d[k] = v` does
 /// in Godot, and as Godot's decoder does with repeated keys on the wire.
 ///
