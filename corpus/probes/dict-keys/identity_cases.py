@@ -350,6 +350,29 @@ case("merge_inner_replaced_lost", keys(dictionary((array(), dictionary((pfloat32
 case("merge_inner_replaced_lost_arr", keys(dictionary((i32(0), array(pfloat32(NAN32))), (i32(0), i32(1))), i32(7)),
      "{{0: [PoolRealArray([NaN])], 0: 1}: 1, 7: 2}")
 
+# Depth: Godot 4's recursive_hash stops at 100 levels (MAX_RECURSION, logging "Max recursion
+# reached"): arrays deeper hash alike.
+def deep(levels, leaf):
+    b = leaf
+    for _ in range(levels):
+        b = array(b)
+    return b
+
+
+for levels in (98, 99, 100, 101, 102, 105):
+    case("deep_%d" % levels, keys(deep(levels, i32(1)), deep(levels, i32(2))),
+         "two keys: arrays nested %d levels around 1 and around 2" % levels)
+# Equality stops sooner: hash_compare passes recursion_count + 1 to Array::recursive_equal,
+# which adds 1 again, so arrays past 50 levels are equal. (Two keys nested 48 to 50 levels
+# around a NaN hang Godot 4.6's var_to_str: Array::operator< asks both ways at every level, 2^n
+# steps when every level ties; left out.)
+for levels in (51, 60):
+    case("deep_nan_%d" % levels, keys(deep(levels, f64(NAN64)), deep(levels, f64(NAN64))),
+         "two keys: arrays nested %d levels around NaN" % levels, (4,))
+for levels in (48, 49, 50, 51, 60):
+    case("deep_sname_%d" % levels, keys(deep(levels, string(b"a")), deep(levels, sname(b"a"))),
+         "two keys: arrays nested %d levels around \"a\" and &\"a\"" % levels, (4,))
+
 # Class 4: 64-bit real_t fields narrowed to float (single values: their re-encoding).
 for tag, bits in [("snan_low", 0x7FF0000000000001), ("snan_high", 0x7FF4000000000000), ("negsnan", 0xFFF0000000000001),
                   ("qnan", 0x7FF8000000000001), ("snan_payload", 0x7FF00000DEADBEEF), ("big", 0x7E37E43C8800759C),
