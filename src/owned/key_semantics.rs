@@ -51,7 +51,7 @@ pub(crate) use super::key_hash::hash_float;
 /// Which engine's key equality applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct KeyRules {
-    /// Godot 3: `String` and `StringName` never meet, and dictionaries compare by reference.
+    /// Godot 3's rules (see [`Identity`]) rather than Godot 4's.
     pub(crate) godot3: bool,
 }
 
@@ -70,8 +70,9 @@ impl KeyRules {
     }
 }
 
-/// Whether `key` can equal no key at all (itself included): it holds a non-null object, or,
-/// under Godot 3's rules, a dictionary. Iterative; O(size of the key). (For serde's
+/// Whether `key` can equal no key at all (itself included): it holds a non-null object; under
+/// Godot 3's rules, a dictionary or a pool of reals holding a NaN; under Godot 4's, a float NaN
+/// as an array element or a dictionary value. Iterative; O(size of the key). (For serde's
 /// repeated-key rule.)
 #[cfg(feature = "serde")]
 pub(crate) fn never_equal(key: &Variant, rules: KeyRules) -> bool {
