@@ -6,7 +6,7 @@ both engines under 64 KiB (from corpus/godot3, corpus/godot4 and the `input_hex`
 corpus/probes/**/*.jsonl), shaped for each target's input format:
 
   lazy_walk, differential, reencode,  the bytes as they are
-  work_bound
+  identity, work_bound
   owned_roundtrip                     a settings byte (0..5), then bytes to drive the generator
   framing                             prefix selector and read-size seed, then a stream capture
                                       (the real streams, big-endian ones included, and single
@@ -80,7 +80,7 @@ def main():
     multiplayer_seeds()
     counts = {}
     for name, data in inputs():
-        for target in ("lazy_walk", "differential", "reencode", "work_bound"):
+        for target in ("lazy_walk", "differential", "reencode", "identity", "work_bound"):
             write(target, data)
         write("owned_roundtrip", bytes([len(data) % 6]) + data)
         if name.startswith("stream_"):

@@ -22,8 +22,9 @@ use std::path::{Path, PathBuf};
 type Check = fn(&[u8]);
 
 /// Every fuzz target, by the name of its folder under `fuzz/regressions/`.
-const TARGETS: [(&str, Check); 8] = [
+const TARGETS: [(&str, Check); 9] = [
     ("lazy_walk", fuzz_checks::lazy_walk::check),
+    ("identity", fuzz_checks::identity::check),
     ("differential", fuzz_checks::differential::check),
     ("owned_roundtrip", fuzz_checks::owned_roundtrip::check),
     ("reencode", fuzz_checks::reencode::check),
@@ -78,6 +79,7 @@ fn corpus_inputs_pass_every_byte_check() {
                 run("lazy_walk", fuzz_checks::lazy_walk::check);
                 run("differential", fuzz_checks::differential::check);
                 run("reencode", fuzz_checks::reencode::check);
+                run("identity", fuzz_checks::identity::check);
                 checked += 1;
             }
         }

@@ -7,7 +7,9 @@
 //!    key shapes that made key equality super-linear: keys that are trees of small dictionaries
 //!    differing only in their last leaf (each level once had every key of one side compared with
 //!    every key of the other), chains of dictionaries nested as keys, dictionaries nested as
-//!    values inside keys, long arrays differing only at the end, and one big key repeated.
+//!    values inside keys, long arrays differing only at the end, one big key repeated, arrays
+//!    differing only in which texts are `StringName`s, arrays holding a NaN (equal to no key),
+//!    and dictionaries holding the same entries in other orders.
 //! 2. **Small stack** (`common::work::on_small_stack`, 256 KiB): `decode`, `Clone`, `Debug`
 //!    (`{:?}` and `{:#?}`), `==`, `Variant::same`, `Drop`, `Dictionary::insert` / `get` /
 //!    `contains_key` / `remove` and `encode` on values 1024 levels deep: arrays, dictionaries
@@ -31,6 +33,9 @@ const ARRAY: u32 = 0x1C;
 const DICTIONARY: u32 = 0x1B;
 const INT: u32 = 2;
 const NIL: u32 = 0;
+const STRING: u32 = 4;
+const STRING_NAME: u32 = 21;
+const FLOAT64: u32 = 3 | 1 << 16;
 
 /// Little-endian words.
 fn words(ws: &[u32]) -> Vec<u8> {
@@ -111,10 +116,36 @@ fn array_key(i: u32, ws: &mut Vec<u32>) {
     ws.extend([INT, i]);
 }
 
+/// An array of 16 one-letter texts, each a `String` or a `StringName` by the bits of `i`: keys
+/// that would share a hash if a `StringName` element hashed as its `String`.
+fn string_name_key(i: u32, ws: &mut Vec<u32>) {
+    ws.extend([ARRAY, 16]);
+    for bit in 0..16 {
+        ws.extend([if i >> bit & 1 == 1 { STRING_NAME } else { STRING }, 1, 0x61]);
+    }
+}
+
+/// `[i, NaN]`: in Godot 4 equal to no key, itself included.
+fn nan_key(i: u32, ws: &mut Vec<u32>) {
+    ws.extend([ARRAY, 2, INT, i, FLOAT64, 0, 0x7ff8_0000]);
+}
+
+/// `{0: 0, ..., 7: 7}` in the `i`-th order: the same entries in another order make another key.
+fn order_key(i: u32, ws: &mut Vec<u32>) {
+    let mut left: Vec<u32> = (0..8).collect();
+    let mut rest = i as usize;
+    ws.extend([DICTIONARY, 8]);
+    for n in (1..=8usize).rev() {
+        let k = left.remove(rest % n);
+        rest /= n;
+        ws.extend([INT, k, INT, k]);
+    }
+}
+
 /// The hostile shapes: name, and a generator of about `size` bytes.
 type Shape = (&'static str, fn(usize) -> Vec<u8>);
 
-const SHAPES: [Shape; 6] = [
+const SHAPES: [Shape; 9] = [
     ("two equal tree keys", |size| two_trees(size, true)),
     ("two tree keys differing in their last leaf", |size| two_trees(size, false)),
     ("chains of 64 dictionaries as keys", |size| keys(size / 780, |i, ws| chain_key(64, i, ws))),
@@ -123,6 +154,9 @@ const SHAPES: [Shape; 6] = [
     }),
     ("arrays differing at the end", |size| keys(size / 532, array_key)),
     ("one chain key repeated", |size| keys(size / 780, |_, ws| chain_key(64, 0, ws))),
+    ("arrays of Strings and StringNames", |size| keys(size / 212, string_name_key)),
+    ("arrays holding a NaN", |size| keys(size / 36, nan_key)),
+    ("dictionaries with the same entries in another order", |size| keys(size / 144, order_key)),
 ];
 
 /// The dictionary `bytes` decode to.
@@ -133,9 +167,21 @@ fn decoded(bytes: &[u8]) -> Dictionary {
     }
 }
 
+/// The shape whose keys equal no key, themselves included (never found, never equal).
+const UNFINDABLE: &str = "arrays holding a NaN";
+
 /// Asserts that `op` does linear work on every shape.
 fn linear(what: &str, factor: u64, op: impl Fn(&[u8])) {
+    linear_on(what, factor, true, op);
+}
+
+/// Asserts that `op` does linear work on every shape (but the one whose keys are never found,
+/// unless `unfindable`).
+fn linear_on(what: &str, factor: u64, unfindable: bool, op: impl Fn(&[u8])) {
     for (name, make) in SHAPES {
+        if !unfindable && name == UNFINDABLE {
+            continue;
+        }
         let [a, b] = assert_linear(
             &format!("{what}: {name}"),
             16 << 10,
@@ -170,7 +216,7 @@ fn inserting_hostile_keys_is_linear() {
 
 #[test]
 fn looking_up_hostile_keys_is_linear() {
-    linear("get", 12, |bytes| {
+    linear_on("get", 12, false, |bytes| {
         let (first, second) = (decoded(bytes), decoded(bytes));
         // Each key is found in the other decoding: hashed, then compared in depth once.
         for (key, value) in second.iter() {
@@ -184,7 +230,7 @@ fn looking_up_hostile_keys_is_linear() {
 
 #[test]
 fn removing_a_hostile_key_is_linear() {
-    linear("remove", 12, |bytes| {
+    linear_on("remove", 12, false, |bytes| {
         let mut dictionary = decoded(bytes);
         let key = dictionary.keys().last().unwrap().clone();
         let len = dictionary.len();
@@ -195,7 +241,7 @@ fn removing_a_hostile_key_is_linear() {
 
 #[test]
 fn comparing_hostile_keys_is_linear() {
-    linear("eq", 12, |bytes| {
+    linear_on("eq", 12, false, |bytes| {
         let (first, second) = (decoded(bytes), decoded(bytes));
         assert!(first == second);
         let (first, second) = (Variant::from(first), Variant::from(second));

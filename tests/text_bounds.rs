@@ -227,6 +227,39 @@ fn thousands_of_repeated_keys_without_order() {
 }
 
 #[test]
+fn thousands_of_keys_differing_in_their_string_names_and_inner_repeats() {
+    // Godot 4 tells a StringName from its String inside a key, and merges an inner
+    // dictionary's repeated keys before comparing it: arrays of 16 texts, each a String or a
+    // StringName by the bits of the index, then a dictionary whose key 0 repeats with values
+    // that make half the keys equal.
+    assert_linear(
+        "arrays of Strings and StringNames, inner dictionaries with repeated keys",
+        1000,
+        FACTOR,
+        |count| {
+            dictionary(G4, count, |w, i| {
+                w.begin_array(17).unwrap();
+                for bit in 0..16 {
+                    if i >> bit & 1 == 1 {
+                        w.string_name("a").unwrap();
+                    } else {
+                        w.string("a").unwrap();
+                    }
+                }
+                w.begin_dictionary(3).unwrap();
+                w.int(0).unwrap();
+                w.int(i as i64).unwrap();
+                w.int(1).unwrap();
+                w.float(1.5).unwrap();
+                w.int(0).unwrap();
+                w.int((i / 2) as i64).unwrap();
+            })
+        },
+        print,
+    );
+}
+
+#[test]
 fn thousands_of_keys_with_a_long_common_prefix() {
     assert_linear(
         "arrays of 32 zeros and an index",

@@ -11,6 +11,7 @@
 //! | `differential` | bytes | `validate`, a full lazy walk, `parse_prefix` and owned `decode` give the same verdict, and the same error at the same offset (see [`differential`] for the one documented ordering difference) |
 //! | `owned_roundtrip` | `arbitrary` values | encode, validate, decode: the same value bit for bit, re-encoded to the same bytes |
 //! | `reencode` | bytes | whatever validates re-encodes to bytes that validate and decode to the same value, and encode to themselves |
+//! | `identity` | bytes | the text of a value equals the text of its owned value re-encoded: the text's and the owned values' rules of key identity merge the same keys, and the text orders them alike |
 //! | `framing` | selector + bytes | the frame iterator and the streaming reader (read in arbitrary chunk sizes) agree on every frame and on the error that ends the stream |
 //! | `work_bound` | bytes | every public path that reads untrusted bytes (validate, cursor, tape, JSON, text, serde, lookups, decode, encode, framing scan, detect) stays within a fixed number of units of work per input byte (`gdvariant::work`) |
 //! | `multiplayer` | selector + bytes | Godot 4 and Godot 3 multiplayer packets, their transports, capture files and sessions: no panic, errors inside the input, bounded work per byte; what validates re-encodes (from owned values) to a packet of the same meaning that is a fixed point of the encoder |
@@ -18,6 +19,7 @@
 
 pub mod differential;
 pub mod framing;
+pub mod identity;
 pub mod lazy_walk;
 pub mod multiplayer;
 pub mod options;

@@ -67,7 +67,7 @@ fn round_trip(value: &Variant, encode_options: EncodeOptions, options: gdvariant
 }
 
 /// Whether a (validated) value holds a math value or packed vectors in double precision.
-fn holds_double_reals(value: VariantRef<'_>) -> bool {
+pub fn holds_double_reals(value: VariantRef<'_>) -> bool {
     use gdvariant::PackedReals as P;
     let double = |p: Precision| p == Precision::Double;
     match value {
@@ -98,7 +98,7 @@ fn holds_double_reals(value: VariantRef<'_>) -> bool {
 
 /// Whether a round trip through Godot's encoding rewrites part of `value` (see the module
 /// docs).
-fn rewritten_by_godot(value: &Variant, full_objects: bool) -> bool {
+pub fn rewritten_by_godot(value: &Variant, full_objects: bool) -> bool {
     let bom = |text: &String| text.starts_with('\u{feff}');
     let bom_first = |text: &GdString| text.code_points().next() == Some(0xFEFF);
     let container = |ty: &ElementType<String>| match ty {

@@ -17,8 +17,8 @@ use super::key_semantics::KeyRules;
 use super::{Array, Dictionary, GdString, NodePath, Object, Signal, Variant};
 use crate::encoder::ENCODED_OBJECT_AS_ID;
 use crate::view::math::{
-    Aabb, Basis, Plane, Projection, Quaternion, Rect2, Transform2D, Transform3D, Vector2, Vector3,
-    Vector4,
+    Aabb, Basis, Plane, Projection, Quaternion, RealValue, Rect2, Transform2D, Transform3D,
+    Vector2, Vector3, Vector4,
 };
 use crate::wire::exact_float::widen_exact;
 use crate::{ElementType, EncodeOptions, Precision, VariantType, Version};
@@ -444,14 +444,14 @@ impl<'u, 'a> Generator<'u, 'a> {
     }
 
     /// A real-valued math value: `f32` components widened with `widen`, or any `f64` ones in
-    /// double precision.
-    fn reals<S: Arbitrary<'a>, D: Arbitrary<'a>>(
+    /// double precision, NaNs quiet (as decoding leaves them: Godot's `f32` `real_t` quiets them).
+    fn reals<S: Arbitrary<'a>, D: Arbitrary<'a> + RealValue>(
         &mut self,
         widen: impl FnOnce(S) -> D,
     ) -> Result<D> {
         match self.precision {
             Precision::Single => Ok(widen(self.u.arbitrary()?)),
-            Precision::Double => self.u.arbitrary(),
+            Precision::Double => Ok(self.u.arbitrary::<D>()?.quiet()),
         }
     }
 
@@ -468,11 +468,11 @@ impl<'u, 'a> Generator<'u, 'a> {
     fn packed_reals<S, D>(&mut self, map: fn(S, fn(f32) -> f64) -> D) -> Result<Vec<D>>
     where
         S: Arbitrary<'a>,
-        D: Arbitrary<'a>,
+        D: Arbitrary<'a> + RealValue,
     {
         match self.precision {
             Precision::Single => self.packed(|u| Ok(map(u.arbitrary()?, widen_exact))),
-            Precision::Double => self.packed(|u| u.arbitrary()),
+            Precision::Double => self.packed(|u| Ok(u.arbitrary::<D>()?.quiet())),
         }
     }
 

@@ -20,10 +20,16 @@ use crate::wire::work;
 /// Keys follow Godot, not Rust's `PartialEq`: `1` and `1.0` are different keys, `0.0` and `-0.0`
 /// are one key, every NaN is the same key, `"a"` and `&"a"` (a `StringName`) are one key, strings
 /// compare by code point (a Godot 3 key decoded from an overlong spelling of `"type"` is `"type"`,
-/// see [`GdString`](crate::GdString)), arrays and dictionaries compare by content. A key holding an object (other than a null one) is an
-/// instance of its own, as every decoded object is in Godot: it equals no other key and is never
-/// found by a lookup. A dictionary decoded from Godot 3 bytes keeps Godot 3's rules (`String` and
-/// `StringName` apart, dictionary keys by reference, so never found either). Inserting an
+/// see [`GdString`](crate::GdString)), math values as the `f32`s Godot holds, arrays element by
+/// element and dictionaries entry by entry in order. Inside a container key, Godot 4 compares an
+/// array element or a dictionary value more strictly: a float NaN there equals nothing (so a key
+/// `[NAN]` is never found, and two are two keys), and `"a"` never equals `&"a"` there (`["a"]`
+/// and `[&"a"]` are two keys; `{"a": 1}` and `{&"a": 1}` one). A key holding an object (other
+/// than a null one) is an instance of its own, as every decoded object is in Godot: it equals no
+/// other key and is never found by a lookup. A dictionary decoded from Godot 3 bytes keeps Godot
+/// 3's rules (`String` and `StringName` apart, a NaN equal to a NaN at every depth, dictionary
+/// keys by reference, so never found either, and a `PackedFloat32Array` by its bytes, never
+/// found when it holds a NaN). Inserting an
 /// existing key replaces its value and keeps its position and its first key, as `d[k] = v` does
 /// in Godot, and as Godot's decoder does with repeated keys on the wire.
 ///
@@ -223,31 +229,6 @@ impl Dictionary {
     /// The hash of each key, by position ([`NEVER`] for keys that equal no key).
     pub(crate) fn key_hashes(&self) -> &[u64] {
         &self.hashes
-    }
-
-    /// The first position after `after` (from the start for `None`) whose key has the hash
-    /// `hash`. O(1) expected: one index probe, or a scan of at most [`LINEAR`] hashes.
-    pub(crate) fn next_candidate(&self, hash: u64, after: Option<usize>) -> Option<usize> {
-        let from = after.map_or(0, |after| after.saturating_add(1));
-        match &self.index {
-            Some(table) => {
-                let mut best: Option<usize> = None;
-                for &position in table.iter_hash(hash) {
-                    work::add(1);
-                    let matches = self.hashes.get(position) == Some(&hash);
-                    if matches && position >= from && best.is_none_or(|best| position < best) {
-                        best = Some(position);
-                    }
-                }
-                best
-            }
-            None => {
-                let rest = self.hashes.get(from..).unwrap_or(&[]);
-                work::add(rest.len());
-                let found = rest.iter().position(|&h| h == hash)?;
-                found.checked_add(from)
-            }
-        }
     }
 
     /// The position of `key` among the entries.

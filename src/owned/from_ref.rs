@@ -40,7 +40,8 @@ use alloc::vec::Vec;
 use super::dictionary::Settled;
 use super::game::{self, Admitted};
 use super::key_hash::{
-    NEVER, array_finish, array_start, array_step, dictionary_hash, entry_hash, key_hash, leaf_hash,
+    NEVER, array_finish, array_start, array_step, dictionary_finish, dictionary_start,
+    dictionary_step, key_hash, leaf_hash, value_hash,
 };
 use super::key_semantics::KeyRules;
 use super::{Array, Dictionary, GdString, NodePath, Object, Signal, Variant};
@@ -54,7 +55,7 @@ use crate::view::string::{GdStr, read_string};
 use crate::view::value::{Extent, VariantRef, parse_head};
 use crate::view::walk::{Mode, check_script, walk, walk_depth};
 use crate::wire::error::{Error, ErrorKind, Result};
-use crate::wire::exact_float::widen_exact;
+use crate::wire::exact_float::{quiet, widen_exact};
 use crate::wire::read::{error_at, u32_at};
 use crate::{Options, Version};
 
@@ -298,7 +299,7 @@ fn build(decoder: &mut Decoder<'_>, stack: &mut Vec<Open>) -> Result<Variant> {
                     check_script(buf, pos, &value)?;
                 }
                 pos = end;
-                let hash = if hashed { leaf_hash(&done) } else { NEVER };
+                let hash = if hashed { leaf_hash(&done, decoder.rules) } else { NEVER };
                 (done, hash)
             }
             Extent::Strings { count, .. } => {
@@ -309,7 +310,7 @@ fn build(decoder: &mut Decoder<'_>, stack: &mut Vec<Open>) -> Result<Variant> {
                 let (done, end) = strings(&value)?;
                 decoder.fill(bytes);
                 pos = end;
-                let hash = if hashed { leaf_hash(&done) } else { NEVER };
+                let hash = if hashed { leaf_hash(&done, decoder.rules) } else { NEVER };
                 (done, hash)
             }
             Extent::Values { first, items } | Extent::Properties { first, count: items } => {
@@ -489,10 +490,10 @@ fn place(decoder: &mut Decoder<'_>, top: &mut Open, done: Variant, hash: u64) ->
             } else {
                 (done, hash)
             };
-            elements.push(done);
             if top.hashed {
-                top.hash = array_step(top.hash, hash);
+                top.hash = array_step(top.hash, value_hash(&done, hash, decoder.rules));
             }
+            elements.push(done);
         }
         Container::Dictionary(dictionary) => {
             if key_next {
@@ -520,6 +521,7 @@ fn place(decoder: &mut Decoder<'_>, top: &mut Open, done: Variant, hash: u64) ->
                 drop(done);
                 return Ok(());
             }
+            let hash = if top.hashed { value_hash(&done, hash, decoder.rules) } else { NEVER };
             match dictionary.settle(done) {
                 Settled::Added => {
                     decoder.fill(ENTRY_BYTES);
@@ -566,7 +568,7 @@ fn close(decoder: &mut Decoder<'_>, open: Open) -> (Variant, u64) {
                 decoder.typed_dictionaries.pop();
             }
             let base = usize::try_from(hash).unwrap_or(usize::MAX);
-            let hash = if hashed && !decoder.rules.godot3 {
+            let hash = if hashed && decoder.rules.identity().dictionaries_by_content() {
                 let values = decoder.value_hashes.get(base..).unwrap_or(&[]);
                 dictionary_hash_of(&dictionary, values)
             } else {
@@ -589,14 +591,11 @@ fn dictionary_hash_of(dictionary: &Dictionary, values: &[u64]) -> u64 {
     if values.len() != dictionary.len() {
         return NEVER;
     }
-    let mut sum = 0u64;
+    let mut running = dictionary_start();
     for (&key, &value) in dictionary.key_hashes().iter().zip(values) {
-        let Some(entry) = entry_hash(key, value) else {
-            return NEVER;
-        };
-        sum = sum.wrapping_add(entry);
+        running = dictionary_step(running, key, value);
     }
-    dictionary_hash(dictionary.len(), sum)
+    dictionary_finish(running, dictionary.len())
 }
 
 /// The owned text of a name (a class or property name, a signal name): the text the game reads,
@@ -684,9 +683,15 @@ fn leaf(value: &VariantRef<'_>) -> Result<Variant> {
         R::PackedFloat32Array(p) => V::PackedFloat32Array(p.to_vec()),
         R::PackedFloat64Array(p) => V::PackedFloat64Array(p.to_vec()),
         R::PackedColorArray(p) => V::PackedColorArray(p.to_vec()),
-        R::PackedVector2Array(p) => V::PackedVector2Array(packed_reals(&p, |v| v.map(widen_exact))),
-        R::PackedVector3Array(p) => V::PackedVector3Array(packed_reals(&p, |v| v.map(widen_exact))),
-        R::PackedVector4Array(p) => V::PackedVector4Array(packed_reals(&p, |v| v.map(widen_exact))),
+        R::PackedVector2Array(p) => {
+            V::PackedVector2Array(packed_reals(&p, |v| v.map(widen_exact), |v| v.map(quiet)))
+        }
+        R::PackedVector3Array(p) => {
+            V::PackedVector3Array(packed_reals(&p, |v| v.map(widen_exact), |v| v.map(quiet)))
+        }
+        R::PackedVector4Array(p) => {
+            V::PackedVector4Array(packed_reals(&p, |v| v.map(widen_exact), |v| v.map(quiet)))
+        }
         // Containers, full objects, NodePaths and PackedStringArrays hold more than their head;
         // `convert` reads them (this is reached only from `Variant::from_ref`, which sends
         // containers and full objects to `convert`).
@@ -697,21 +702,23 @@ fn leaf(value: &VariantRef<'_>) -> Result<Variant> {
     })
 }
 
-/// A real-valued math value with `f64` components, single-precision ones widened bit for bit.
+/// A real-valued math value with `f64` components, single-precision ones widened bit for bit,
+/// double-precision ones with their NaNs quiet (as Godot's `f32` `real_t` holds them).
 fn reals<V: RealValue>(value: &Reals<'_, V>) -> V {
     match value.get_f32() {
         Some(single) => V::widen_exact(single),
-        None => value.get(),
+        None => value.get().quiet(),
     }
 }
 
-/// The elements of a packed vector array with `f64` components.
+/// The elements of a packed vector array with `f64` components (as [`reals`]).
 fn packed_reals<S: PackedElement, D: PackedElement>(
     packed: &PackedReals<'_, S, D>,
     widen: impl Fn(S) -> D,
+    quiet: impl Fn(D) -> D,
 ) -> Vec<D> {
     match packed {
         PackedReals::Single(p) => p.iter().map(widen).collect(),
-        PackedReals::Double(p) => p.to_vec(),
+        PackedReals::Double(p) => p.iter().map(quiet).collect(),
     }
 }

@@ -6,15 +6,24 @@
 //! agree across dictionaries and threads, and a remote peer cannot choose keys that collide.
 //!
 //! * A value that holds no values hashes its type (a `StringName` as a `String`: Godot 4 makes
-//!   them one key) and its contents (a string its one form of its code points), floats by [`hash_float`] (every NaN alike, `-0.0` as `0.0`).
+//!   them one key) and its contents (a string its one form of its code points), floats by
+//!   [`hash_float`] (every NaN alike, `-0.0` as `0.0`). As an array element or a dictionary
+//!   value ([`value_hash`]), a Godot 4 `StringName` hashes apart from its `String`.
 //! * An array hashes the hash of each element, in order, then its length (last, so that an
 //!   array whose length is known only once it is complete is hashed as it is read).
-//! * A Godot 4 dictionary hashes its length and the sum of one hash per entry, made of the key's
-//!   hash (the one the dictionary keeps) and the value's, so that the order of entries does not
-//!   count, as in Godot's comparison.
+//! * A Godot 4 dictionary hashes each entry (the key's hash, the one the dictionary keeps, then
+//!   the value's), in order, then its length: Godot's `Dictionary::recursive_hash` folds the
+//!   entries in order, so two dictionaries holding the same entries in another order are two
+//!   keys.
 //! * A key that equals no key ([`NEVER`]): one that holds an instance id or a full object (each
-//!   decoded object is an instance of its own), or, under Godot 3's rules, a dictionary (compared
-//!   by reference). Every other hash is odd, so `NEVER` is never a real hash.
+//!   decoded object is an instance of its own); under Godot 3's rules, a dictionary (compared by
+//!   reference) or a pool of reals holding a NaN (Godot 3.2 compares those with a test that
+//!   fails); under Godot 4's, a float NaN that is an array element or a dictionary value (Godot
+//!   compares those with `==`, [`value_hash`]). Every other hash is odd, so `NEVER` is never a
+//!   real hash.
+//! * Godot 3 hashes a pool of reals by its bytes (`-0.0` is not `0.0` there); Godot 4's math
+//!   values are compared as the `f32`s its official builds hold, so their components are hashed
+//!   narrowed.
 //!
 //! Costs: [`key_hash`] visits each value of the key once, and stops at nested dictionaries' keys,
 //! whose hashes those dictionaries keep: O(size of the key) at most, with a heap-allocated stack
@@ -30,6 +39,7 @@ use foldhash::fast::FoldHasher;
 use super::key_semantics::KeyRules;
 use super::{Array, Dictionary, Object, Variant};
 use crate::VariantType;
+use crate::wire::identity::{Place, narrow_real};
 use crate::wire::work;
 
 /// The hash of a key that equals no key, itself included.
@@ -40,6 +50,9 @@ const SEED: u64 = 0x5851_f42d_4c95_7f2d;
 
 /// Starts the hash of an array.
 const ARRAY: u64 = 0x2545_f491_4f6c_dd1d;
+
+/// Marks the hash of a `StringName` element or value.
+const STRING_NAME: u64 = 0x2127_599b_f432_5c37;
 
 /// Starts the hash of a dictionary.
 const DICTIONARY: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -72,15 +85,42 @@ pub(crate) fn array_finish(running: u64, len: usize) -> u64 {
     if running == NEVER { NEVER } else { pair(running, len as u64) | 1 }
 }
 
-/// One entry's share of its dictionary's hash, or `None` when the key or the value is
-/// [`NEVER`] (then so is the dictionary).
-pub(crate) fn entry_hash(key: u64, value: u64) -> Option<u64> {
-    (key != NEVER && value != NEVER).then(|| pair(key, value))
+/// The running hash of a dictionary, before any entry.
+pub(crate) fn dictionary_start() -> u64 {
+    DICTIONARY | 1
 }
 
-/// The hash of a dictionary of `len` entries whose [`entry_hash`]es add up to `sum`.
-pub(crate) fn dictionary_hash(len: usize, sum: u64) -> u64 {
-    pair(pair(DICTIONARY, len as u64), sum) | 1
+/// The running hash of a dictionary after an entry whose key and value hash to `key` and
+/// `value` ([`NEVER`] stays, and either being [`NEVER`] makes it so).
+pub(crate) fn dictionary_step(running: u64, key: u64, value: u64) -> u64 {
+    if running == NEVER || key == NEVER || value == NEVER {
+        NEVER
+    } else {
+        pair(running, pair(key, value)) | 1
+    }
+}
+
+/// The hash of a dictionary of `len` entries whose running hash is `running`.
+pub(crate) fn dictionary_finish(running: u64, len: usize) -> u64 {
+    array_finish(running, len)
+}
+
+/// The hash of a value whose hash as a key is `hash`, as an array element or a dictionary value,
+/// where Godot 4 compares with `hash_compare(.., false)`: a float NaN equals nothing
+/// ([`NEVER`]), and a `StringName` no `String` (so it hashes apart from one, and keys that
+/// differ only there do not share a hash).
+pub(crate) fn value_hash(value: &Variant, hash: u64, rules: KeyRules) -> u64 {
+    match value {
+        Variant::Float(f) if f.is_nan() && !rules.identity().float_nans_equal(Place::Value) => {
+            NEVER
+        }
+        Variant::StringName(_)
+            if !rules.identity().strings_alike(Place::Value) && hash != NEVER =>
+        {
+            pair(hash, STRING_NAME) | 1
+        }
+        _ => hash,
+    }
 }
 
 /// One hash for floats that Godot's key equality calls equal (`==`, or both NaN).
@@ -106,15 +146,15 @@ enum Node<'a> {
 fn node(value: &Variant, rules: KeyRules) -> Node<'_> {
     match value {
         Variant::Array(array) => Node::Array(array),
-        Variant::Dictionary(_) if rules.godot3 => Node::Leaf(NEVER),
+        Variant::Dictionary(_) if !rules.identity().dictionaries_by_content() => Node::Leaf(NEVER),
         Variant::Dictionary(dictionary) => Node::Dictionary(dictionary),
-        _ => Node::Leaf(leaf_hash(value)),
+        _ => Node::Leaf(leaf_hash(value, rules)),
     }
 }
 
-/// The hash of a value that holds no values (arrays and dictionaries go to [`key_hash`]).
-/// O(size of the value).
-pub(crate) fn leaf_hash(value: &Variant) -> u64 {
+/// The hash of a value that holds no values (arrays and dictionaries go to [`key_hash`]), as a
+/// key of a dictionary with `rules`. O(size of the value).
+pub(crate) fn leaf_hash(value: &Variant, rules: KeyRules) -> u64 {
     use Variant as V;
     let class = match value.variant_type() {
         VariantType::StringName => VariantType::String,
@@ -122,15 +162,16 @@ pub(crate) fn leaf_hash(value: &Variant) -> u64 {
     };
     let mut state = hasher();
     class.hash(&mut state);
-    let real = |c: f64, state: &mut FoldHasher<'static>| hash_float(c, state);
+    // Math values' components as the engine holds them (Godot 3's are f32 on the wire).
+    let real = |c: f64, state: &mut FoldHasher<'static>| hash_float(narrow_real(c), state);
     let state = &mut state;
     match value {
         V::Object(Object::Id(_) | Object::Full { .. }) => return NEVER,
-        V::Array(_) | V::Dictionary(_) => return key_hash(value, KeyRules::GODOT4),
+        V::Array(_) | V::Dictionary(_) => return key_hash(value, rules),
         V::Nil | V::Callable | V::Object(Object::Null) => {}
         V::Bool(b) => b.hash(state),
         V::Int(i) => i.hash(state),
-        V::Float(f) => real(*f, state),
+        V::Float(f) => hash_float(*f, state),
         V::String(s) | V::StringName(s) => {
             work::add(s.as_bytes().len() / 64);
             s.hash(state);
@@ -146,7 +187,7 @@ pub(crate) fn leaf_hash(value: &Variant) -> u64 {
         V::Basis(v) => v.for_each_component(|c| real(c, state)),
         V::Transform3D(v) => v.for_each_component(|c| real(c, state)),
         V::Projection(v) => v.for_each_component(|c| real(c, state)),
-        V::Color(v) => v.for_each_component(|c| real(f64::from(c), state)),
+        V::Color(v) => v.for_each_component(|c| hash_float(f64::from(c), state)),
         V::Vector2i(v) => v.for_each_component(|c| c.hash(state)),
         V::Rect2i(v) => v.for_each_component(|c| c.hash(state)),
         V::Vector3i(v) => v.for_each_component(|c| c.hash(state)),
@@ -170,13 +211,21 @@ pub(crate) fn leaf_hash(value: &Variant) -> u64 {
             work::add(x.len());
             x.hash(state);
         }
+        V::PackedFloat32Array(x) if rules.identity().reals_by_bytes() => {
+            // Godot 3.2 hashes a pool of reals by its bytes, and never finds one holding a NaN.
+            work::add(x.len());
+            if x.iter().any(|c| c.is_nan()) {
+                return NEVER;
+            }
+            x.iter().for_each(|c| c.to_bits().hash(state));
+        }
         V::PackedFloat32Array(x) => {
             work::add(x.len());
-            x.iter().for_each(|c| real(f64::from(*c), state));
+            x.iter().for_each(|c| hash_float(f64::from(*c), state));
         }
         V::PackedFloat64Array(x) => {
             work::add(x.len());
-            x.iter().for_each(|c| real(*c, state));
+            x.iter().for_each(|c| hash_float(*c, state));
         }
         V::PackedVector2Array(x) => {
             work::add(x.len());
@@ -192,7 +241,7 @@ pub(crate) fn leaf_hash(value: &Variant) -> u64 {
         }
         V::PackedColorArray(x) => {
             work::add(x.len());
-            x.iter().for_each(|v| v.for_each_component(|c| real(f64::from(c), state)));
+            x.iter().for_each(|v| v.for_each_component(|c| hash_float(f64::from(c), state)));
         }
     }
     state.finish() | 1
@@ -202,8 +251,8 @@ pub(crate) fn leaf_hash(value: &Variant) -> u64 {
 enum Frame<'a> {
     /// The elements left, the running hash, and the array's length.
     Elements { rest: core::slice::Iter<'a, Variant>, running: u64, len: usize },
-    /// The entry whose value comes next, and the sum of the entries' hashes so far.
-    Entries { dictionary: &'a Dictionary, next: usize, sum: u64 },
+    /// The entry whose value comes next, and the dictionary's running hash.
+    Entries { dictionary: &'a Dictionary, next: usize, running: u64 },
 }
 
 /// The hash of `value` as a key of a dictionary with `rules` ([`NEVER`] when it equals no key).
@@ -215,7 +264,9 @@ pub(crate) fn key_hash(value: &Variant, rules: KeyRules) -> u64 {
         Node::Array(array) => {
             Frame::Elements { rest: array.iter(), running: array_start(), len: array.len() }
         }
-        Node::Dictionary(dictionary) => Frame::Entries { dictionary, next: 0, sum: 0 },
+        Node::Dictionary(dictionary) => {
+            Frame::Entries { dictionary, next: 0, running: dictionary_start() }
+        }
     };
     let mut frames = Vec::from([first]);
     loop {
@@ -227,24 +278,28 @@ pub(crate) fn key_hash(value: &Variant, rules: KeyRules) -> u64 {
             Frame::Elements { rest, running, len } => {
                 rest.next().ok_or_else(|| array_finish(*running, *len))
             }
-            Frame::Entries { dictionary, next, sum } => match dictionary.key_hashes().get(*next) {
-                Some(&NEVER) => return NEVER,
-                Some(_) => dictionary.entries().get(*next).map(|(_, value)| value).ok_or(NEVER),
-                None => Err(dictionary_hash(dictionary.len(), *sum)),
-            },
+            Frame::Entries { dictionary, next, running } => {
+                match dictionary.key_hashes().get(*next) {
+                    Some(&NEVER) => return NEVER,
+                    Some(_) => dictionary.entries().get(*next).map(|(_, value)| value).ok_or(NEVER),
+                    None => Err(dictionary_finish(*running, dictionary.len())),
+                }
+            }
         };
         let hash = match next {
             Ok(value) => {
                 work::add(1);
                 match node(value, rules) {
-                    Node::Leaf(hash) => hash,
+                    // Every value met here is an array element or a dictionary value.
+                    Node::Leaf(hash) => value_hash(value, hash, rules),
                     Node::Array(array) => {
                         let (running, len) = (array_start(), array.len());
                         frames.push(Frame::Elements { rest: array.iter(), running, len });
                         continue;
                     }
                     Node::Dictionary(dictionary) => {
-                        frames.push(Frame::Entries { dictionary, next: 0, sum: 0 });
+                        let running = dictionary_start();
+                        frames.push(Frame::Entries { dictionary, next: 0, running });
                         continue;
                     }
                 }
@@ -257,16 +312,13 @@ pub(crate) fn key_hash(value: &Variant, rules: KeyRules) -> u64 {
         if hash == NEVER {
             return NEVER;
         }
-        // Into the container it belongs to.
+        // Into the container it belongs to, as an element or a value.
         match frames.last_mut() {
             None => return hash,
             Some(Frame::Elements { running, .. }) => *running = array_step(*running, hash),
-            Some(Frame::Entries { dictionary, next, sum }) => {
+            Some(Frame::Entries { dictionary, next, running }) => {
                 let key = dictionary.key_hashes().get(*next).copied().unwrap_or(NEVER);
-                let Some(entry) = entry_hash(key, hash) else {
-                    return NEVER;
-                };
-                *sum = sum.wrapping_add(entry);
+                *running = dictionary_step(*running, key, hash);
                 *next = next.saturating_add(1);
             }
         }

@@ -1,35 +1,48 @@
 //! When two values are the same dictionary key in Godot.
 //!
-//! Godot's key equality (`Variant::hash_compare`, checked against both engines in
-//! `corpus/probes/dict-keys`): values of different types are different keys, except that a
-//! `String` and a `StringName` with the same text are one key in Godot 4; strings are equal when
-//! their code points are (a [`GdString`](super::GdString) holds one form of them, so `==` on it
-//! is Godot's, `corpus/probes/strings`); floats (and the real
-//! components of math types) are equal when `==` says so or when both are NaN, so `0.0` and
-//! `-0.0` are one key; arrays compare element by element; Godot 4 dictionaries compare by
-//! content, Godot 3 ones by reference (two decoded dictionaries are never one key). Objects: null
-//! equals null; every other object is an instance of its own (decoding makes a new one each
-//! time), so a key holding one equals no other key, and is never looked up or merged: such keys
-//! hash to `NEVER` (see `key_hash.rs`) and are kept out of the hash index altogether, which also
-//! keeps hostile inputs from piling identical hashes into one bucket.
+//! Godot's key equality (`Variant::hash_compare` and the comparators around it; checked against
+//! both engines in `corpus/probes/dict-keys`, `godot{3,4}-identity.jsonl`): values of different
+//! types are different keys; strings are equal when their code points are (a
+//! [`GdString`](super::GdString) holds one form of them, so `==` on it is Godot's,
+//! `corpus/probes/strings`); floats (and the real components of math types, compared as the
+//! `f32`s Godot holds) are equal when `==` says so or when both are NaN, so `0.0` and `-0.0` are
+//! one key; arrays compare element by element. Objects: null equals null; every other object is
+//! an instance of its own (decoding makes a new one each time), so a key holding one equals no
+//! other key, and is never looked up or merged: such keys hash to `NEVER` (see `key_hash.rs`)
+//! and are kept out of the hash index altogether, which also keeps hostile inputs from piling
+//! identical hashes into one bucket.
+//!
+//! The rules are those of `wire/identity.rs` ([`Identity`]), which the text follows too. Godot
+//! 4 compares a value by where it sits ([`Place`]). A key of a dictionary (the top-level
+//! key, or a key of a dictionary inside one) is compared with `StringLikeVariantComparator`: a
+//! `String` and a `StringName` with the same text are one key, and a float NaN equals a NaN. An
+//! array element or a dictionary value is compared with `hash_compare(.., false)`: a `String`
+//! never equals a `StringName`, and a float NaN equals nothing (math values, colors and packed
+//! float arrays stay NaN-aware everywhere). Two dictionaries are one key when their entries are,
+//! pair by pair in order: Godot looks each key up in the other dictionary, but only after their
+//! hashes, which fold the entries in order, matched.
+//!
+//! Godot 3 compares the same way at every depth (no `StringName`), except that dictionaries
+//! compare by reference (two decoded dictionaries are never one key), and a pool of reals is one
+//! key with another when their bytes are (Godot 3.2 hashes it by its bytes), and with none when
+//! it holds a NaN (its test of two elements fails on two NaNs).
 //!
 //! Costs: [`keys_equal`] walks both keys side by side with a heap-allocated stack of one frame
-//! (48 bytes) per level, so deep keys need no call stack. Arrays compare element by element. Two
-//! Godot 4 dictionaries compare entry by entry: each key of one is looked for in the other among
-//! the keys of the same hash only (both dictionaries keep their keys' hashes), so a key is
-//! compared in depth with the key that matches it and, short of a 64-bit hash collision, with no
-//! other: no pair of nested containers is compared twice, and comparing two keys is
-//! O(size of the smaller). Each pair and each hash candidate counts a unit of work.
+//! per level, so deep keys need no call stack. Arrays compare element by element, Godot 4
+//! dictionaries entry by entry in order: no pair of nested containers is compared twice, and
+//! comparing two keys is O(size of the smaller). Each pair counts a unit of work.
 
 use alloc::vec::Vec;
 #[cfg(feature = "serde")]
 use core::hash::{BuildHasher, Hasher};
 
+#[cfg(feature = "serde")]
 use super::key_hash::NEVER;
 #[cfg(feature = "serde")]
 use super::key_hash::key_hash;
 use super::{Array, Dictionary, Object, Variant};
 use crate::Version;
+use crate::wire::identity::{Identity, Place, narrow_real};
 use crate::wire::work;
 
 #[cfg(feature = "serde")]
@@ -38,7 +51,7 @@ pub(crate) use super::key_hash::hash_float;
 /// Which engine's key equality applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct KeyRules {
-    /// Godot 3: `String` and `StringName` never meet, and dictionaries compare by reference.
+    /// Godot 3's rules (see [`Identity`]) rather than Godot 4's.
     pub(crate) godot3: bool,
 }
 
@@ -50,10 +63,16 @@ impl KeyRules {
     pub(crate) fn of(version: Version) -> Self {
         KeyRules { godot3: version == Version::Godot3 }
     }
+
+    /// Godot's key identity of these rules' version (`wire/identity.rs`).
+    pub(crate) fn identity(self) -> Identity {
+        Identity::of(if self.godot3 { Version::Godot3 } else { Version::Godot4 })
+    }
 }
 
-/// Whether `key` can equal no key at all (itself included): it holds a non-null object, or,
-/// under Godot 3's rules, a dictionary. Iterative; O(size of the key). (For serde's
+/// Whether `key` can equal no key at all (itself included): it holds a non-null object; under
+/// Godot 3's rules, a dictionary or a pool of reals holding a NaN; under Godot 4's, a float NaN
+/// as an array element or a dictionary value. Iterative; O(size of the key). (For serde's
 /// repeated-key rule.)
 #[cfg(feature = "serde")]
 pub(crate) fn never_equal(key: &Variant, rules: KeyRules) -> bool {
@@ -71,6 +90,11 @@ pub(crate) fn hash_key<B: BuildHasher, H: Hasher>(value: &Variant, _builder: &B,
 /// `==`, except that NaN equals NaN.
 fn floats_equal(a: f64, b: f64) -> bool {
     a == b || (a.is_nan() && b.is_nan())
+}
+
+/// [`floats_equal`] on the `f32`s Godot's official builds hold for two real components.
+fn reals_narrowed_equal(a: f64, b: f64) -> bool {
+    floats_equal(narrow_real(a), narrow_real(b))
 }
 
 /// Up to 16 components of a math value, in wire order.
@@ -156,7 +180,7 @@ pub(super) fn reals_equal(
 /// length). O(size of the smaller key): see the module docs.
 pub(crate) fn keys_equal(a: &Variant, b: &Variant, rules: KeyRules) -> bool {
     work::add(1);
-    let mut frames = match key_step(a, b, rules) {
+    let mut frames = match key_step(a, b, rules, Place::Key) {
         Step::Done(equal) => return equal,
         Step::Open(frame) => Vec::from([frame]),
     };
@@ -168,9 +192,9 @@ pub(crate) fn keys_equal(a: &Variant, b: &Variant, rules: KeyRules) -> bool {
                 frames.pop();
                 answer = Some(equal);
             }
-            Resume::Compare(x, y, rules) => {
+            Resume::Compare(x, y, rules, place) => {
                 work::add(1);
-                match key_step(x, y, rules) {
+                match key_step(x, y, rules, place) {
                     Step::Done(equal) => answer = Some(equal),
                     Step::Open(frame) => {
                         frames.push(frame);
@@ -193,101 +217,56 @@ enum Step<'a> {
 enum Resume<'a> {
     /// Its answer.
     Return(bool),
-    /// The answer to this comparison, under these rules.
-    Compare(&'a Variant, &'a Variant, KeyRules),
+    /// The answer to this comparison, under these rules, of two values in this place.
+    Compare(&'a Variant, &'a Variant, KeyRules, Place),
 }
 
 /// Two containers of one kind and length being compared.
 enum KeyFrame<'a> {
     /// Two arrays: equal when every pair of elements is; `next` is the pair asked for next.
     Elements { x: &'a Array, y: &'a Array, next: usize, rules: KeyRules },
-    /// Two Godot 4 dictionaries (Godot's `Dictionary::operator==`): equal when every key of `x`
-    /// is found in `y` (a key equal to it under `y`'s rules, at most one) with a value equal
-    /// under `rules`.
-    Entries {
-        x: &'a Dictionary,
-        y: &'a Dictionary,
-        /// The entry of `x` being looked for.
-        next: usize,
-        /// The position in `y` of the key it is being compared with.
-        candidate: Option<usize>,
-        /// Whether the values of `next` and `candidate` are being compared (the keys matched).
-        values: bool,
-        rules: KeyRules,
-    },
+    /// Two Godot 4 dictionaries of one length: equal when every pair of entries is, in order
+    /// (keys as keys, values as values); `next` is the entry asked for next, `value` whether its
+    /// value is asked for next.
+    Entries { x: &'a Dictionary, y: &'a Dictionary, next: usize, value: bool, rules: KeyRules },
 }
 
 impl<'a> KeyFrame<'a> {
     fn resume(&mut self, answer: Option<bool>) -> Resume<'a> {
+        if answer == Some(false) {
+            return Resume::Return(false);
+        }
         match self {
             KeyFrame::Elements { x, y, next, rules } => {
-                if answer == Some(false) {
-                    return Resume::Return(false);
-                }
                 let pair = x.get(*next).zip(y.get(*next));
                 *next = next.saturating_add(1);
                 match pair {
-                    Some((p, q)) => Resume::Compare(p, q, *rules),
+                    Some((p, q)) => Resume::Compare(p, q, *rules, Place::Value),
                     None => Resume::Return(true),
                 }
             }
-            KeyFrame::Entries { x, y, next, candidate, values, rules } => {
-                match answer {
-                    // Just opened: the first entry.
-                    None => {}
-                    // The values of a matched key: equal, the next entry; else the end.
-                    Some(equal) if *values => {
-                        if !equal {
-                            return Resume::Return(false);
-                        }
-                        *values = false;
-                        *candidate = None;
-                        *next = next.saturating_add(1);
-                    }
-                    // The keys matched: the values decide.
-                    Some(true) => {
-                        let pair = value_at(x, Some(*next)).zip(value_at(y, *candidate));
-                        let Some((p, q)) = pair else {
-                            return Resume::Return(false);
-                        };
-                        *values = true;
-                        return Resume::Compare(p, q, *rules);
-                    }
-                    // The keys differ: the next candidate.
-                    Some(false) => {}
-                }
-                let Some(&hash) = x.key_hashes().get(*next) else {
-                    // Every key was found.
+            KeyFrame::Entries { x, y, next, value, rules } => {
+                let pair = x.entries().get(*next).zip(y.entries().get(*next));
+                let Some(((xk, xv), (yk, yv))) = pair else {
                     return Resume::Return(true);
                 };
-                if hash == NEVER {
-                    return Resume::Return(false);
-                }
-                *candidate = y.next_candidate(hash, *candidate);
-                let pair = key_at(x, Some(*next)).zip(key_at(y, *candidate));
-                match pair {
-                    Some((p, q)) => Resume::Compare(p, q, y.rules()),
-                    // Not found.
-                    None => Resume::Return(false),
+                if *value {
+                    *value = false;
+                    *next = next.saturating_add(1);
+                    Resume::Compare(xv, yv, *rules, Place::Value)
+                } else {
+                    *value = true;
+                    Resume::Compare(xk, yk, y.rules(), Place::Key)
                 }
             }
         }
     }
 }
 
-/// The key at `position`.
-fn key_at(dictionary: &Dictionary, position: Option<usize>) -> Option<&Variant> {
-    dictionary.entries().get(position?).map(|(key, _)| key)
-}
-
-/// The value at `position`.
-fn value_at(dictionary: &Dictionary, position: Option<usize>) -> Option<&Variant> {
-    dictionary.entries().get(position?).map(|(_, value)| value)
-}
-
 /// Compares `a` and `b` as keys, or opens them for comparing their contents.
-fn key_step<'a>(a: &'a Variant, b: &'a Variant, rules: KeyRules) -> Step<'a> {
+fn key_step<'a>(a: &'a Variant, b: &'a Variant, rules: KeyRules, place: Place) -> Step<'a> {
     use Variant as V;
+    let identity = rules.identity();
     // The most common keys first.
     match (a, b) {
         (V::String(x), V::String(y)) | (V::StringName(x), V::StringName(y)) => {
@@ -297,15 +276,32 @@ fn key_step<'a>(a: &'a Variant, b: &'a Variant, rules: KeyRules) -> Step<'a> {
         _ => {}
     }
     let singles = |x: f32, y: f32| floats_equal(f64::from(x), f64::from(y));
-    if let Some(equal) = reals_equal(a, b, floats_equal, singles) {
+    match (a, b) {
+        (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) if identity.reals_by_bytes() => {
+            // Godot 3.2: the same bytes, and no NaN (its test of two NaNs fails).
+            return Step::Done(
+                x.len() == y.len()
+                    && x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits() && !p.is_nan()),
+            );
+        }
+        (V::PackedFloat64Array(x), V::PackedFloat64Array(y)) => {
+            return Step::Done(
+                x.len() == y.len() && x.iter().zip(y).all(|(p, q)| floats_equal(*p, *q)),
+            );
+        }
+        _ => {}
+    }
+    if let Some(equal) = reals_equal(a, b, reals_narrowed_equal, singles) {
         return Step::Done(equal);
     }
+    let nans_equal = identity.float_nans_equal(place);
     Step::Done(match (a, b) {
         (V::Nil, V::Nil) | (V::Callable, V::Callable) => true,
         (V::Bool(x), V::Bool(y)) => x == y,
-        (V::Float(x), V::Float(y)) => floats_equal(*x, *y),
+        (V::Float(x), V::Float(y)) if nans_equal => floats_equal(*x, *y),
+        (V::Float(x), V::Float(y)) => x == y,
         (V::String(x), V::StringName(y)) | (V::StringName(x), V::String(y)) => {
-            !rules.godot3 && x == y
+            identity.strings_alike(place) && x == y
         }
         (V::Vector2i(x), V::Vector2i(y)) => x == y,
         (V::Rect2i(x), V::Rect2i(y)) => x == y,
@@ -322,17 +318,10 @@ fn key_step<'a>(a: &'a Variant, b: &'a Variant, rules: KeyRules) -> Step<'a> {
             return Step::Open(KeyFrame::Elements { x, y, next: 0, rules });
         }
         (V::Dictionary(x), V::Dictionary(y)) => {
-            if rules.godot3 || x.len() != y.len() {
+            if !identity.dictionaries_by_content() || x.len() != y.len() {
                 return Step::Done(false);
             }
-            return Step::Open(KeyFrame::Entries {
-                x,
-                y,
-                next: 0,
-                candidate: None,
-                values: false,
-                rules,
-            });
+            return Step::Open(KeyFrame::Entries { x, y, next: 0, value: false, rules });
         }
         (V::PackedByteArray(x), V::PackedByteArray(y)) => x == y,
         (V::PackedInt32Array(x), V::PackedInt32Array(y)) => x == y,

@@ -126,13 +126,13 @@ impl<'de> Part<'de> {
     }
 }
 
-/// The part of a math value (single-precision components exactly as on the wire), or of a
-/// signal.
+/// The part of a math value (single-precision components exactly as on the wire,
+/// double-precision ones with their NaNs quiet, as `decode` reads them), or of a signal.
 macro_rules! reals {
     ($reals:expr, $variant:ident) => {
         Part::$variant(match $reals.get_f32() {
             Some(single) => single.map(Leaf::F32),
-            None => $reals.get().map(Leaf::F64),
+            None => $reals.get().map(|c| Leaf::F64(crate::wire::exact_float::quiet(c))),
         })
     };
 }

@@ -877,7 +877,8 @@ impl<'de> PackedAccess<'de> {
     }
 }
 
-/// The part of a packed vector: single-precision components exactly as on the wire.
+/// The part of a packed vector: single-precision components exactly as on the wire,
+/// double-precision ones with their NaNs quiet (as `decode` reads them).
 macro_rules! vector_part {
     ($packed:expr, $index:expr, $variant:ident, $offset:ident, $at:ident) => {
         match $packed {
@@ -887,7 +888,9 @@ macro_rules! vector_part {
             }
             PackedReals::Double(p) => {
                 $offset = $at(size_of::<$variant<f64>>());
-                p.get($index).map(|v| Part::$variant(v.map(Leaf::F64)))
+                p.get($index).map(|v| {
+                    Part::$variant(v.map(|c| Leaf::F64(crate::wire::exact_float::quiet(c))))
+                })
             }
         }
     };

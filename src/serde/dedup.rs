@@ -21,6 +21,7 @@ use super::key_ids::sort_cost;
 use super::source::Source;
 use crate::owned::key_semantics::hash_float;
 use crate::view::tape::Part;
+use crate::wire::identity::narrow_real;
 use crate::wire::work;
 use crate::{GdStr, ObjectRef, VariantRef, VariantType};
 
@@ -174,11 +175,12 @@ fn hash_key<H: Hasher>(value: &VariantRef<'_>, state: &mut H) {
         other => other,
     };
     class.hash(state);
-    let real = |c: f64, state: &mut H| hash_float(c, state);
+    // Math values' components as Godot's official builds hold them (f32).
+    let real = |c: f64, state: &mut H| hash_float(narrow_real(c), state);
     match *value {
         V::Bool(b) => b.hash(state),
         V::Int(i) => i.hash(state),
-        V::Float(f) => real(f, state),
+        V::Float(f) => hash_float(f, state),
         V::String(s) | V::StringName(s) => hash_text(&s, state),
         V::Vector2(v) => v.get().for_each_component(|c| real(c, state)),
         V::Rect2(v) => v.get().for_each_component(|c| real(c, state)),
@@ -191,7 +193,7 @@ fn hash_key<H: Hasher>(value: &VariantRef<'_>, state: &mut H) {
         V::Basis(v) => v.get().for_each_component(|c| real(c, state)),
         V::Transform3D(v) => v.get().for_each_component(|c| real(c, state)),
         V::Projection(v) => v.get().for_each_component(|c| real(c, state)),
-        V::Color(c) => c.for_each_component(|c| real(f64::from(c), state)),
+        V::Color(c) => c.for_each_component(|c| hash_float(f64::from(c), state)),
         V::Vector2i(v) => v.for_each_component(|c| c.hash(state)),
         V::Rect2i(v) => v.for_each_component(|c| c.hash(state)),
         V::Vector3i(v) => v.for_each_component(|c| c.hash(state)),

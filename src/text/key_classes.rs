@@ -3,15 +3,22 @@
 //! comparing numbers.
 //!
 //! The numbers are given bottom-up over the value's [`Tape`](crate::Tape), each part once
-//! (hash-consing): a value is read into a canonical form (its type, with `String` and
-//! `StringName` one type in Godot 4; floats canonical, every NaN one value and `-0.0` as `0.0`;
-//! math values narrowed to f32 as Godot stores them; strings by their text; packed arrays by
-//! their elements, where they lie), a container's form holding its length and its children's
-//! numbers (Godot 4 dictionaries key then value, in wire order), and looked up among the forms
-//! seen before by a randomly seeded hash. A value that equals nothing else (an object other than
-//! null, a Godot 3 dictionary) gets a number of its own, and so does every container holding
-//! one. So does a Godot 4 array holding a float NaN, or dictionary holding one as a value: Godot
-//! compares those with `==` (only keys and the top level compare NaN equal).
+//! (hash-consing): a value is read into a canonical form (its type; floats canonical, every NaN
+//! one value and `-0.0` as `0.0`; math values narrowed to f32 as Godot stores them; strings by
+//! their text; packed arrays by their elements, where they lie), a container's form holding its
+//! length and its children's numbers, and looked up among the forms seen before by a randomly
+//! seeded hash. A value that equals nothing else (an object other than null, a Godot 3
+//! dictionary) gets a number of its own, and so does every container holding one.
+//!
+//! Godot 4 compares a value by where it sits (the rules of `wire/identity.rs`, which
+//! `owned/key_semantics.rs` follows too; `tests/identity.rs` and the `identity` fuzz target
+//! hold the two implementations to one relation): a `StringName`'s number
+//! is its `String`'s with a bit set ([`STRING_NAME`]), which a key drops ([`key_number`]), so
+//! that the two are one key and differ as array elements and dictionary values; an array
+//! holding a float NaN, or a dictionary holding one as a value, gets a number of its own (Godot
+//! compares those with `==`). A dictionary's form is its entries in order, keys by their key
+//! numbers, with a repeated key merged as Godot's map merges it (first place, last value), so
+//! that keys equal only once an inner repeated key is merged are one key.
 //!
 //! Godot 3 has keys it does not find at all, not even as themselves, which it never merges and
 //! prints with the value `null` (its lookup fails): a pool of reals holding a NaN (Godot 3.2
@@ -38,6 +45,7 @@ use super::order::{
 use crate::view::string::GameText;
 use crate::view::tape::Part;
 use crate::wire::error::Result;
+use crate::wire::identity::{Identity, Place};
 use crate::wire::options::Version;
 use crate::wire::types::VariantType;
 use crate::wire::work;
@@ -53,6 +61,25 @@ const LOST: u32 = 1 << 31;
 /// The bit of a number given to a value whose printing changes it (Godot 3 adds an entry to a
 /// dictionary when it does not find one of its keys), so that it is lost as a key too.
 const MUTATES: u32 = 1 << 30;
+
+/// The bit of a number given to a Godot 4 `StringName`, over the number of the `String` with
+/// its text: the two differ as array elements and dictionary values, and are one as keys
+/// ([`key_number`]). (Numbers are counted up from 0, one per part at most: below this bit for
+/// any input under 2 GiB.)
+const STRING_NAME: u32 = 1 << 29;
+
+/// The number of a value as a dictionary key, from its number as an element or a value: Godot
+/// 4's `StringLikeVariantComparator` makes a `String` and a `StringName` with the same text one
+/// key ([`Identity::strings_alike`]).
+fn key_number(number: u32) -> u32 {
+    number & !STRING_NAME
+}
+
+/// Whether `identity` tells a `StringName` from its `String` in one place and not in the other,
+/// so that a `StringName` is numbered as its `String` with [`STRING_NAME`] set.
+fn string_name_bit(identity: Identity) -> bool {
+    identity.strings_alike(Place::Key) && !identity.strings_alike(Place::Value)
+}
 
 /// One piece of a canonical form.
 #[derive(Clone, Copy)]
@@ -94,6 +121,10 @@ pub(super) struct KeyClasses<'a> {
     scratch: Vec<Piece<'a>>,
     /// Parts waiting to be numbered (tape index, children pending), kept between calls.
     pending: Vec<(u32, bool)>,
+    /// The entries of a Godot 4 dictionary being formed, repeated keys merged: key number, value
+    /// number, and whether the value is a float NaN; and where each key number is among them.
+    merged: Vec<(u32, u32, bool)>,
+    merged_at: hashbrown::HashMap<u32, usize, DefaultHashBuilder>,
 }
 
 impl<'a> KeyClasses<'a> {
@@ -110,6 +141,8 @@ impl<'a> KeyClasses<'a> {
             arena: Vec::new(),
             scratch: Vec::new(),
             pending: Vec::new(),
+            merged: Vec::new(),
+            merged_at: hashbrown::HashMap::default(),
         }
     }
 
@@ -123,7 +156,7 @@ impl<'a> KeyClasses<'a> {
     pub(super) fn classes(&mut self, keys: &[Part<'_, 'a>]) -> Result<Vec<u32>> {
         let mut numbered: Vec<(u32, usize)> = Vec::with_capacity(keys.len());
         for (index, key) in keys.iter().enumerate() {
-            numbered.push((self.number(*key)?, index));
+            numbered.push((key_number(self.number(*key)?), index));
         }
         numbered.sort_unstable();
         work::add(sort_cost(numbered.len()));
@@ -172,7 +205,10 @@ impl<'a> KeyClasses<'a> {
                 continue;
             }
             let formed = self.form(part, value, opens);
+            let string_name = string_name_bit(Identity::of(self.version))
+                && matches!(value, VariantRef::StringName(_));
             let number = match formed {
+                Ok(Formed::Canonical) if string_name => self.intern() | STRING_NAME,
                 Ok(Formed::Canonical) => self.intern(),
                 Ok(Formed::Unique) => self.next_fresh(),
                 Ok(Formed::Lost { mutates }) => {
@@ -206,39 +242,82 @@ impl<'a> KeyClasses<'a> {
     fn form(&mut self, part: Part<'_, 'a>, value: VariantRef<'a>, opens: bool) -> Result<Formed> {
         use VariantRef as V;
         self.scratch.clear();
+        let identity = Identity::of(self.version);
         let pieces = &mut self.scratch;
         let ty = match value {
             // One type for both strings in Godot 4.
-            V::StringName(_) if self.version == Version::Godot4 => {
+            V::StringName(_) if string_name_bit(identity) => {
                 id_of(VariantType::String, self.version)
             }
             _ => type_id(&value, self.version),
         };
         pieces.push(Piece::Word(u64::from(ty)));
+        if opens && matches!(value, V::Dictionary(_)) {
+            // Godot builds a dictionary through its map: a repeated key keeps its first place
+            // and takes the last value (a lost key is never found, so never repeats). Godot 4:
+            // keys as keys, values as values, in that order (its hash folds the entries in
+            // order).
+            self.merged.clear();
+            self.merged_at.clear();
+            let mut children = part.children();
+            while let (Some(key), Some(value)) = (children.next(), children.next()) {
+                work::add(1);
+                let number_of = |p: Part<'_, '_>| {
+                    self.numbers.get(p.index() as usize).copied().unwrap_or(UNKNOWN)
+                };
+                let (k, v) = (key_number(number_of(key)), number_of(value));
+                let nan = matches!(value.value(), V::Float(f) if f.is_nan());
+                match self.merged_at.get(&k) {
+                    Some(&at) => {
+                        if let Some(slot) = self.merged.get_mut(at) {
+                            *slot = (k, v, nan);
+                        }
+                    }
+                    None => {
+                        self.merged_at.insert(k, self.merged.len());
+                        self.merged.push((k, v, nan));
+                    }
+                }
+            }
+            let (mut nan, mut lost_key, mut mutates) = (false, false, false);
+            for &(k, v, value_nan) in &self.merged {
+                pieces.push(Piece::Word(u64::from(k)));
+                pieces.push(Piece::Word(u64::from(v)));
+                nan |= value_nan;
+                lost_key |= k & LOST != 0;
+                mutates |= (k | v) & MUTATES != 0;
+            }
+            pieces.push(Piece::Word(self.merged.len() as u64));
+            let by_content = identity.dictionaries_by_content();
+            return Ok(match () {
+                // By reference; printing adds an entry for each key it does not find (its own,
+                // or those of what it holds), which changes what holds it.
+                () if !by_content && (lost_key || mutates) => Formed::Lost { mutates: true },
+                () if !by_content => Formed::Unique,
+                // A float NaN value compared with `==`: the dictionary equals nothing else.
+                () if nan && !identity.float_nans_equal(Place::Value) => Formed::Unique,
+                () => Formed::Canonical,
+            });
+        }
         if opens {
-            let dictionary = matches!(value, V::Dictionary(_));
+            // An array.
             let mut count = 0u64;
-            let (mut lost, mut lost_key, mut mutates, mut nan) = (false, false, false, false);
-            for (i, child) in part.children().enumerate() {
+            let (mut lost, mut mutates, mut nan) = (false, false, false);
+            for child in part.children() {
                 let number = self.numbers.get(child.index() as usize).copied().unwrap_or(UNKNOWN);
-                let key = dictionary && i & 1 == 0;
                 lost |= number & LOST != 0;
-                lost_key |= key && number & LOST != 0;
                 mutates |= number & MUTATES != 0;
-                nan |= !key && matches!(child.value(), V::Float(f) if f.is_nan());
+                nan |= matches!(child.value(), V::Float(f) if f.is_nan());
                 pieces.push(Piece::Word(u64::from(number)));
                 count = count.saturating_add(1);
             }
             pieces.push(Piece::Word(count));
-            return Ok(match (self.version, dictionary) {
+            return Ok(match () {
                 // Element by element, so an array holding a lost value is lost.
-                (Version::Godot3, false) if lost => Formed::Lost { mutates },
-                // By reference; printing adds an entry for each key it does not find.
-                (Version::Godot3, true) if lost_key || mutates => Formed::Lost { mutates: true },
-                (Version::Godot3, true) => Formed::Unique,
-                // Array elements and dictionary values compare floats with `==`: NaN differs.
-                (Version::Godot4, _) if nan => Formed::Unique,
-                _ => Formed::Canonical,
+                () if lost => Formed::Lost { mutates },
+                // Array elements compared with `==`: a NaN differs from everything.
+                () if nan && !identity.float_nans_equal(Place::Value) => Formed::Unique,
+                () => Formed::Canonical,
             });
         }
         if let Some(reals) = real_components(&value) {
@@ -249,7 +328,7 @@ impl<'a> KeyClasses<'a> {
             pieces.extend(ints.iter().take(len).map(|c| Piece::Word(u64::from(*c as u32))));
             return Ok(Formed::Canonical);
         }
-        if self.version == Version::Godot3 {
+        if identity.reals_by_bytes() {
             if let V::PackedFloat32Array(reals) = value {
                 if reals.iter().any(f32::is_nan) {
                     // Godot 3.2's pool comparison negates only the first half of its NaN test.

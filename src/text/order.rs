@@ -5,18 +5,21 @@
 //! type with that type's `<` (numbers, strings, vectors and integer vectors component by
 //! component, RIDs by id, arrays element by element and then by length). Types without `<`
 //! (dictionaries, objects, colors, transforms, packed arrays, ...) are never less than each other.
-//! Godot 3 sorts with `Variant::operator<` (type id first, then the type's `<`), whose `<` on
+//! Godot 3 sorts with `Variant::operator<` (type id first, then the type's `<`; vectors compare
+//! each component but the last approximately, `Math::is_equal_approx`), whose `<` on
 //! arrays and pool arrays is its own ([`sort_form`](super::sort_form),
 //! [`pool_order`](super::pool_order)), and orders objects by address (a null one first). Both
 //! sort with their `SortArray` ([`sort_array`](super::sort_array)).
 //!
-//! Key equality follows Godot's (`hash_compare`): same type (a `String` and a `StringName` with
-//! the same text are one key in Godot 4), floats equal by `==` or when both are NaN, containers
-//! element by element however deep. Two Godot 4 dictionary keys are one key when their entries
-//! are pairwise equal in wire order (Godot hashes a dictionary's entries in order). The
-//! exceptions are in [`key_classes`](super::key_classes): Godot 4 compares the floats of array
-//! elements and dictionary values with `==`, Godot 3 the elements of a pool of reals with a
-//! NaN test that fails, and hashes that pool by its bytes.
+//! Key equality follows Godot's (`hash_compare` and the comparators around it; the rule of
+//! `owned/key_semantics.rs`): same type (a `String` and a `StringName` with the same text are
+//! one key in Godot 4 where they are keys, not inside arrays or as dictionary values), floats
+//! equal by `==` or when both are NaN, containers element by element however deep. Two Godot 4
+//! dictionary keys are one key when their entries, repeated keys merged, are pairwise equal in
+//! order (Godot hashes a dictionary's entries in order). The exceptions are in
+//! [`key_classes`](super::key_classes): Godot 4 compares the floats of array elements and
+//! dictionary values with `==`, Godot 3 the elements of a pool of reals with a NaN test that
+//! fails, and hashes that pool by its bytes.
 //!
 //! Godot 4's equality stops at 100 levels (deeper containers are equal), which only keys nested
 //! that deep can tell apart.

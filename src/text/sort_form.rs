@@ -388,7 +388,7 @@ fn godot3_less(
                 (Part::Int(x), Part::Int(y)) => x < y,
                 (Part::Float(x), Part::Float(y)) => x < y,
                 (Part::Reals(x, n), Part::Reals(y, m)) => {
-                    lexicographic_less(prefix(x, *n), prefix(y, *m))
+                    godot3_vector_less(prefix(x, *n), prefix(y, *m))
                 }
                 (Part::Rid(x), Part::Rid(y)) => x < y,
                 (Part::Object(x), Part::Object(y)) => *x && !y,
@@ -420,6 +420,36 @@ fn godot3_less(
             break;
         }
     }
+}
+
+/// Godot 3's `<` on two `Vector2`s or two `Vector3`s: a component decides when it is not
+/// approximately equal to the other's (`Math::is_equal_approx`), and the last one decides
+/// otherwise, so nearly equal components fall through to the next.
+fn godot3_vector_less(a: &[f32], b: &[f32]) -> bool {
+    let Some(((last_a, head_a), (last_b, head_b))) = a.split_last().zip(b.split_last()) else {
+        return false;
+    };
+    for (x, y) in head_a.iter().zip(head_b) {
+        if !godot3_equal_approx(*x, *y) {
+            return x < y;
+        }
+    }
+    last_a < last_b
+}
+
+/// Godot 3.2's `Math::is_equal_approx(a, b)` on `real_t` (`f32`): equal, or closer than a
+/// tolerance of `1e-5` times `|a|` (the left one), and at least `1e-5`. The tolerance is made in
+/// double precision and stored as `f32`; the difference is taken in `f32`.
+fn godot3_equal_approx(a: f32, b: f32) -> bool {
+    const CMP_EPSILON: f64 = 0.00001;
+    if a == b {
+        return true;
+    }
+    let mut tolerance = (CMP_EPSILON * f64::from(a.abs())) as f32;
+    if f64::from(tolerance) < CMP_EPSILON {
+        tolerance = CMP_EPSILON as f32;
+    }
+    (a - b).abs() < tolerance
 }
 
 /// The index of the token after the value at `at` (past an array's elements and end).

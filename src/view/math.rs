@@ -220,6 +220,10 @@ pub trait RealValue: Copy + sealed::Sealed {
     /// narrows back to the same `f32` bits.
     #[doc(hidden)]
     fn widen_exact(single: Self::Single) -> Self;
+    /// Makes every NaN component quiet, as the engine's conversion of an f64 to its `f32`
+    /// `real_t` does.
+    #[doc(hidden)]
+    fn quiet(self) -> Self;
 }
 
 mod sealed {
@@ -243,6 +247,9 @@ macro_rules! real_value {
             }
             fn widen_exact(single: $name<f32>) -> Self {
                 single.map(crate::wire::exact_float::widen_exact)
+            }
+            fn quiet(self) -> Self {
+                self.map(crate::wire::exact_float::quiet)
             }
         }
     )*};
