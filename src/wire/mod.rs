@@ -7,8 +7,8 @@
 //! * [`utf8`]: which string bytes each Godot version accepts, which part of them is the text, and
 //!   the code points the game reads from it (the one decoder, [`utf8::CodePoints`]).
 //! * [`exact_float`]: bit-exact conversions between `f32` and `f64` components.
-//! * [`identity`]: Godot's rules of dictionary key identity per version and per place, which
-//!   the owned values and the text both follow.
+//! * [`identity`] (feature `alloc`): Godot's rules of dictionary key identity per version and
+//!   per place, which the owned values and the text both follow.
 //! * [`classes`]: the classes each engine can instantiate as full objects.
 //! * [`error`] and [`options`]: the crate's one reading error, and the dialect and limits a read
 //!   runs under; every layer above speaks them.
@@ -22,6 +22,7 @@
 pub(crate) mod classes;
 pub(crate) mod error;
 pub(crate) mod exact_float;
+#[cfg(feature = "alloc")]
 pub(crate) mod identity;
 pub(crate) mod options;
 pub(crate) mod read;
