@@ -144,24 +144,6 @@ fn rows_that_do_not_fit_are_counted_and_kept_aside() {
     assert_eq!(lines[22], "21,2");
 }
 
-/// A fresh, empty folder for one test.
-fn folder(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("gdvariant-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// The names in a folder, sorted.
-fn names_in(dir: &std::path::Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 /// `count` frames `{"id": i, "v": i}`; from frame `late` on, `v` is a float (`i + 0.5`) and a
 /// key `late` (`i * 10`) comes last.
 fn late_key_dump(dir: &std::path::Path, count: i64, late: i64) -> std::path::PathBuf {

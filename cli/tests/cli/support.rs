@@ -242,3 +242,21 @@ pub fn agrees(mine: &Value, expected: &Value) -> bool {
         (a, b) => a == b,
     }
 }
+
+/// A fresh, empty folder for one test.
+pub fn folder(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("gdvariant-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The names in a folder, sorted.
+pub fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
