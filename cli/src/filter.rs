@@ -175,6 +175,7 @@ pub fn count(conditions: &[Condition], matched: bool) {
 
 /// Forgets the frames counted so far (a command that walks the frames twice, as `export`
 /// infers its schema before it writes, reports its second walk).
+#[cfg_attr(not(feature = "export"), allow(dead_code))]
 pub fn restart_count(conditions: &[Condition]) {
     if let Some(first) = conditions.first() {
         first.tally.frames.store(0, Ordering::Relaxed);

@@ -9,6 +9,7 @@
 
 mod detect;
 mod dump;
+#[cfg(feature = "export")]
 mod export;
 mod failure;
 mod filter;
@@ -55,6 +56,7 @@ enum Command {
     /// Print the value at a path such as `players/3/pos` (or in every frame with --frames).
     Get(get::GetArgs),
     /// Write a dump's frames as rows of a Parquet, Arrow, CSV or JSON Lines file.
+    #[cfg(feature = "export")]
     Export(export::ExportArgs),
     /// Tell whether bytes are Godot 3 or Godot 4, and why.
     Detect(detect::DetectArgs),
@@ -136,6 +138,7 @@ fn main() -> ExitCode {
         Command::Reencode(args) => reencode::run(args),
         Command::Frames(args) => frames::run(args),
         Command::Get(args) => get::run(args),
+        #[cfg(feature = "export")]
         Command::Export(args) => export::run(args),
         Command::Detect(args) => detect::run(args),
         Command::Proxy(args) => proxy::run(args),

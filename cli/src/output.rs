@@ -100,6 +100,7 @@ enum Target {
     Temp { file: NamedTempFile, target: PathBuf },
 }
 
+#[cfg_attr(not(feature = "export"), allow(dead_code))]
 impl OutputFile {
     /// Opens `path` for writing as described on [`OutputFile`]. Nothing is created or
     /// truncated at `path` itself before [`commit`](Self::commit) (a stream target is opened

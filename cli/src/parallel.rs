@@ -35,6 +35,7 @@ pub enum Item<'a> {
 #[derive(Debug)]
 pub struct Chunk<'a> {
     /// The chunk's number in the dump (0, 1, ...).
+    #[cfg_attr(not(feature = "export"), allow(dead_code))]
     pub number: usize,
     /// The index of the first item's frame in the dump (stretches count as one frame, as in
     /// `frames --skip-bad`).
