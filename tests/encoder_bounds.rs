@@ -5,7 +5,6 @@
 //! every kind, dictionary keys that are containers, full objects. Each must grow linearly with
 //! the bytes written (4x the bytes, at most 6x the units) and stay within a constant factor of
 //! `validate`'s units on the same bytes.
-#![cfg(feature = "work-counter")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

@@ -1,7 +1,6 @@
 //! Replays every kept fuzz finding (`fuzz/regressions/<target>/*`) through its target's check,
 //! on stable and without libFuzzer: the checks are the fuzz crate's own (`fuzz/src/`, included
 //! here), so a regression fails here exactly as it failed under the fuzzer.
-#![cfg(all(feature = "arbitrary", feature = "work-counter", feature = "serde"))]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

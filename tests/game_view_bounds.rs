@@ -13,7 +13,6 @@
 //! keys that all collide after conversion; arrays converted to packed arrays as keys; typed
 //! arrays nested as keys, dropping an element at every level; dictionaries nested as keys of
 //! dictionaries (serde reads their keys as the game holds them).
-#![cfg(feature = "work-counter")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

@@ -6,7 +6,6 @@
 //! text, itself escaped, in natural JSON), NodePaths and full objects. The work grows linearly
 //! with the bytes (4x the bytes, at most 6x the units) and stays within a constant factor of
 //! `validate`'s on the same bytes.
-#![cfg(feature = "work-counter")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

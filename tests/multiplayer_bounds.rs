@@ -1,7 +1,6 @@
 //! The multiplayer decoders, encoders and sessions do work linear in their input (n log n for
 //! a session's tables): work counted (feature `work-counter`) on generated worst cases at two
 //! sizes, within a constant factor of `validate`'s on the values the packets carry.
-#![cfg(feature = "work-counter")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

@@ -12,7 +12,6 @@
 //! * datagrams: every value of both corpora, refused and oversized packets, and a real
 //!   `UdpFramed` round trip on loopback; a `FramedRead` over a tokio stream written one byte at a
 //!   time.
-#![cfg(feature = "tokio")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

@@ -2,7 +2,6 @@
 //! counted (feature `work-counter`) on generated worst cases at two sizes. A frame that arrives
 //! one byte at a time is checked once, when it is complete, not once per arrival; a frame over
 //! the size limit costs O(1) per arrival to discard.
-#![cfg(all(feature = "work-counter", feature = "tokio"))]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

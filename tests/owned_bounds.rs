@@ -15,7 +15,6 @@
 //!    `contains_key` / `remove` and `encode` on values 1024 levels deep: arrays, dictionaries
 //!    as values, Godot 4 dictionaries as keys, and the three mixed. Run in debug and release
 //!    builds (`cargo test`, `cargo test --release`).
-#![cfg(feature = "work-counter")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

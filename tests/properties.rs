@@ -8,7 +8,6 @@
 //! Deterministic: each case's input bytes come from a splitmix64 stream seeded by the case's
 //! seed. A failure prints the seed and the value; `PROPERTIES_SEED=0x...` reruns that one case
 //! in every configuration.
-#![cfg(feature = "arbitrary")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

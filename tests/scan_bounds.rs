@@ -1,6 +1,5 @@
 //! Reading a damaged dump reads each byte a bounded number of times: resynchronising after a
 //! bad prefix checks candidates within a budget (work counted, feature `work-counter`).
-#![cfg(feature = "work-counter")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

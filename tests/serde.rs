@@ -10,7 +10,6 @@
     clippy::panic,
     clippy::arithmetic_side_effects
 )]
-#![cfg(feature = "serde")]
 
 mod common;
 

@@ -1,7 +1,6 @@
 //! Serde paths read each byte a bounded number of times, whatever the nesting and however keys
 //! repeat: work counted (feature `work-counter`) on generated worst cases at two sizes; and the
 //! deepest values Godot accepts go through the crate's own paths on a 256 KiB stack.
-#![cfg(all(feature = "work-counter", feature = "serde"))]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

@@ -4,7 +4,6 @@
 //! them, serde and owned decoding that merge repeated keys, and `get_is`, which also compares
 //! the last value with a text. Work counted (feature
 //! `work-counter`) on generated worst cases at two sizes.
-#![cfg(feature = "work-counter")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

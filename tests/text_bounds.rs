@@ -9,7 +9,6 @@
 //! equality of each version by recursion) on small generated dictionaries, in both versions,
 //! with ties, NaNs, -0.0, String and StringName keys, repeated keys, keys Godot 3 does not find,
 //! deeply nested keys, and more than 256 entries.
-#![cfg(feature = "work-counter")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

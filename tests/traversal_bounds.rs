@@ -1,6 +1,5 @@
 //! Whole-value traversals read each byte a bounded number of times, whatever the nesting:
 //! work counted (feature `work-counter`) on generated worst cases at two sizes.
-#![cfg(feature = "work-counter")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

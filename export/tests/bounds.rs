@@ -3,7 +3,6 @@
 //! sets (the schema widening row after row), rows that do not fit (each cut back), and the CSV
 //! of the batch. Inferring the schema, building a batch and writing its CSV stay within a
 //! constant factor of validating the same frames, and grow linearly with them.
-#![cfg(feature = "work-counter")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

@@ -11,6 +11,7 @@
 )]
 
 pub mod multiplayer;
+#[cfg(feature = "work-counter")]
 pub mod work;
 
 use std::path::{Path, PathBuf};
