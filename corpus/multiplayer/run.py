@@ -22,7 +22,6 @@ fields. Needs python3, chromium and npm (godot4), godot3-server (godot3-*), carg
 """
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -32,6 +31,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "tools", "engines"))
+import godot  # noqa: E402  (the project's engine driver)
 
 
 def log(*a):
@@ -110,17 +111,11 @@ def free_port(kind=socket.SOCK_DGRAM):
 
 
 def run_godot3(transport, connect_port, server_port):
-    home = tempfile.mkdtemp(prefix="gdvariant-mp3-")
-    env = dict(os.environ, MP_TRANSPORT=transport, MP_SERVER_PORT=str(server_port),
-               MP_CONNECT_PORT=str(connect_port), LC_ALL="C.UTF-8", HOME=home,
-               XDG_DATA_HOME=home + "/d", XDG_CONFIG_HOME=home + "/c", XDG_CACHE_HOME=home + "/k")
-    godot = shutil.which("godot3-server") or sys.exit("godot3-server not found")
-    proc = subprocess.run([godot, "--no-window", "--path", os.path.join(HERE, "godot3"), "-s", "capture.gd"],
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, timeout=240)
-    shutil.rmtree(home, ignore_errors=True)
-    lines = proc.stdout.decode("utf-8", "replace").split("\n")
+    rc, lines = godot.run_godot3(["--path", os.path.join(HERE, "godot3"), "-s", "capture.gd"],
+                                 env={"MP_TRANSPORT": transport, "MP_SERVER_PORT": str(server_port),
+                                      "MP_CONNECT_PORT": str(connect_port)}, timeout=240)
     if not any(l.startswith("DONE\t") for l in lines):
-        sys.exit("godot3 %s capture did not finish (rc %s); tail:\n%s" % (transport, proc.returncode, "\n".join(lines[-40:])))
+        sys.exit("godot3 %s capture did not finish (rc %s); tail:\n%s" % (transport, rc, "\n".join(lines[-40:])))
     return lines
 
 

@@ -10,6 +10,7 @@
 //! transport; with `--multiplayer` (WebSocket), `multiplayer.rs` decodes and filters Godot's
 //! multiplayer packets and `capture.rs` writes the `--capture` file.
 
+mod accept;
 mod activity;
 mod capture;
 mod multiplayer;
@@ -137,9 +138,9 @@ pub fn run(args: &ProxyArgs) -> Result<ExitCode, Failure> {
         if args.udp {
             udp::serve(settings, Arc::clone(&report)).await
         } else if args.websocket {
-            websocket::serve(settings, Arc::clone(&report)).await
+            accept::serve::<websocket::WebSocket>(settings, Arc::clone(&report)).await
         } else {
-            tcp::serve(settings, Arc::clone(&report)).await
+            accept::serve::<tcp::Tcp>(settings, Arc::clone(&report)).await
         }
     });
     // Connections still open are closed when the runtime goes.

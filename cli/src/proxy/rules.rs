@@ -116,3 +116,45 @@ pub fn admit(
     }
     true
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use bytes::Bytes;
+    use gdvariant::Options;
+
+    /// A Godot 3 datagram holding `[element]`.
+    fn one_element(element: &[u8]) -> Packet {
+        let mut bytes = vec![19, 0, 0, 0, 1, 0, 0, 0];
+        bytes.extend_from_slice(element);
+        Packet::datagram(Bytes::from(bytes), Options::godot3()).unwrap()
+    }
+
+    #[test]
+    fn drop_if_reads_its_value_as_where_does() {
+        let nil = one_element(&[0, 0, 0, 0]);
+        let yes = one_element(&[1, 0, 0, 0, 1, 0, 0, 0]);
+        let five = one_element(&[2, 0, 0, 0, 5, 0, 0, 0]);
+        let half = one_element(&[3, 0, 0, 0, 0, 0, 0x20, 0x40]); // 2.5
+        let text = one_element(&[4, 0, 0, 0, 1, 0, 0, 0, b'5', 0, 0, 0]); // "5"
+        let cases = [
+            ("0=null", &nil, true),
+            ("0=null", &five, false),
+            ("0=true", &yes, true),
+            ("0=5", &five, true),
+            ("0=5.0", &five, true),
+            ("0=5", &text, false),
+            ("0=\"5\"", &text, true),
+            ("0=\"5\"", &five, false),
+            ("0=2.5", &half, true),
+            ("0!=2.5", &half, false),
+        ];
+        for (rule, packet, drops) in cases {
+            let drop_if = DropIf::parse(rule, None).unwrap();
+            assert_eq!(drop_if.refuses(Direction::ToUpstream, packet).is_some(), drops, "{rule}");
+            let condition = Condition::parse(rule).unwrap();
+            assert_eq!(condition.holds(packet.value()), drops, "--where {rule}");
+        }
+    }
+}

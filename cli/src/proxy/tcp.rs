@@ -2,23 +2,20 @@
 //! [`FrameCodec`] and forwarded as the exact bytes received.
 
 use std::io::IoSlice;
-use std::sync::Arc;
 
 use bytes::{Buf, Bytes, BytesMut};
 use gdvariant::net::FrameCodec;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::Semaphore;
 use tokio::time::timeout;
 use tokio_util::codec::Decoder;
 
+use super::accept::{Transport, both_ways};
 use super::activity::Activity;
-use super::report::{Report, Tally};
+use super::report::Tally;
 use super::rules::admit;
-use super::settings::Settings;
-use super::{Context, Direction, End, stop_signal};
-use crate::failure::Failure;
+use super::{Context, Direction, End};
 
 /// Room kept free in a receive buffer before each read.
 const READ_ROOM: usize = 64 << 10;
@@ -28,75 +25,34 @@ const MAX_SLICES: usize = 64;
 /// larger ones are written from where they were received.
 const COPY_BELOW: usize = 4 << 10;
 
-/// Accepts connections until a stop signal; each gets an upstream connection and two pumps.
-pub async fn serve(settings: Arc<Settings>, report: Arc<Report>) -> Result<(), Failure> {
-    let listener = TcpListener::bind(settings.listen)
-        .await
-        .map_err(|e| Failure::Input(format!("cannot listen on {}: {e}", settings.listen)))?;
-    let addr = listener.local_addr().map_err(|e| Failure::Input(e.to_string()))?;
-    // Listen for a stop before saying where the proxy listens: a signal sent on that line is
-    // then never missed.
-    let stop = stop_signal();
-    report.listening(addr, "tcp");
-    let slots = Arc::new(Semaphore::new(settings.max_connections));
-    tokio::pin!(stop);
-    loop {
-        let (client, peer) = tokio::select! {
-            () = &mut stop => return Ok(()),
-            accepted = listener.accept() => match accepted {
-                Ok(accepted) => accepted,
-                // Out of descriptors, or a connection reset before it was accepted: go on.
-                Err(_) => {
-                    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-                    continue;
-                }
-            },
-        };
-        let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
-            report.refused(peer, true);
-            drop(client);
-            continue;
-        };
-        report.connection();
-        let context =
-            Context { settings: Arc::clone(&settings), report: Arc::clone(&report), peer };
-        tokio::spawn(async move {
-            let (end, detail) = connection(client, &context).await;
-            context.report.closed(peer, end, detail);
-            drop(slot);
-        });
-    }
-}
+/// Length-prefixed frames over TCP.
+pub struct Tcp;
 
-/// Serves one client: connects upstream, then runs both directions until both end or one
-/// must close the connection.
-async fn connection(client: TcpStream, context: &Context) -> (End, Option<String>) {
-    let settings = &context.settings;
-    let upstream =
-        match timeout(settings.idle, TcpStream::connect(settings.upstream.as_str())).await {
-            Ok(Ok(upstream)) => upstream,
-            Ok(Err(e)) => return (End::Error, Some(format!("cannot connect upstream: {e}"))),
-            Err(_) => return (End::Idle, Some("connecting upstream timed out".into())),
-        };
-    let _ = client.set_nodelay(true);
-    let _ = upstream.set_nodelay(true);
-    let (client_read, client_write) = client.into_split();
-    let (upstream_read, upstream_write) = upstream.into_split();
-    let activity = Activity::new();
-    let up = pump(client_read, upstream_write, Direction::ToUpstream, context, &activity);
-    let down = pump(upstream_read, client_write, Direction::ToClient, context, &activity);
-    tokio::pin!(up, down);
-    let (mut up_done, mut down_done) = (false, false);
-    while !(up_done && down_done) {
-        let end = tokio::select! {
-            end = &mut up, if !up_done => { up_done = true; end }
-            end = &mut down, if !down_done => { down_done = true; end }
-        };
-        if end.closes_all() {
-            return (end, None);
-        }
+impl Transport for Tcp {
+    const NAME: &'static str = "tcp";
+    type Client = TcpStream;
+    type Upstream = TcpStream;
+    type Error = std::io::Error;
+
+    async fn handshake(client: TcpStream, _: &Context) -> Result<TcpStream, (End, String)> {
+        let _ = client.set_nodelay(true);
+        Ok(client)
     }
-    (End::Closed, None)
+
+    async fn connect(context: &Context) -> std::io::Result<TcpStream> {
+        let upstream = TcpStream::connect(context.settings.upstream.as_str()).await?;
+        let _ = upstream.set_nodelay(true);
+        Ok(upstream)
+    }
+
+    async fn relay(client: TcpStream, upstream: TcpStream, context: &Context) -> End {
+        let (client_read, client_write) = client.into_split();
+        let (upstream_read, upstream_write) = upstream.into_split();
+        let activity = Activity::new();
+        let up = pump(client_read, upstream_write, Direction::ToUpstream, context, &activity);
+        let down = pump(upstream_read, client_write, Direction::ToClient, context, &activity);
+        both_ways(up, down).await
+    }
 }
 
 /// One direction: reads bytes, cuts them into frames, forwards the frames Godot accepts and

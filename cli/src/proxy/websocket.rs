@@ -1,63 +1,20 @@
 //! The WebSocket proxy: one value per message (`WebSocketPeer.put_var`), checked as a datagram
 //! and forwarded as the same message to a WebSocket server upstream.
 
-use std::sync::Arc;
-
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::Semaphore;
+use tokio::net::TcpStream;
 use tokio::time::timeout;
-use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+use super::accept::{Transport, both_ways};
 use super::activity::Activity;
 use super::multiplayer::{Filter, Verdict};
-use super::report::{Report, Tally};
-use super::settings::Settings;
+use super::report::Tally;
 use super::udp::check;
-use super::{Context, Direction, End, stop_signal};
-use crate::failure::Failure;
-
-/// Accepts WebSocket clients until a stop signal.
-pub async fn serve(settings: Arc<Settings>, report: Arc<Report>) -> Result<(), Failure> {
-    let listener = TcpListener::bind(settings.listen)
-        .await
-        .map_err(|e| Failure::Input(format!("cannot listen on {}: {e}", settings.listen)))?;
-    let addr = listener.local_addr().map_err(|e| Failure::Input(e.to_string()))?;
-    // Listen for a stop before saying where the proxy listens: a signal sent on that line is
-    // then never missed.
-    let stop = stop_signal();
-    report.listening(addr, "websocket");
-    let slots = Arc::new(Semaphore::new(settings.max_connections));
-    tokio::pin!(stop);
-    loop {
-        let (client, peer) = tokio::select! {
-            () = &mut stop => return Ok(()),
-            accepted = listener.accept() => match accepted {
-                Ok(accepted) => accepted,
-                Err(_) => {
-                    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-                    continue;
-                }
-            },
-        };
-        let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
-            report.refused(peer, true);
-            drop(client);
-            continue;
-        };
-        report.connection();
-        let context =
-            Context { settings: Arc::clone(&settings), report: Arc::clone(&report), peer };
-        tokio::spawn(async move {
-            let (end, detail) = connection(client, &context).await;
-            context.report.closed(peer, end, detail);
-            drop(slot);
-        });
-    }
-}
+use super::{Context, Direction, End};
 
 /// The upstream URL: `ws://ADDR/` unless a URL was given.
 fn upstream_url(upstream: &str) -> String {
@@ -68,48 +25,51 @@ fn upstream_url(upstream: &str) -> String {
     }
 }
 
-/// Serves one client: the handshake, the upstream connection, then both directions.
-async fn connection(client: TcpStream, context: &Context) -> (End, Option<String>) {
-    let settings = &context.settings;
-    let max = usize::try_from(settings.max_frame).unwrap_or(usize::MAX);
-    let config = WebSocketConfig::default().max_message_size(Some(max)).max_frame_size(Some(max));
-    let _ = client.set_nodelay(true);
-    let client = match timeout(
-        settings.idle,
-        tokio_tungstenite::accept_async_with_config(client, Some(config)),
-    )
-    .await
-    {
-        Ok(Ok(client)) => client,
-        Ok(Err(e)) => return (End::Error, Some(format!("handshake: {e}"))),
-        Err(_) => return (End::Idle, Some("handshake timed out".into())),
-    };
-    let url = upstream_url(&settings.upstream);
-    let connect = tokio_tungstenite::connect_async_with_config(url.as_str(), Some(config), true);
-    let upstream = match timeout(settings.idle, connect).await {
-        Ok(Ok((upstream, _))) => upstream,
-        Ok(Err(e)) => return (End::Error, Some(format!("cannot connect upstream: {e}"))),
-        Err(_) => return (End::Idle, Some("connecting upstream timed out".into())),
-    };
-    let activity = Activity::new();
-    let filter = settings.multiplayer.then(|| std::sync::Mutex::new(Filter::new(context)));
-    let filter = filter.as_ref();
-    let (client_sink, client_stream) = client.split();
-    let (upstream_sink, upstream_stream) = upstream.split();
-    let up = pump(client_stream, upstream_sink, Direction::ToUpstream, context, &activity, filter);
-    let down = pump(upstream_stream, client_sink, Direction::ToClient, context, &activity, filter);
-    tokio::pin!(up, down);
-    let (mut up_done, mut down_done) = (false, false);
-    while !(up_done && down_done) {
-        let end = tokio::select! {
-            end = &mut up, if !up_done => { up_done = true; end }
-            end = &mut down, if !down_done => { down_done = true; end }
-        };
-        if end.closes_all() {
-            return (end, None);
-        }
+/// One value per message over WebSocket.
+pub struct WebSocket;
+
+impl Transport for WebSocket {
+    const NAME: &'static str = "websocket";
+    type Client = WebSocketStream<TcpStream>;
+    type Upstream = WebSocketStream<MaybeTlsStream<TcpStream>>;
+    type Error = tokio_tungstenite::tungstenite::Error;
+
+    async fn handshake(
+        client: TcpStream,
+        context: &Context,
+    ) -> Result<Self::Client, (End, String)> {
+        let _ = client.set_nodelay(true);
+        tokio_tungstenite::accept_async_with_config(client, Some(config(context)))
+            .await
+            .map_err(|e| (End::Error, format!("handshake: {e}")))
     }
-    (End::Closed, None)
+
+    async fn connect(context: &Context) -> Result<Self::Upstream, Self::Error> {
+        let url = upstream_url(&context.settings.upstream);
+        let connect =
+            tokio_tungstenite::connect_async_with_config(url.as_str(), Some(config(context)), true);
+        Ok(connect.await?.0)
+    }
+
+    async fn relay(client: Self::Client, upstream: Self::Upstream, context: &Context) -> End {
+        let activity = Activity::new();
+        let filter =
+            context.settings.multiplayer.then(|| std::sync::Mutex::new(Filter::new(context)));
+        let filter = filter.as_ref();
+        let (client_sink, client_stream) = client.split();
+        let (upstream_sink, upstream_stream) = upstream.split();
+        let up =
+            pump(client_stream, upstream_sink, Direction::ToUpstream, context, &activity, filter);
+        let down =
+            pump(upstream_stream, client_sink, Direction::ToClient, context, &activity, filter);
+        both_ways(up, down).await
+    }
+}
+
+/// Messages and frames up to `--max-frame`.
+fn config(context: &Context) -> WebSocketConfig {
+    let max = usize::try_from(context.settings.max_frame).unwrap_or(usize::MAX);
+    WebSocketConfig::default().max_message_size(Some(max)).max_frame_size(Some(max))
 }
 
 type Stream<S> = futures_util::stream::SplitStream<WebSocketStream<S>>;
