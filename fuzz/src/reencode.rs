@@ -145,80 +145,62 @@ pub fn rewritten_by_godot(value: &Variant, full_objects: bool) -> bool {
 /// Whether `value` holds a signalling NaN in a `real_t` component (a math value or a packed
 /// vector; `float` and the packed float arrays are not `real_t`).
 pub fn holds_signalling_real(value: &Variant) -> bool {
-    let signalling = |c: f64| c.is_nan() && c.to_bits() & (1 << 51) == 0;
-    let any = |f: &dyn Fn(&mut dyn FnMut(f64))| {
-        let mut found = false;
-        f(&mut |c| found |= signalling(c));
-        found
-    };
+    let mut reals = Vec::new();
     let mut stack = vec![value];
     while let Some(value) = stack.pop() {
-        let found = match value {
-            Variant::Vector2(v) => any(&|f| {
-                let _ = v.map(f);
+        let mut push = |c: f64| reals.push(c);
+        match value {
+            Variant::Vector2(v) => {
+                let _ = v.map(&mut push);
+            }
+            Variant::Rect2(v) => {
+                let _ = v.map(&mut push);
+            }
+            Variant::Vector3(v) => {
+                let _ = v.map(&mut push);
+            }
+            Variant::Transform2D(v) => {
+                let _ = v.map(&mut push);
+            }
+            Variant::Vector4(v) => {
+                let _ = v.map(&mut push);
+            }
+            Variant::Plane(v) => {
+                let _ = v.map(&mut push);
+            }
+            Variant::Quaternion(v) => {
+                let _ = v.map(&mut push);
+            }
+            Variant::Aabb(v) => {
+                let _ = v.map(&mut push);
+            }
+            Variant::Basis(v) => {
+                let _ = v.map(&mut push);
+            }
+            Variant::Transform3D(v) => {
+                let _ = v.map(&mut push);
+            }
+            Variant::Projection(v) => {
+                let _ = v.map(&mut push);
+            }
+            Variant::PackedVector2Array(p) => p.iter().for_each(|v| {
+                let _ = v.map(&mut push);
             }),
-            Variant::Rect2(v) => any(&|f| {
-                let _ = v.map(f);
+            Variant::PackedVector3Array(p) => p.iter().for_each(|v| {
+                let _ = v.map(&mut push);
             }),
-            Variant::Vector3(v) => any(&|f| {
-                let _ = v.map(f);
-            }),
-            Variant::Transform2D(v) => any(&|f| {
-                let _ = v.map(f);
-            }),
-            Variant::Vector4(v) => any(&|f| {
-                let _ = v.map(f);
-            }),
-            Variant::Plane(v) => any(&|f| {
-                let _ = v.map(f);
-            }),
-            Variant::Quaternion(v) => any(&|f| {
-                let _ = v.map(f);
-            }),
-            Variant::Aabb(v) => any(&|f| {
-                let _ = v.map(f);
-            }),
-            Variant::Basis(v) => any(&|f| {
-                let _ = v.map(f);
-            }),
-            Variant::Transform3D(v) => any(&|f| {
-                let _ = v.map(f);
-            }),
-            Variant::Projection(v) => any(&|f| {
-                let _ = v.map(f);
-            }),
-            Variant::PackedVector2Array(p) => any(&|f| {
-                p.iter().for_each(|v| {
-                    let _ = v.map(&mut *f);
-                })
-            }),
-            Variant::PackedVector3Array(p) => any(&|f| {
-                p.iter().for_each(|v| {
-                    let _ = v.map(&mut *f);
-                })
-            }),
-            Variant::PackedVector4Array(p) => any(&|f| {
-                p.iter().for_each(|v| {
-                    let _ = v.map(&mut *f);
-                })
+            Variant::PackedVector4Array(p) => p.iter().for_each(|v| {
+                let _ = v.map(&mut push);
             }),
             Variant::Object(Object::Full { properties, .. }) => {
-                stack.extend(properties.iter().map(|(_, v)| v));
-                false
+                stack.extend(properties.iter().map(|(_, v)| v))
             }
-            Variant::Array(array) => {
-                stack.extend(array.iter());
-                false
-            }
+            Variant::Array(array) => stack.extend(array.iter()),
             Variant::Dictionary(dictionary) => {
-                stack.extend(dictionary.entries().iter().flat_map(|(k, v)| [k, v]));
-                false
+                stack.extend(dictionary.entries().iter().flat_map(|(k, v)| [k, v]))
             }
-            _ => false,
-        };
-        if found {
-            return true;
+            _ => {}
         }
     }
-    false
+    reals.iter().any(|c| c.is_nan() && c.to_bits() & (1 << 51) == 0)
 }
