@@ -10,7 +10,6 @@
     clippy::panic
 )]
 
-pub mod multiplayer;
 pub mod work;
 
 use std::path::{Path, PathBuf};
