@@ -21,7 +21,7 @@
 //! widths, path offsets, sizes, spawn names and arguments, SYS sub-commands, what a relay
 //! carries. It reads headers and fixed fields only: O(1), plus a spawn's name and argument.
 //! RPC arguments, spawn state and sync values are compressed values ([`Value`]), read when
-//! their iterators are (O(bytes read)), each plain value by the crate's own walk with
+//! their iterators are (O(bytes read)), each plain value by the core's own walk with
 //! [`validate`](gdvariant::validate)'s checks. [`Godot4Packet::validate`] reads everything: O(n).
 //!
 //! What only the receiving game knows (whether a cache id, a network id or a node exists, RPC

@@ -179,7 +179,7 @@ impl<'a> Rpc<'a> {
 
     /// The arguments, read as they are iterated: each one's value, or the error Godot meets
     /// reading it (then the iteration ends). O(bytes read), no allocation; a nested value is
-    /// read by the crate's iterative walk (no recursion).
+    /// read by the core's iterative walk (no recursion).
     pub fn arguments(&self) -> Arguments<'a> {
         if self.byte_only {
             let bytes = rest(self.args_buf, self.args_at);

@@ -5,7 +5,7 @@
 //! (bit 7 the value; the form bits are not checked). An `int` takes 1, 2, 4 or 8 more bytes as
 //! the form says (the sender picks the narrowest). Every other type is the value exactly as
 //! `var_to_bytes` writes it (the first byte is its header's type, form bits clear), read here by
-//! the crate's own walk ([`validate`](gdvariant::validate)'s checks, Godot's verdict). Values follow
+//! the core's own walk ([`validate`](gdvariant::validate)'s checks, Godot's verdict). Values follow
 //! each other without counts or lengths: each one says where it ends.
 //!
 //! Reading one value is O(its size); nothing is allocated.
