@@ -27,7 +27,7 @@ fn every_kept_finding_passes_the_multiplayer_check() {
         let folder =
             Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../fuzz/regressions/multiplayer"));
         let mut files: Vec<PathBuf> =
-            std::fs::read_dir(&folder).unwrap().map(|e| e.unwrap().path()).collect();
+            std::fs::read_dir(folder).unwrap().map(|e| e.unwrap().path()).collect();
         files.sort();
         for file in &files {
             let data = std::fs::read(file).unwrap();
