@@ -104,8 +104,7 @@
 //! | a value by a textual path such as `players/3/pos` | [`parse_path`], then [`VariantRef::lookup`] / [`Element::lookup`] | O(path), then each step's lookup |
 //! | frames from a tokio stream, UDP or WebSocket (feature `tokio`) | `net::FrameCodec`, `net::DatagramCodec`, `net::Packet::datagram` | O(frame) per frame, however the bytes arrive |
 //! | statistics over a dump, or the frames of a damaged one | [`framing::FrameStats`], [`framing::scan`] | O(1) per frame / O(n), resynchronisation included |
-//! | Godot's high-level multiplayer packets (RPCs, spawns, syncs, relays), their transports, capture files | [`multiplayer::godot4::decode`], [`multiplayer::godot3::decode`], the `write` modules, [`multiplayer::transport`], [`multiplayer::capture`] | O(1) to decode, O(n) to read everything; no allocation |
-//! | what a connection's ids mean (node paths, Godot 4 method names, spawned nodes) | `multiplayer::session` (feature `alloc`) | O(log entries) per packet |
+//! | Godot's high-level multiplayer packets (RPCs, spawns, syncs, relays), sessions, captures | the separate crate `gdvariant-multiplayer` (folder `multiplayer/`), built on this one's public API | O(1) to decode, O(n) to read everything |
 //!
 //! ## What is checked where
 //!
@@ -177,7 +176,6 @@ pub mod encoder;
 pub mod framing;
 #[cfg(feature = "alloc")]
 pub mod json;
-pub mod multiplayer;
 #[cfg(feature = "tokio")]
 pub mod net;
 #[cfg(feature = "alloc")]

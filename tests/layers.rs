@@ -1,6 +1,7 @@
 //! The layering of `src/` (ARCHITECTURE.md): the ground floor imports nothing of the crate, the
 //! view imports only the ground floor, and neither reaches a layer above through the crate
-//! root's re-exports.
+//! root's re-exports; Godot's high-level multiplayer is not a layer of the core but a crate of
+//! its own (`multiplayer/`).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -76,12 +77,38 @@ fn the_view_imports_only_the_ground_floor() {
     assert_imports_only("view", &["wire::", "view::"]);
 }
 
+/// Godot's high-level multiplayer is its own crate (`multiplayer/`, `gdvariant-multiplayer`),
+/// built on the core's public API: no folder of `src/` holds it, and no code of `src/` (outside
+/// comments) names it.
 #[test]
-fn the_multiplayer_layer_imports_the_view_the_ground_floor_and_the_encoder() {
-    assert_imports_only(
-        "multiplayer",
-        &["wire::", "view::", "encoder::", "owned::", "multiplayer::"],
-    );
+fn multiplayer_is_not_a_layer_of_the_core() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    assert!(!src.join("multiplayer").exists(), "src/multiplayer/ is back");
+    let files = rust_files(&src);
+    assert!(files.len() > 50, "expected the core's files, found {}", files.len());
+    let mut named = Vec::new();
+    for file in &files {
+        let text = fs::read_to_string(file).unwrap();
+        named.extend(
+            code_naming(&text, "multiplayer").map(|line| format!("{}:{line}", file.display())),
+        );
+    }
+    assert!(named.is_empty(), "the core's code names multiplayer:\n{}", named.join("\n"));
+}
+
+/// The numbers of the lines of `text` whose code (not a `//` comment) holds `word`, lowercase
+/// (class names such as `"MultiplayerAPI"` in the class tables are not code about it).
+fn code_naming<'t>(text: &'t str, word: &'t str) -> impl Iterator<Item = usize> + 't {
+    text.lines()
+        .enumerate()
+        .filter(move |(_, line)| line.split("//").next().unwrap_or("").contains(word))
+        .map(|(number, _)| number + 1)
+}
+
+#[test]
+fn the_multiplayer_check_sees_code_but_not_comments() {
+    let text = "//! multiplayer in docs\nuse crate::multiplayer::godot4; // multiplayer\n\"MultiplayerAPI\",\n";
+    assert_eq!(code_naming(text, "multiplayer").collect::<Vec<_>>(), vec![2]);
 }
 
 #[test]

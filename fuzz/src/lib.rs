@@ -2,8 +2,10 @@
 //!
 //! Each `check(data)` runs one property on one input and panics when it does not hold; a
 //! panic is a finding. The same functions replay the kept findings (`fuzz/regressions/`) in the
-//! library's ordinary `cargo test` (`tests/fuzz_regressions.rs` includes this file), so they
-//! use nothing but the library and `arbitrary`, and refer to each other through `super::`.
+//! library's ordinary `cargo test` (`tests/fuzz_regressions.rs` includes each module of the
+//! core's targets through `tests/fuzz_checks/`; `multiplayer/tests/fuzz_regressions.rs` includes
+//! `multiplayer.rs`), so they use nothing but the library crates and `arbitrary`, and refer to
+//! each other through `super::` (`multiplayer.rs` to nothing).
 //!
 //! | target | input | property |
 //! | --- | --- | --- |

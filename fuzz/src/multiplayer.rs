@@ -19,11 +19,11 @@
 //!   followed by a session with small limits; the entries never pass the limits, and every
 //!   query answers.
 
-use gdvariant::multiplayer::godot4::{self, NodeAddress, Packet, Sys, Value, write};
-use gdvariant::multiplayer::session::{Limits, MethodList, Route, RpcMethods, Session3, Session4};
-use gdvariant::multiplayer::transport::{enet3, websocket3, websocket4};
-use gdvariant::multiplayer::{PacketError, capture, godot3};
 use gdvariant::{EncodeOptions, Options, Precision, Variant};
+use gdvariant_multiplayer::godot4::{self, Godot4Packet, NodeAddress, Sys, Value, write};
+use gdvariant_multiplayer::session::{Limits, MethodList, Route, RpcMethods, Session3, Session4};
+use gdvariant_multiplayer::transport::{enet3, websocket3, websocket4};
+use gdvariant_multiplayer::{PacketError, capture, godot3};
 
 /// Units of work allowed per input byte (decoding, validating, walking, re-encoding twice and
 /// following a session each read a byte a bounded number of times).
@@ -57,7 +57,7 @@ fn inside(error: &PacketError, input: &[u8], what: &str) {
 }
 
 /// Runs every accessor of a Godot 4 packet; returns whether everything read.
-fn walk4(packet: &Packet<'_>, data: &[u8]) -> bool {
+fn walk4(packet: &Godot4Packet<'_>, data: &[u8]) -> bool {
     let mut ok = true;
     let mut note = |r: Result<(), PacketError>| {
         if let Err(e) = r {
@@ -66,7 +66,7 @@ fn walk4(packet: &Packet<'_>, data: &[u8]) -> bool {
         }
     };
     match packet {
-        Packet::Rpc(rpc) => {
+        Godot4Packet::Rpc(rpc) => {
             let _ = (
                 rpc.node(),
                 rpc.node_width(),
@@ -83,11 +83,11 @@ fn walk4(packet: &Packet<'_>, data: &[u8]) -> bool {
             }
             assert!(count <= rpc.argument_count());
         }
-        Packet::SimplifyPath(s) => {
+        Godot4Packet::SimplifyPath(s) => {
             assert_eq!(s.checksum().len(), 32);
             let _ = (s.id(), s.path().text_bytes(), s.unread_byte());
         }
-        Packet::Spawn(spawn) => {
+        Godot4Packet::Spawn(spawn) => {
             assert!(spawn.sync_ids().len() <= data.len() / 4);
             let _ = spawn.sync_ids().count();
             let _ = (spawn.name().text_bytes(), spawn.argument().map(|a| a.value()));
@@ -95,7 +95,7 @@ fn walk4(packet: &Packet<'_>, data: &[u8]) -> bool {
                 note(value.map(|_| ()));
             }
         }
-        Packet::Sync(sync) => {
+        Godot4Packet::Sync(sync) => {
             for element in sync.elements() {
                 match element {
                     Ok(e) => e.values().for_each(|v| note(v.map(|_| ()))),
@@ -103,7 +103,7 @@ fn walk4(packet: &Packet<'_>, data: &[u8]) -> bool {
                 }
             }
         }
-        Packet::DeltaSync(delta) => {
+        Godot4Packet::DeltaSync(delta) => {
             for element in delta.elements() {
                 match element {
                     Ok(e) => {
@@ -114,9 +114,9 @@ fn walk4(packet: &Packet<'_>, data: &[u8]) -> bool {
                 }
             }
         }
-        Packet::Sys(Sys::Relay(relay)) => {
+        Godot4Packet::Sys(Sys::Relay(relay)) => {
             let inner = relay.packet().expect("a decoded relay's packet decodes");
-            assert!(!matches!(inner, Packet::Sys(_)), "a relay inside a relay");
+            assert!(!matches!(inner, Godot4Packet::Sys(_)), "a relay inside a relay");
             ok &= walk4(&inner, data);
         }
         _ => {}
@@ -178,13 +178,13 @@ struct Meaning4 {
 /// The meaning of `packet`, and its canonical bytes (the encoder's), or `None` when a name is
 /// not text (no `&str` can be written back).
 fn canonical4(
-    packet: &Packet<'_>,
+    packet: &Godot4Packet<'_>,
     options: Options,
     encode: EncodeOptions,
 ) -> Option<(Meaning4, Vec<u8>)> {
     let mut out = Vec::new();
     let meaning = match packet {
-        Packet::Rpc(rpc) => {
+        Godot4Packet::Rpc(rpc) => {
             let path = match rpc.node() {
                 NodeAddress::Path { path, .. } => Some(text4(&path)?),
                 NodeAddress::Cached(_) => None,
@@ -209,7 +209,7 @@ fn canonical4(
             }
             Meaning4 { head: format!("rpc {node} {}", rpc.method_id()), values }
         }
-        Packet::SimplifyPath(s) => {
+        Godot4Packet::SimplifyPath(s) => {
             let path = text4(&s.path())?;
             let checksum: [u8; 32] = s.checksum().try_into().ok()?;
             write::simplify_path(&mut out, &checksum, s.id(), &path).ok()?;
@@ -218,15 +218,15 @@ fn canonical4(
                 values: vec![],
             }
         }
-        Packet::ConfirmPath(c) => {
+        Godot4Packet::ConfirmPath(c) => {
             write::confirm_path(&mut out, c.checksum_valid(), c.id()).ok()?;
             Meaning4 { head: format!("confirm {} {}", c.checksum_valid(), c.id()), values: vec![] }
         }
-        Packet::Raw(payload) => {
+        Godot4Packet::Raw(payload) => {
             write::raw(&mut out, payload).ok()?;
             Meaning4 { head: format!("raw {payload:?}"), values: vec![] }
         }
-        Packet::Spawn(spawn) => {
+        Godot4Packet::Spawn(spawn) => {
             let name = text4(&spawn.name())?;
             let argument = spawn.argument().map(|a| {
                 owned(&a, options.with_allow_objects(false), encode.with_full_objects(false))
@@ -261,11 +261,11 @@ fn canonical4(
                 values,
             }
         }
-        Packet::Despawn(d) => {
+        Godot4Packet::Despawn(d) => {
             write::despawn(&mut out, d.net_id()).ok()?;
             Meaning4 { head: format!("despawn {}", d.net_id()), values: vec![] }
         }
-        Packet::Sync(sync) => {
+        Godot4Packet::Sync(sync) => {
             let elements: Vec<(u32, Vec<Variant>)> = sync
                 .elements()
                 .map(|e| {
@@ -295,7 +295,7 @@ fn canonical4(
                 values: elements.into_iter().flat_map(|(_, v)| v).collect(),
             }
         }
-        Packet::DeltaSync(delta) => {
+        Godot4Packet::DeltaSync(delta) => {
             let elements: Vec<(u32, u64, Vec<Variant>)> = delta
                 .elements()
                 .map(|e| {
@@ -326,19 +326,19 @@ fn canonical4(
                 values: elements.into_iter().flat_map(|(_, _, v)| v).collect(),
             }
         }
-        Packet::Sys(Sys::Auth(data)) => {
+        Godot4Packet::Sys(Sys::Auth(data)) => {
             write::auth(&mut out, data).ok()?;
             Meaning4 { head: format!("auth {data:?}"), values: vec![] }
         }
-        Packet::Sys(Sys::AddPeer(p)) => {
+        Godot4Packet::Sys(Sys::AddPeer(p)) => {
             write::peer(&mut out, true, *p).ok()?;
             Meaning4 { head: format!("add {p}"), values: vec![] }
         }
-        Packet::Sys(Sys::DelPeer(p)) => {
+        Godot4Packet::Sys(Sys::DelPeer(p)) => {
             write::peer(&mut out, false, *p).ok()?;
             Meaning4 { head: format!("del {p}"), values: vec![] }
         }
-        Packet::Sys(Sys::Relay(relay)) => {
+        Godot4Packet::Sys(Sys::Relay(relay)) => {
             let (inner, inner_bytes) = canonical4(&relay.packet().ok()?, options, encode)?;
             write::relay(&mut out, relay.peer(), &inner_bytes).ok()?;
             Meaning4 {
@@ -423,7 +423,7 @@ fn packet3(data: &[u8], allow: bool) {
     }
     let mut out = Vec::new();
     let (head, values) = match packet {
-        godot3::Packet::Call(call) => {
+        godot3::Godot3Packet::Call(call) => {
             let Some(t) = path_of(call.node()) else { return };
             let Some(method) = text3(&call.method()) else { return };
             let values: Vec<Variant> = call
@@ -443,7 +443,7 @@ fn packet3(data: &[u8], allow: bool) {
             .expect("writes");
             (format!("call {t:?} {method}"), values)
         }
-        godot3::Packet::Set(set) => {
+        godot3::Godot3Packet::Set(set) => {
             let Some(t) = path_of(set.node()) else { return };
             let Some(property) = text3(&set.property()) else { return };
             let value = gdvariant::decode(set.value().expect("validated").raw_bytes(), options)
@@ -458,17 +458,17 @@ fn packet3(data: &[u8], allow: bool) {
             .expect("writes");
             (format!("set {t:?} {property}"), vec![value])
         }
-        godot3::Packet::SimplifyPath { id, path } => {
+        godot3::Godot3Packet::SimplifyPath { id, path } => {
             let Some(path) = text3(&path) else { return };
             w3::simplify_path(&mut out, id, &path).expect("writes");
             (format!("simplify {id} {path}"), vec![])
         }
-        godot3::Packet::ConfirmPath { path } => {
+        godot3::Godot3Packet::ConfirmPath { path } => {
             let Some(path) = text3(&path) else { return };
             w3::confirm_path(&mut out, &path).expect("writes");
             (format!("confirm {path}"), vec![])
         }
-        godot3::Packet::Raw(payload) => {
+        godot3::Godot3Packet::Raw(payload) => {
             w3::raw(&mut out, payload).expect("writes");
             (format!("raw {payload:?}"), vec![])
         }
@@ -478,32 +478,32 @@ fn packet3(data: &[u8], allow: bool) {
     let again = godot3::decode(&out, options).expect("the encoder's packet decodes");
     again.validate().expect("the encoder's packet validates");
     let head2 = match again {
-        godot3::Packet::Call(call) => format!(
+        godot3::Godot3Packet::Call(call) => format!(
             "call {:?} {}",
             path_of(call.node()).expect("text"),
             call.method().to_text().expect("text")
         ),
-        godot3::Packet::Set(set) => format!(
+        godot3::Godot3Packet::Set(set) => format!(
             "set {:?} {}",
             path_of(set.node()).expect("text"),
             set.property().to_text().expect("text")
         ),
-        godot3::Packet::SimplifyPath { id, path } => {
+        godot3::Godot3Packet::SimplifyPath { id, path } => {
             format!("simplify {id} {}", path.to_text().expect("text"))
         }
-        godot3::Packet::ConfirmPath { path } => {
+        godot3::Godot3Packet::ConfirmPath { path } => {
             format!("confirm {}", path.to_text().expect("text"))
         }
-        godot3::Packet::Raw(payload) => format!("raw {payload:?}"),
+        godot3::Godot3Packet::Raw(payload) => format!("raw {payload:?}"),
         _ => String::new(),
     };
     assert_eq!(head, head2);
     let values2: Vec<Variant> = match again {
-        godot3::Packet::Call(call) => call
+        godot3::Godot3Packet::Call(call) => call
             .arguments()
             .map(|a| gdvariant::decode(a.expect("ok").raw_bytes(), options).expect("decodes"))
             .collect(),
-        godot3::Packet::Set(set) => {
+        godot3::Godot3Packet::Set(set) => {
             vec![gdvariant::decode(set.value().expect("ok").raw_bytes(), options).expect("decodes")]
         }
         _ => vec![],
@@ -571,10 +571,10 @@ fn session(data: &[u8], allow: bool) {
         if let Ok(p) = godot4::decode(packet, Options::godot4().with_allow_objects(allow)) {
             let _ = four.observe(sender, receiver, &p);
             assert!(four.entries() <= limits.max_entries);
-            if let Some((route, Packet::Rpc(rpc))) = Route::of(sender, receiver, &p) {
+            if let Some((route, Godot4Packet::Rpc(rpc))) = Route::of(sender, receiver, &p) {
                 let _ = four.rpc(route, &rpc);
             }
-            if let Packet::Sync(sync) = p {
+            if let Godot4Packet::Sync(sync) = p {
                 for element in sync.elements().flatten() {
                     let _ = four.synchronizer(Route::direct(sender, receiver), element.net_id());
                 }
@@ -583,7 +583,7 @@ fn session(data: &[u8], allow: bool) {
         if let Ok(p) = godot3::decode(packet, Options::godot3().with_allow_objects(allow)) {
             let _ = three.observe(sender as u32, &p);
             assert!(three.entries() <= limits.max_entries);
-            if let godot3::Packet::Call(call) = p {
+            if let godot3::Godot3Packet::Call(call) = p {
                 let _ = three.node(sender as u32, &call.node());
             }
         }

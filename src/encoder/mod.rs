@@ -34,7 +34,6 @@ mod writer;
 
 pub use error::EncodeError;
 pub use options::EncodeOptions;
-pub(crate) use output::ByteCount;
 pub use output::{Output, SliceOutput};
 #[cfg(feature = "alloc")]
 pub use variant::encode;

@@ -1,5 +1,4 @@
-//! [`Output`]: where encoded bytes go, [`SliceOutput`], a fixed buffer, and `ByteCount`, which
-//! only counts them (for sizes written before the bytes they measure).
+//! [`Output`]: where encoded bytes go, and [`SliceOutput`], a fixed buffer.
 
 use super::EncodeError;
 
@@ -83,21 +82,5 @@ impl Output for SliceOutput<'_> {
 
     fn written(&self) -> usize {
         self.len
-    }
-}
-
-/// Counts the bytes written instead of keeping them: the size of what an encoder would write,
-/// for formats that put a size before the bytes it measures.
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct ByteCount(pub(crate) usize);
-
-impl Output for ByteCount {
-    fn write(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
-        self.0 = self.0.saturating_add(bytes.len());
-        Ok(())
-    }
-
-    fn written(&self) -> usize {
-        self.0
     }
 }

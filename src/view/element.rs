@@ -4,6 +4,8 @@
 use super::cursor::Cursor;
 use super::string::{GdStr, read_string};
 use super::value::{VariantRef, parse_head};
+use super::walk::{Mode, walk};
+use crate::wire::error::Result;
 use crate::wire::options::Options;
 use crate::wire::read::u32_at;
 use crate::wire::types::VariantType;
@@ -31,6 +33,21 @@ impl<'a> Element<'a> {
         Element { buf, offset, end, options, depth }
     }
 
+    /// Reads the value whose header is at absolute `offset` in `buf` and checks all of it as
+    /// [`validate`](crate::validate) does (every string's text included): for values embedded
+    /// in a format of their own, such as the arguments of a multiplayer packet, whose element
+    /// and error offsets must name places in the whole buffer. Bytes before `offset` are not
+    /// read, bytes after the value are ignored. O(size of the value), iterative, no allocation.
+    ///
+    /// # Errors
+    /// The first problem [`validate`](crate::validate) finds, at its absolute offset in `buf`
+    /// ([`ErrorKind::Truncated`](crate::ErrorKind::Truncated) when `offset` is at or past the
+    /// end).
+    pub fn validate_at(buf: &'a [u8], offset: usize, options: Options) -> Result<Element<'a>> {
+        let end = walk(buf, offset, options, 0, Mode::Validate)?;
+        Ok(Element::new(buf, offset, end, options, 0))
+    }
+
     /// The value. O(1): reads the head again (it was checked when the element was found).
     #[inline]
     pub fn value(&self) -> VariantRef<'a> {
@@ -50,8 +67,11 @@ impl<'a> Element<'a> {
         (self.buf, self.offset, self.options, self.depth)
     }
 
-    /// The settings the element was read with.
-    pub(crate) fn options(&self) -> Options {
+    /// The options the element was read with (its Godot version, whether full objects were
+    /// allowed, the depth limit): what a writer that copies its bytes must check them against.
+    /// O(1).
+    #[inline]
+    pub fn options(&self) -> Options {
         self.options
     }
 
@@ -96,10 +116,11 @@ impl<'a> Element<'a> {
         self.len() == 0
     }
 
-    /// Where the next value would start, as Godot counts it (may lie past the buffer's end by
-    /// the missing padding of a final `PackedByteArray`).
+    /// Absolute offset where the next value would start, as Godot counts it: `offset() + len()`,
+    /// except after a final `PackedByteArray` without its padding, where it lies past the
+    /// buffer's end by the missing padding. O(1).
     #[inline]
-    pub(crate) fn end(&self) -> usize {
+    pub fn end(&self) -> usize {
         self.end
     }
 }

@@ -55,9 +55,12 @@ pub struct GdStr<'a> {
 }
 
 impl<'a> GdStr<'a> {
-    /// A string whose bytes are `raw` (at absolute `offset`), read with the rules of `version`:
-    /// a name inside a multiplayer packet, which is not a Variant string.
-    pub(crate) const fn from_raw(raw: &'a [u8], offset: usize, version: Version) -> Self {
+    /// A string whose bytes are `raw`, found at absolute `offset` of the caller's buffer, read
+    /// with the rules of `version`: for text that is not a Variant string but that the engine
+    /// reads as one (a method name or node path inside a multiplayer packet). O(1): nothing is
+    /// read or checked until asked for ([`check`](Self::check), [`eq_str`](Self::eq_str), ...),
+    /// whose error offsets count from `offset`.
+    pub const fn from_raw(raw: &'a [u8], offset: usize, version: Version) -> Self {
         GdStr { raw, offset, version }
     }
 

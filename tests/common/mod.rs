@@ -10,7 +10,6 @@
     clippy::panic
 )]
 
-pub mod multiplayer;
 #[cfg(feature = "work-counter")]
 pub mod work;
 

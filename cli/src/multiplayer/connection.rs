@@ -1,15 +1,15 @@
 //! [`Connection`]: one multiplayer connection's messages, decoded with the library
-//! (`gdvariant::multiplayer`) and followed with a session, as text and JSON. Shared by
+//! (`gdvariant_multiplayer`) and followed with a session, as text and JSON. Shared by
 //! `gdvariant multiplayer` and `gdvariant proxy --multiplayer`.
 
 use std::sync::Arc;
 
-use gdvariant::multiplayer::capture::{Direction, Transport};
-use gdvariant::multiplayer::godot4::{self, NodeAddress, Packet, Sys};
-use gdvariant::multiplayer::session::{Limits, Route, RpcMethods, Session3, Session4, SyncTarget};
-use gdvariant::multiplayer::transport::{enet3, websocket3, websocket4};
-use gdvariant::multiplayer::{PacketError, godot3};
 use gdvariant::{Options, VariantRef, Version};
+use gdvariant_multiplayer::capture::{Direction, Transport};
+use gdvariant_multiplayer::godot4::{self, Godot4Packet, NodeAddress, Sys};
+use gdvariant_multiplayer::session::{Limits, Route, RpcMethods, Session3, Session4, SyncTarget};
+use gdvariant_multiplayer::transport::{enet3, websocket3, websocket4};
+use gdvariant_multiplayer::{PacketError, godot3};
 use serde_json::{Value, json};
 
 /// What a connection's session keeps at most: 16,384 ids, paths of up to 1 KiB, 1 MiB in all (a
@@ -72,8 +72,8 @@ impl From<PacketError> for Refusal {
     }
 }
 
-impl From<gdvariant::multiplayer::session::SessionError> for Refusal {
-    fn from(error: gdvariant::multiplayer::session::SessionError) -> Self {
+impl From<gdvariant_multiplayer::session::SessionError> for Refusal {
+    fn from(error: gdvariant_multiplayer::session::SessionError) -> Self {
         Refusal { reason: "session", detail: error.to_string() }
     }
 }
@@ -234,14 +234,14 @@ impl Connection {
             .ok_or_else(|| Refusal { reason: "invalid_packet", detail: "relayed packet".into() })?;
         // A despawned node's name, before the session forgets it.
         let despawned = match inner {
-            Packet::Despawn(despawn) => {
+            Godot4Packet::Despawn(despawn) => {
                 self.four.spawned(route, despawn.net_id()).map(|(n, _)| n.to_string())
             }
             _ => None,
         };
         self.four.observe(from, to, &packet)?;
         let (mut json, mut text, call, raw) = self.describe4(route, &inner, despawned)?;
-        if let Packet::Sys(Sys::Relay(relay)) = packet {
+        if let Godot4Packet::Sys(Sys::Relay(relay)) = packet {
             let way = if from == 1 { "from" } else { "to" };
             text = format!("relay {way} {}: {text}", relay.peer());
             json = json!({"command": "relay", "peer": relay.peer(), "packet": json});
@@ -253,12 +253,12 @@ impl Connection {
     fn describe4(
         &self,
         route: Route,
-        packet: &Packet<'_>,
+        packet: &Godot4Packet<'_>,
         despawned: Option<String>,
     ) -> Result<(Value, String, Option<Call>, bool), Refusal> {
         let command = packet.command().name();
         Ok(match packet {
-            Packet::Rpc(rpc) => {
+            Godot4Packet::Rpc(rpc) => {
                 let named = self.four.rpc(route, rpc);
                 let (args, json_args) = values4(rpc.arguments(), self.natural_json)?;
                 let node = named.path.map(String::from);
@@ -277,10 +277,10 @@ impl Connection {
                     "args": json_args,
                 });
                 let canonical =
-                    node.as_deref().is_some_and(gdvariant::multiplayer::session::is_canonical_path);
+                    node.as_deref().is_some_and(gdvariant_multiplayer::session::is_canonical_path);
                 (json, text, Some(Call { node, member: method, canonical, args }), false)
             }
-            Packet::SimplifyPath(simplify) => {
+            Godot4Packet::SimplifyPath(simplify) => {
                 let path = simplify.path().to_string_lossy().into_owned();
                 let checksum =
                     self.four.checksum(route, simplify.id()).map_or("unlisted", |c| c.name());
@@ -290,7 +290,7 @@ impl Connection {
                     "checksum": String::from_utf8_lossy(simplify.checksum()), "methods": checksum});
                 (json, text, None, false)
             }
-            Packet::ConfirmPath(confirm) => {
+            Godot4Packet::ConfirmPath(confirm) => {
                 let valid = confirm.checksum_valid();
                 let text = format!(
                     "confirm_path #{} (checksum {})",
@@ -304,7 +304,7 @@ impl Connection {
                     false,
                 )
             }
-            Packet::Raw(payload) => {
+            Godot4Packet::Raw(payload) => {
                 let hex: String = payload.iter().map(|b| format!("{b:02x}")).collect();
                 (
                     json!({"command": command, "hex": hex}),
@@ -313,7 +313,7 @@ impl Connection {
                     true,
                 )
             }
-            Packet::Spawn(spawn) => {
+            Godot4Packet::Spawn(spawn) => {
                 let spawner = self.four.path(route, spawn.spawner()).map(String::from);
                 let name = spawn.name().to_string_lossy().into_owned();
                 let (state, state_json) = values4(spawn.state(), self.natural_json)?;
@@ -334,7 +334,7 @@ impl Connection {
                     "argument": spawn.argument().map(|a| json_value(a.value(), self.natural_json)), "state": state_json});
                 (json, text, None, false)
             }
-            Packet::Despawn(despawn) => {
+            Godot4Packet::Despawn(despawn) => {
                 let text = match &despawned {
                     Some(name) => format!("despawn net {} ({name})", despawn.net_id()),
                     None => format!("despawn net {}", despawn.net_id()),
@@ -346,7 +346,7 @@ impl Connection {
                     false,
                 )
             }
-            Packet::Sync(sync) => {
+            Godot4Packet::Sync(sync) => {
                 let mut parts = Vec::new();
                 let mut elements = Vec::new();
                 for element in sync.elements() {
@@ -366,7 +366,7 @@ impl Connection {
                     false,
                 )
             }
-            Packet::DeltaSync(delta) => {
+            Godot4Packet::DeltaSync(delta) => {
                 let mut parts = Vec::new();
                 let mut elements = Vec::new();
                 for element in delta.elements() {
@@ -380,7 +380,7 @@ impl Connection {
                 let text = format!("delta_sync: {}", parts.join("; "));
                 (json!({"command": "delta_sync", "elements": elements}), text, None, false)
             }
-            Packet::Sys(Sys::Auth(data)) => {
+            Godot4Packet::Sys(Sys::Auth(data)) => {
                 let hex: String = data.iter().map(|b| format!("{b:02x}")).collect();
                 (
                     json!({"command": "auth", "hex": hex}),
@@ -389,19 +389,19 @@ impl Connection {
                     false,
                 )
             }
-            Packet::Sys(Sys::AddPeer(peer)) => (
+            Godot4Packet::Sys(Sys::AddPeer(peer)) => (
                 json!({"command": "add_peer", "peer": peer}),
                 format!("add_peer {peer}"),
                 None,
                 false,
             ),
-            Packet::Sys(Sys::DelPeer(peer)) => (
+            Godot4Packet::Sys(Sys::DelPeer(peer)) => (
                 json!({"command": "del_peer", "peer": peer}),
                 format!("del_peer {peer}"),
                 None,
                 false,
             ),
-            Packet::Sys(Sys::Relay(_)) | _ => {
+            Godot4Packet::Sys(Sys::Relay(_)) | _ => {
                 (json!({"command": command}), command.to_string(), None, false)
             }
         })
@@ -434,7 +434,7 @@ impl Connection {
             (path, shown)
         };
         let (json, text, call, raw) = match packet {
-            godot3::Packet::Call(call) => {
+            godot3::Godot3Packet::Call(call) => {
                 let (node, shown) = node_of(&call.node());
                 let method = call.method().to_text().ok().map(|m| m.into_owned());
                 let mut args = Vec::new();
@@ -452,10 +452,10 @@ impl Connection {
                 let json =
                     json!({"command": command, "node": node, "method": method, "args": json_args});
                 let canonical =
-                    node.as_deref().is_some_and(gdvariant::multiplayer::session::is_canonical_path);
+                    node.as_deref().is_some_and(gdvariant_multiplayer::session::is_canonical_path);
                 (json, text, Some(Call { node, member: method, canonical, args }), false)
             }
-            godot3::Packet::Set(set) => {
+            godot3::Godot3Packet::Set(set) => {
                 let (node, shown) = node_of(&set.node());
                 let property = set.property().to_text().ok().map(|m| m.into_owned());
                 let value = set.value()?.value();
@@ -464,7 +464,7 @@ impl Connection {
                     format!("set {shown}.{} = {value_text}", property.as_deref().unwrap_or("?"));
                 let json = json!({"command": command, "node": node, "property": property, "value": json_value(value, self.natural_json)});
                 let canonical =
-                    node.as_deref().is_some_and(gdvariant::multiplayer::session::is_canonical_path);
+                    node.as_deref().is_some_and(gdvariant_multiplayer::session::is_canonical_path);
                 (
                     json,
                     text,
@@ -472,7 +472,7 @@ impl Connection {
                     false,
                 )
             }
-            godot3::Packet::SimplifyPath { id, path } => {
+            godot3::Godot3Packet::SimplifyPath { id, path } => {
                 let path = path.to_string_lossy().into_owned();
                 (
                     json!({"command": command, "id": id, "path": path}),
@@ -481,7 +481,7 @@ impl Connection {
                     false,
                 )
             }
-            godot3::Packet::ConfirmPath { path } => {
+            godot3::Godot3Packet::ConfirmPath { path } => {
                 let path = path.to_string_lossy().into_owned();
                 (
                     json!({"command": command, "path": path}),
@@ -490,7 +490,7 @@ impl Connection {
                     false,
                 )
             }
-            godot3::Packet::Raw(payload) => {
+            godot3::Godot3Packet::Raw(payload) => {
                 let hex: String = payload.iter().map(|b| format!("{b:02x}")).collect();
                 (
                     json!({"command": command, "hex": hex}),

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Args;
-use gdvariant::multiplayer::capture;
+use gdvariant_multiplayer::capture;
 use serde_json::json;
 
 use crate::failure::Failure;

@@ -22,7 +22,7 @@
 
 use std::sync::Arc;
 
-use gdvariant::multiplayer::session::{MethodList, PathPattern, RpcMethods};
+use gdvariant_multiplayer::session::{MethodList, PathPattern, RpcMethods};
 
 use crate::failure::Failure;
 

@@ -1,5 +1,5 @@
 //! [`CaptureFile`]: the proxy's `--capture FILE`, every message it receives in the library's
-//! capture format (`gdvariant::multiplayer::capture`), for `gdvariant multiplayer FILE`.
+//! capture format (`gdvariant_multiplayer::capture`), for `gdvariant multiplayer FILE`.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
-use gdvariant::multiplayer::capture::{self, Direction, Header, RecordHead};
+use gdvariant_multiplayer::capture::{self, Direction, Header, RecordHead};
 
 use crate::failure::Failure;
 use crate::output;

@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 
 use gdvariant::Version;
-use gdvariant::multiplayer::capture::{Direction as CaptureDirection, Transport};
+use gdvariant_multiplayer::capture::{Direction as CaptureDirection, Transport};
 use serde_json::json;
 
 use super::rules::RateLimit;

@@ -84,10 +84,10 @@ impl Settings {
         let capture = match &args.capture {
             Some(path) => {
                 let transport = match version {
-                    Version::Godot3 => gdvariant::multiplayer::capture::Transport::WebSocket3,
-                    Version::Godot4 => gdvariant::multiplayer::capture::Transport::WebSocket4,
+                    Version::Godot3 => gdvariant_multiplayer::capture::Transport::WebSocket3,
+                    Version::Godot4 => gdvariant_multiplayer::capture::Transport::WebSocket4,
                 };
-                let header = gdvariant::multiplayer::capture::Header { version, transport };
+                let header = gdvariant_multiplayer::capture::Header { version, transport };
                 Some(CaptureFile::create(path, header)?)
             }
             None => None,

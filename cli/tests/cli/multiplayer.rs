@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use gdvariant::Version;
-use gdvariant::multiplayer::capture::{self, Direction, Header, RecordHead, Transport};
+use gdvariant_multiplayer::capture::{self, Direction, Header, RecordHead, Transport};
 use serde_json::Value;
 
 use crate::support::*;
@@ -238,8 +238,8 @@ fn unhex(text: &str) -> Vec<u8> {
 /// nested deeper than a JSON parser's default recursion limit is printed, not replaced by null.
 #[test]
 fn argument_json_is_the_library_text_unchanged() {
-    use gdvariant::multiplayer::godot4::write::{self, Arg, Target};
     use gdvariant::{EncodeOptions, Variant};
+    use gdvariant_multiplayer::godot4::write::{self, Arg, Target};
     const A: i32 = 1_234_567_890;
     let float = Variant::Float(f64::from(f32::MAX).next_up());
     let mut deep = Variant::Int(7);

@@ -4,8 +4,8 @@
 //! method) decide what is echoed back.
 
 use futures_util::{SinkExt, StreamExt};
-use gdvariant::multiplayer::godot3::write::{self, Arg, Target};
-use gdvariant::multiplayer::transport::websocket3::{self, MessageType};
+use gdvariant_multiplayer::godot3::write::{self, Arg, Target};
+use gdvariant_multiplayer::transport::websocket3::{self, MessageType};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::support::*;
