@@ -142,9 +142,6 @@ pub fn rewritten_by_godot(value: &Variant, full_objects: bool) -> bool {
     false
 }
 
-/// Hands each real component of one value to the visitor it is given.
-type Components<'f> = &'f dyn Fn(&mut dyn FnMut(f64));
-
 /// Whether `value` holds a signalling NaN in a `real_t` component (a math value or a packed
 /// vector; `float` and the packed float arrays are not `real_t`).
 pub fn holds_signalling_real(value: &Variant) -> bool {
