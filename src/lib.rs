@@ -85,6 +85,23 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! ## Guides
+//!
+//! The [`guide`] module holds the documentation beyond the API, one page per topic, every
+//! example a doctest:
+//!
+//! * [reading](guide::reading): a quick start beyond this page; whole values in one pass
+//! * [owned values and encoding](guide::owned)
+//! * [strings as the game reads them](guide::strings)
+//! * [typed containers as the game sees them](guide::typed_containers)
+//! * [framed streams](guide::framing) (`store_var`, `put_var`)
+//! * [network](guide::network) (feature `tokio`; the relay examples)
+//! * [serde](guide::serde) (feature `serde`)
+//! * [Godot 3 and Godot 4](guide::versions): detection; what `parse` and `validate` check
+//! * [costs](guide::costs): performance, and the cost of each operation
+//! * [differences from the engine](guide::differences)
+//! * [security](guide::security)
+//!
 //! ## Which function to call
 //!
 //! | you want | call | cost |
@@ -117,7 +134,8 @@
 //! check text. A value that parses can therefore
 //! still hold a malformed element further in. [`validate`] walks everything, including every
 //! string's text, and accepts exactly the inputs that Godot's `decode_variant` accepts (with the
-//! caveats listed in the README). Trailing bytes after the value are ignored, as in Godot.
+//! caveats listed in [the differences guide](guide::differences)). Trailing bytes after the value
+//! are ignored, as in Godot ([more in the versions guide](guide::versions)).
 //!
 //! ## Costs
 //!
@@ -174,6 +192,7 @@ extern crate std;
 pub mod detect;
 pub mod encoder;
 pub mod framing;
+pub mod guide;
 #[cfg(feature = "alloc")]
 pub mod json;
 #[cfg(feature = "tokio")]

@@ -121,7 +121,7 @@ pub struct FrameArgs {
 pub enum Format {
     /// Godot's `var_to_str` / `var2str` text.
     Text,
-    /// Lossless JSON (schema in the README).
+    /// Lossless JSON (schema in the `gdvariant::json` docs).
     Json,
     /// Natural JSON: dictionaries as objects, numbers as numbers, math values as small objects.
     Natural,

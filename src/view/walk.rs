@@ -16,8 +16,9 @@
 //! * [`Mode::Skip`] checks what finding the end requires: headers, counts, lengths, the depth
 //!   limit, `allow_objects` and object classes.
 //! * [`Mode::Validate`] also checks every string's text (UTF-8 as Godot reads it) and Godot 4's
-//!   `script` property, so it accepts what Godot's `decode_variant` accepts (see the README for
-//!   the few things no reader outside the game can know).
+//!   `script` property, so it accepts what Godot's `decode_variant` accepts (see
+//!   [the differences guide](crate::guide::differences) for the few things no reader outside
+//!   the game can know).
 //!
 //! Only [`walk_depth`] counts how deeply the value nests; [`walk`] does not pay for it.
 
