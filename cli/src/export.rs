@@ -585,7 +585,7 @@ fn json_rows(
                     if i > 0 {
                         text.push(',');
                     }
-                    text.push_str(&serde_json_string(&path::text(steps)));
+                    text.push_str(&json_string(&path::text(steps)));
                     text.push(':');
                     let keys: Vec<_> = steps.iter().map(Step::key).collect();
                     // A path that cannot be followed finds nothing, as in the other formats.
@@ -630,9 +630,12 @@ fn json_real(out: &mut String, real: f64, finite: String) {
     }
 }
 
-/// A JSON string literal.
-fn serde_json_string(text: &str) -> String {
-    serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_owned())
+/// A JSON string literal, escaped as the library escapes every string of its JSON.
+fn json_string(text: &str) -> String {
+    let mut out = String::new();
+    // Writing to a `String` cannot fail.
+    let _ = gdvariant::json::write_escaped(&mut out, text);
+    out
 }
 
 /// Where converted chunks go.
