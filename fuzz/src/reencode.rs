@@ -146,7 +146,8 @@ pub fn rewritten_by_godot(value: &Variant, full_objects: bool) -> bool {
 /// vector; `float` and the packed float arrays are not `real_t`).
 pub fn holds_signalling_real(value: &Variant) -> bool {
     let signalling = |c: f64| c.is_nan() && c.to_bits() & (1 << 51) == 0;
-    let any = |f: &dyn Fn(&mut dyn FnMut(f64))| {
+    type Components<'a> = &'a dyn Fn(&mut dyn FnMut(f64));
+    let any = |f: Components<'_>| {
         let mut found = false;
         f(&mut |c| found |= signalling(c));
         found
