@@ -88,7 +88,7 @@ use leaf::*;
 /// use gdvariant::{Options, Variant};
 ///
 /// // Godot 4.6: var_to_bytes({"z": 1, "a": 2, "m": 3})
-/// let bytes = include_bytes!("../../corpus/godot4/dict_order.bin");
+/// let bytes = include_bytes!("../../../corpus/godot4/dict_order.bin");
 /// let value = gdvariant::decode(bytes, Options::godot4())?;
 /// let dictionary = value.as_dictionary().unwrap();
 /// let keys: Vec<_> = dictionary.keys().filter_map(Variant::as_str).collect();
