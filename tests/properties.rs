@@ -5,9 +5,10 @@
 //! buffer exactly when the buffer is large enough. Typed containers hold only elements Godot
 //! keeps as they are.
 //!
-//! Deterministic: each case's input bytes come from a splitmix64 stream seeded by the case's
-//! seed. A failure prints the seed and the value; `PROPERTIES_SEED=0x...` reruns that one case
-//! in every configuration.
+//! Driven by proptest: each case's input is 0 to 4095 bytes that `arbitrary` turns into a
+//! value. The runs are deterministic (each property has a fixed seed, so CI sees the same cases
+//! every time), and a failure is shrunk (fewer and smaller input bytes: a smaller value) before
+//! it is reported with the property's message, the smallest failing value and its input bytes.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -18,37 +19,22 @@
 
 use std::collections::BTreeMap;
 
+use std::cell::{Cell, RefCell};
+
 use arbitrary::{Arbitrary, Unstructured};
 use gdvariant::{
     Admission, Array, Dictionary, EncodeError, EncodeOptions, Object, ObjectRef, Options,
     Precision, SliceOutput, Variant, VariantRef, VariantType, Version,
 };
+use proptest::prelude::{Strategy, any};
+use proptest::test_runner::{Config as RunConfig, RngSeed, TestCaseError, TestRunner};
 
 /// Cases per configuration.
-const CASES: u64 = 1000;
+const CASES: u32 = 1000;
 
-/// splitmix64: a tiny deterministic generator for input bytes.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Between 0 and 4095 bytes, their number and content taken from the stream.
-    fn bytes(&mut self) -> Vec<u8> {
-        let len = (self.next() % 4096) as usize;
-        let mut out = Vec::with_capacity(len + 8);
-        while out.len() < len {
-            out.extend_from_slice(&self.next().to_le_bytes());
-        }
-        out.truncate(len);
-        out
-    }
+/// The input of one case: 0 to 4095 bytes (the length uniform), each uniform.
+fn input() -> impl Strategy<Value = Vec<u8>> {
+    proptest::collection::vec(any::<u8>(), 0..4096)
 }
 
 /// One configuration: what is generated and how it is encoded and read.
@@ -80,32 +66,32 @@ fn configs() -> Vec<Config> {
     ]
 }
 
-/// The seeds to run: `PROPERTIES_SEED` alone, or `CASES` seeds derived from `salt`.
-fn seeds(salt: u64) -> Vec<u64> {
-    if let Ok(seed) = std::env::var("PROPERTIES_SEED") {
-        let seed = seed.trim_start_matches("0x");
-        return vec![u64::from_str_radix(seed, 16).expect("PROPERTIES_SEED in hex")];
-    }
-    let mut stream = SplitMix(salt);
-    (0..CASES).map(|_| stream.next()).collect()
-}
-
-/// Runs `property` on the value generated from `seed`, and panics with the seed and the value
-/// when it fails.
+/// Runs `property` on `cases` values made by `generate` from the inputs of a run seeded with
+/// `seed`, and panics with the shrunk failure (the message, the value, its input bytes).
 fn check<T: std::fmt::Debug>(
     what: &str,
     seed: u64,
-    generate: impl FnOnce(&mut Unstructured<'_>) -> arbitrary::Result<T>,
-    property: impl FnOnce(&T) -> Result<(), String>,
-) -> T {
-    let bytes = SplitMix(seed).bytes();
-    let value = generate(&mut Unstructured::new(&bytes)).expect("generation never fails");
-    if let Err(message) = property(&value) {
-        panic!(
-            "{what}: seed {seed:#018x} (PROPERTIES_SEED={seed:x}): {message}\nvalue: {value:#?}"
-        );
+    cases: u32,
+    generate: impl Fn(&[u8]) -> arbitrary::Result<T>,
+    property: impl Fn(&T) -> Result<(), String>,
+) {
+    let config = RunConfig {
+        cases,
+        rng_seed: RngSeed::Fixed(seed),
+        failure_persistence: None,
+        // A failing case of 4095 bytes shrinks within this many more runs.
+        max_shrink_iters: 20_000,
+        ..RunConfig::default()
+    };
+    let result = TestRunner::new(config).run(&input(), |bytes| {
+        let value =
+            generate(&bytes).map_err(|e| TestCaseError::fail(format!("generation failed: {e}")))?;
+        property(&value)
+            .map_err(|message| TestCaseError::fail(format!("{message}\nvalue: {value:#?}")))
+    });
+    if let Err(failure) = result {
+        panic!("{what}: {failure}");
     }
-    value
 }
 
 /// Every round-trip property of one value under `config`; returns its encoding.
@@ -253,24 +239,23 @@ fn all_types(version: Version) -> Vec<VariantType> {
 #[test]
 fn generated_values_round_trip_in_every_configuration() {
     for (index, config) in configs().into_iter().enumerate() {
-        let mut seen = Seen::default();
-        for (case, seed) in seeds(0xC0FF_EE00 + index as u64).into_iter().enumerate() {
-            let generate = |u: &mut Unstructured<'_>| Variant::arbitrary_for(u, config.encode);
-            let value = check(config.name, seed, generate, |value| {
-                let bytes = round_trip(value, config)?;
-                // The fixed-buffer check is quadratic: every 8th value, and short ones.
-                if case % 8 == 0 || bytes.len() <= 256 {
-                    fixed_outputs(value, &bytes, config.encode)?;
-                }
-                Ok(())
-            });
-            seen.visit(&value, 0);
-            seen.longest =
-                seen.longest.max(gdvariant::encode(&value, config.encode).unwrap().len());
-        }
-        if std::env::var("PROPERTIES_SEED").is_ok() {
-            continue;
-        }
+        let seen = RefCell::new(Seen::default());
+        let case = Cell::new(0usize);
+        let generate =
+            |bytes: &[u8]| Variant::arbitrary_for(&mut Unstructured::new(bytes), config.encode);
+        check(config.name, 0xC0FF_EE00 + index as u64, CASES, generate, |value| {
+            let bytes = round_trip(value, config)?;
+            // The fixed-buffer check is quadratic: every 8th value, and short ones.
+            if case.get() % 8 == 0 || bytes.len() <= 256 {
+                fixed_outputs(value, &bytes, config.encode)?;
+            }
+            case.set(case.get() + 1);
+            let mut seen = seen.borrow_mut();
+            seen.visit(value, 0);
+            seen.longest = seen.longest.max(bytes.len());
+            Ok(())
+        });
+        let seen = seen.into_inner();
         // The generator reaches what it should: every type of the version (Object::Null aside:
         // it reads back as Nil), nesting to its limit and no further, and the special cases.
         let version = config.encode.version();
@@ -290,71 +275,67 @@ fn generated_values_round_trip_in_every_configuration() {
 #[test]
 fn godot3_ignores_the_precision_option() {
     let double = EncodeOptions::godot3().with_precision(Precision::Double);
-    for seed in seeds(0x3D0B) {
-        check(
-            "godot3 double",
-            seed,
-            |u| Variant::arbitrary_for(u, EncodeOptions::godot3()),
-            |v| {
-                let single =
-                    gdvariant::encode(v, EncodeOptions::godot3()).map_err(|e| e.to_string())?;
-                let with_double = gdvariant::encode(v, double).map_err(|e| e.to_string())?;
-                if single != with_double {
-                    Err("the precision changed Godot 3 bytes".into())
-                } else {
-                    Ok(())
-                }
-            },
-        );
-    }
+    check(
+        "godot3 double",
+        0x3D0B,
+        CASES,
+        |bytes| Variant::arbitrary_for(&mut Unstructured::new(bytes), EncodeOptions::godot3()),
+        |v| {
+            let single =
+                gdvariant::encode(v, EncodeOptions::godot3()).map_err(|e| e.to_string())?;
+            let with_double = gdvariant::encode(v, double).map_err(|e| e.to_string())?;
+            if single != with_double {
+                Err("the precision changed Godot 3 bytes".into())
+            } else {
+                Ok(())
+            }
+        },
+    );
 }
 
 #[test]
 fn the_plain_arbitrary_impls_target_godot4_defaults() {
     let config = configs()[2];
     assert_eq!(config.name, "godot4");
-    let wrap =
-        |what: &str, seed: u64, make: fn(&mut Unstructured<'_>) -> arbitrary::Result<Variant>| {
-            check(what, seed, make, |value| round_trip(value, config).map(|_| ()));
-        };
-    for seed in seeds(0xA4B1) {
-        #[allow(clippy::redundant_closure)] // the fn pointer is higher-ranked over both lifetimes
-        wrap("Variant", seed, |u| Variant::arbitrary(u));
-        wrap("Array", seed, |u| Array::arbitrary(u).map(Variant::Array));
-        wrap("Dictionary", seed, |u| Dictionary::arbitrary(u).map(Variant::from));
-        wrap("Object", seed, |u| Object::arbitrary(u).map(Variant::Object));
-        wrap("NodePath", seed, |u| gdvariant::NodePath::arbitrary(u).map(Variant::NodePath));
-        wrap("Signal", seed, |u| gdvariant::Signal::arbitrary(u).map(Variant::Signal));
+    // Each impl from the same input bytes.
+    let generate = |bytes: &[u8]| -> arbitrary::Result<_> {
+        let u = || Unstructured::new(bytes);
+        let values = [
+            ("Variant", Variant::arbitrary(&mut u())?),
+            ("Array", Array::arbitrary(&mut u()).map(Variant::Array)?),
+            ("Dictionary", Dictionary::arbitrary(&mut u()).map(Variant::from)?),
+            ("Object", Object::arbitrary(&mut u()).map(Variant::Object)?),
+            ("NodePath", gdvariant::NodePath::arbitrary(&mut u()).map(Variant::NodePath)?),
+            ("Signal", gdvariant::Signal::arbitrary(&mut u()).map(Variant::Signal)?),
+        ];
+        Ok(values)
+    };
+    check("plain impls", 0xA4B1, CASES, generate, |values| {
+        for (what, value) in values {
+            round_trip(value, config).map_err(|e| format!("{what}: {e}"))?;
+        }
         // An object without full objects is an instance id, never 0 (which reads back as null).
-        let bytes = SplitMix(seed).bytes();
-        let object = Object::arbitrary(&mut Unstructured::new(&bytes)).unwrap();
-        assert!(matches!(object, Object::Id(id) if id != 0), "seed {seed:#x}: {object:?}");
-    }
+        match &values[3].1 {
+            Variant::Object(Object::Id(id)) if *id != 0 => Ok(()),
+            other => Err(format!("Object: {other:?}")),
+        }
+    });
 }
 
 #[test]
 fn containers_and_objects_generated_alone_round_trip() {
     for (index, config) in configs().into_iter().enumerate() {
-        for seed in seeds(0x0B7E + index as u64).into_iter().take(60) {
-            check(
-                config.name,
-                seed,
-                |u| Array::arbitrary_for(u, config.encode).map(Variant::Array),
-                |v| round_trip(v, config).map(|_| ()),
-            );
-            check(
-                config.name,
-                seed,
-                |u| Dictionary::arbitrary_for(u, config.encode).map(Variant::from),
-                |v| round_trip(v, config).map(|_| ()),
-            );
-            check(
-                config.name,
-                seed,
-                |u| Object::arbitrary_for(u, config.encode).map(Variant::Object),
-                |v| round_trip(v, config).map(|_| ()),
-            );
-        }
+        let generate = |bytes: &[u8]| -> arbitrary::Result<_> {
+            let u = || Unstructured::new(bytes);
+            Ok([
+                Array::arbitrary_for(&mut u(), config.encode).map(Variant::Array)?,
+                Dictionary::arbitrary_for(&mut u(), config.encode).map(Variant::from)?,
+                Object::arbitrary_for(&mut u(), config.encode).map(Variant::Object)?,
+            ])
+        };
+        check(config.name, 0x0B7E + index as u64, 60, generate, |values| {
+            values.iter().try_for_each(|v| round_trip(v, config).map(|_| ()))
+        });
     }
 }
 
@@ -362,19 +343,21 @@ fn containers_and_objects_generated_alone_round_trip() {
 fn a_lower_depth_limit_bounds_the_generated_nesting() {
     for max_depth in 0..3u16 {
         let options = EncodeOptions::godot4().with_max_depth(max_depth).with_full_objects(true);
-        let mut deepest = 0;
-        for seed in seeds(0xDE97 + u64::from(max_depth)).into_iter().take(100) {
-            let value = check(
-                "depth",
-                seed,
-                |u| Variant::arbitrary_for(u, options),
-                |value| gdvariant::encode(value, options).map(|_| ()).map_err(|e| e.to_string()),
-            );
-            let mut seen = Seen::default();
-            seen.visit(&value, 0);
-            deepest = deepest.max(seen.max_depth);
-        }
-        assert_eq!(deepest, usize::from(max_depth));
+        let deepest = Cell::new(0);
+        check(
+            "depth",
+            0xDE97 + u64::from(max_depth),
+            100,
+            |bytes| Variant::arbitrary_for(&mut Unstructured::new(bytes), options),
+            |value| {
+                gdvariant::encode(value, options).map_err(|e| e.to_string())?;
+                let mut seen = Seen::default();
+                seen.visit(value, 0);
+                deepest.set(deepest.get().max(seen.max_depth));
+                Ok(())
+            },
+        );
+        assert_eq!(deepest.get(), usize::from(max_depth));
     }
 }
 

@@ -1,9 +1,16 @@
 //! CSV from record batches: one column per leaf (struct fields flattened into names in the
-//! path syntax of `--columns` and `gdvariant::parse_path`, `pos/x`), lists as JSON text, bytes as base64, nulls empty; fields quoted when they hold a
-//! comma, a quote or a line break (RFC 4180). O(batch); formats into a byte buffer, so
-//! batches can be formatted on several threads and written in order.
+//! path syntax of `--columns` and `gdvariant::parse_path`, `pos/x`), lists as JSON text
+//! (strings escaped by `gdvariant::json::write_escaped`), bytes as standard base64 (the
+//! `base64` crate), nulls empty. The records are written by the `csv` crate's `Writer` with
+//! its RFC 4180 quoting: a field is quoted when it holds a comma, a quote or a line break
+//! (quotes doubled), and a record of one empty field is written `""`; lines end in `\n`.
+//! O(batch); formats into a byte buffer, so batches can be formatted on several threads and
+//! written in order.
 
 use std::fmt::Write as _;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Float64Type, Int32Type, Int64Type};
@@ -25,33 +32,45 @@ pub fn column_names(schema: &Schema) -> Vec<String> {
 /// name needs it in double quotes, [`crate::path::segment`]).
 pub fn header(schema: &Schema) -> Vec<u8> {
     let names = column_names(schema);
-    let mut line = String::new();
-    for (i, name) in names.iter().enumerate() {
-        if i > 0 {
-            line.push(',');
-        }
-        quoted(&mut line, name);
+    let mut out = Vec::new();
+    let mut writer = writer(&mut out);
+    for name in &names {
+        crate::work((name.len() >> 5).saturating_add(1));
     }
-    line.push('\n');
-    line.into_bytes()
+    // A `Vec<u8>` takes every write, so the writer cannot fail.
+    let _ = writer.write_record(&names).and_then(|()| writer.flush().map_err(Into::into));
+    drop(writer);
+    out
 }
 
 /// Appends the rows of `batch` (one line each) to `out`. O(cells + the bytes written): a
 /// list cell's JSON recurses on the column's type (nesting bounded by the schema); memory: one
-/// line. Counted by the work counter (feature `work-counter`).
+/// cell. Counted by the work counter (feature `work-counter`).
 pub fn write_rows(batch: &RecordBatch, out: &mut Vec<u8>) {
-    let mut line = String::new();
+    let mut writer = writer(out);
+    // A `Vec<u8>` takes every write, so the writer cannot fail.
+    let _ = rows(batch, &mut writer).and_then(|()| writer.flush().map_err(Into::into));
+}
+
+/// The CSV writer of both: RFC 4180 quoting where needed, `\n` after each record.
+fn writer(out: &mut Vec<u8>) -> csv::Writer<&mut Vec<u8>> {
+    csv::WriterBuilder::new()
+        .quote_style(csv::QuoteStyle::Necessary)
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(out)
+}
+
+/// The rows of `batch`, one record each.
+fn rows(batch: &RecordBatch, writer: &mut csv::Writer<&mut Vec<u8>>) -> csv::Result<()> {
+    let mut cell = String::new();
     for row in 0..batch.num_rows() {
         crate::work(1);
-        line.clear();
-        let mut first = true;
         for column in batch.columns() {
-            cells(column, row, true, &mut first, &mut line);
+            cells(column, row, true, &mut cell, writer)?;
         }
-        line.push('\n');
-        crate::work(line.len() >> 6);
-        out.extend_from_slice(line.as_bytes());
+        writer.write_record(None::<&[u8]>)?;
     }
+    Ok(())
 }
 
 /// The paths of the leaves under `name`.
@@ -67,9 +86,15 @@ fn leaf_names(name: &str, data_type: &DataType, out: &mut Vec<String>) {
     }
 }
 
-/// The cells of `column`'s row `row` (several for a struct): `present` is false under a null
-/// struct.
-fn cells(column: &ArrayRef, row: usize, present: bool, first: &mut bool, line: &mut String) {
+/// The cells of `column`'s row `row` (several for a struct), each formatted in `cell` and
+/// written as one field: `present` is false under a null struct.
+fn cells(
+    column: &ArrayRef,
+    row: usize,
+    present: bool,
+    cell: &mut String,
+    writer: &mut csv::Writer<&mut Vec<u8>>,
+) -> csv::Result<()> {
     crate::work(1);
     if let DataType::Struct(fields) = column.data_type()
         && !fields.is_empty()
@@ -77,26 +102,21 @@ fn cells(column: &ArrayRef, row: usize, present: bool, first: &mut bool, line: &
         let array = column.as_struct();
         let present = present && array.is_valid(row);
         for child in array.columns() {
-            cells(child, row, present, first, line);
+            cells(child, row, present, cell, writer)?;
         }
-        return;
+        return Ok(());
     }
-    if !*first {
-        line.push(',');
-    }
-    *first = false;
-    if !present || column.is_null(row) {
-        return;
-    }
-    match column.data_type() {
-        DataType::Utf8 => quoted(line, column.as_string::<i32>().value(row)),
-        DataType::List(_) => {
-            let mut text = String::new();
-            json(column, row, false, &mut text);
-            quoted(line, &text);
+    cell.clear();
+    if present && !column.is_null(row) {
+        match column.data_type() {
+            DataType::Utf8 => cell.push_str(column.as_string::<i32>().value(row)),
+            DataType::List(_) => json(column, row, false, cell),
+            _ => scalar(column, row, cell),
         }
-        _ => scalar(column, row, line),
     }
+    // Scanned for quoting, then copied (doubling its quotes).
+    crate::work((cell.len() >> 5).saturating_add(1));
+    writer.write_field(cell.as_bytes())
 }
 
 /// A scalar cell (numbers, booleans, bytes as base64).
@@ -193,60 +213,81 @@ fn is_json(field: &Field) -> bool {
     field.metadata().get(JSON_METADATA).is_some_and(|v| v == "true")
 }
 
-/// A JSON string literal.
+/// A JSON string literal (the library's escaping, as in its JSON). Each character copied or
+/// escaped: a unit per 64 bytes of text, and per 64 bytes written.
 fn json_string(out: &mut String, text: &str) {
-    // Each character copied or escaped: a unit per 64 bytes of text, and per 8 escapes.
     let before = out.len();
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c < ' ' => {
-                const DIGITS: &[u8; 16] = b"0123456789abcdef";
-                let code = u32::from(c);
-                out.push_str("\\u00");
-                for nibble in [code >> 4, code & 15] {
-                    let digit = DIGITS.get(usize::try_from(nibble).unwrap_or(0)).copied();
-                    out.push(char::from(digit.unwrap_or(b'0')));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    // Writing to a `String` cannot fail.
+    let _ = gdvariant::json::write_escaped(out, text);
     crate::work((text.len() >> 6).saturating_add(out.len().saturating_sub(before) >> 6));
-}
-
-/// A CSV field, quoted when it must be.
-fn quoted(out: &mut String, text: &str) {
-    // Scanned, then copied (doubling its quotes).
-    crate::work((text.len() >> 5).saturating_add(1));
-    if text.contains([',', '"', '\n', '\r']) || text.starts_with(' ') || text.ends_with(' ') {
-        out.push('"');
-        out.push_str(&text.replace('"', "\"\""));
-        out.push('"');
-    } else {
-        out.push_str(text);
-    }
 }
 
 /// Standard, padded base64.
 fn base64(out: &mut String, bytes: &[u8]) {
     crate::work((bytes.len() >> 6).saturating_add(1));
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let digit = |bits: u32| {
-        char::from(ALPHABET.get(usize::try_from(bits & 63).unwrap_or(0)).copied().unwrap_or(b'A'))
-    };
-    for chunk in bytes.chunks(3) {
-        let [a, b, c] = [0, 1, 2].map(|i| u32::from(chunk.get(i).copied().unwrap_or(0)));
-        let group = (a << 16) | (b << 8) | c;
-        out.push(digit(group >> 18));
-        out.push(digit(group >> 12));
-        out.push(if chunk.len() > 1 { digit(group >> 6) } else { '=' });
-        out.push(if chunk.len() > 2 { digit(group) } else { '=' });
+    BASE64.encode_string(bytes, out);
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+    use std::sync::Arc;
+
+    use arrow_array::{BinaryArray, Int64Array, StringArray};
+
+    use super::*;
+
+    fn batch(columns: Vec<(&str, ArrayRef)>) -> RecordBatch {
+        RecordBatch::try_from_iter(columns).unwrap()
+    }
+
+    fn text(batch: &RecordBatch) -> String {
+        let mut out = header(&batch.schema());
+        write_rows(batch, &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn fields_are_quoted_as_rfc_4180_says_and_read_back() {
+        let notes = [
+            Some("plain"),
+            Some("a,b"),
+            Some("say \"hi\""),
+            Some("two\nlines"),
+            Some(" padded "),
+            None,
+        ];
+        let batch = batch(vec![
+            ("id", Arc::new(Int64Array::from_iter_values(0..6)) as ArrayRef),
+            ("note, text", Arc::new(StringArray::from(notes.to_vec())) as ArrayRef),
+        ]);
+        let csv = text(&batch);
+        assert_eq!(
+            csv,
+            "id,\"note, text\"\n0,plain\n1,\"a,b\"\n2,\"say \"\"hi\"\"\"\n3,\"two\nlines\"\n4, padded \n5,\n"
+        );
+        let mut reader = csv::Reader::from_reader(csv.as_bytes());
+        assert_eq!(reader.headers().unwrap(), vec!["id", "note, text"]);
+        let read: Vec<String> = reader.records().map(|r| r.unwrap()[1].to_owned()).collect();
+        let expected: Vec<String> = notes.iter().map(|n| n.unwrap_or("").to_owned()).collect();
+        assert_eq!(read, expected);
+    }
+
+    #[test]
+    fn a_record_of_one_empty_field_is_two_quotes() {
+        let batch =
+            batch(vec![("note", Arc::new(StringArray::from(vec![Some("a"), None])) as ArrayRef)]);
+        assert_eq!(text(&batch), "note\na\n\"\"\n");
+    }
+
+    #[test]
+    fn bytes_are_standard_padded_base64() {
+        let bytes: Vec<&[u8]> = vec![b"", b"f", b"fo", b"foo", &[0xff, 0xfe, 0xfd]];
+        let batch = batch(vec![
+            ("id", Arc::new(Int64Array::from_iter_values(0..5)) as ArrayRef),
+            ("bytes", Arc::new(BinaryArray::from(bytes)) as ArrayRef),
+        ]);
+        assert_eq!(text(&batch), "id,bytes\n0,\n1,Zg==\n2,Zm8=\n3,Zm9v\n4,//79\n");
     }
 }

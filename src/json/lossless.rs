@@ -8,6 +8,7 @@ use core::fmt::{self, Write};
 
 use super::JsonError;
 use super::count::{Buffered, Counted};
+use super::escape::write_escaped as string;
 use crate::view::math::Precision;
 use crate::view::packed::PackedElement;
 use crate::wire::error::{Error, ErrorKind};
@@ -383,48 +384,6 @@ fn names<'a, W: Write + ?Sized>(
     Ok(())
 }
 
-/// A JSON string literal. Escapes and plain runs shorter than 32 bytes are gathered into
-/// writes of about 128 bytes ([`Buffered`]), so that text needing escapes everywhere costs a
-/// write per hundred bytes or so, not one per character.
-pub(super) fn string<W: Write + ?Sized>(out: &mut W, text: &str) -> fmt::Result {
-    // The scan for characters to escape.
-    work::add(text.len() >> 6);
-    let mut out = Buffered::new(out);
-    out.push_byte(b'"')?;
-    let mut rest = text;
-    while let Some(at) = rest.find(|c: char| c == '"' || c == '\\' || c < ' ') {
-        let (plain, tail) = rest.split_at(at);
-        out.write_str(plain)?;
-        let mut chars = tail.chars();
-        let mut escape = [0u8; 6];
-        let escaped: &str = match chars.next() {
-            Some('"') => "\\\"",
-            Some('\\') => "\\\\",
-            Some('\n') => "\\n",
-            Some('\r') => "\\r",
-            Some('\t') => "\\t",
-            Some(c) => unicode_escape(u32::from(c), &mut escape),
-            None => "",
-        };
-        out.write_str(escaped)?;
-        rest = chars.as_str();
-    }
-    out.write_str(rest)?;
-    out.push_byte(b'"')?;
-    out.flush()
-}
-
-/// `\u00XX` for a control character `code` (below U+0020).
-fn unicode_escape(code: u32, buf: &mut [u8; 6]) -> &str {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let digit = |shift: u32| {
-        let index = usize::try_from(code.checked_shr(shift).unwrap_or(0) & 15).unwrap_or(0);
-        DIGITS.get(index).copied().unwrap_or(b'0')
-    };
-    *buf = [b'\\', b'u', digit(12), digit(8), digit(4), digit(0)];
-    core::str::from_utf8(buf).unwrap_or("")
-}
-
 /// Bytes as lowercase hex digits, 64 bytes to a write.
 pub(super) fn hex<W: Write + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::Result {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
@@ -615,12 +574,5 @@ mod tests {
         let mut out = String::new();
         real64(&mut out, f64::from_bits(0x7ff0_0000_0000_0001)).unwrap();
         assert_eq!(out, "\"nan:7ff0000000000001\"");
-    }
-
-    #[test]
-    fn strings_are_escaped() {
-        let mut out = String::new();
-        string(&mut out, "a\"b\\c\nd\u{1}é").unwrap();
-        assert_eq!(out, "\"a\\\"b\\\\c\\nd\\u0001é\"");
     }
 }

@@ -118,11 +118,13 @@
 
 mod count;
 mod error;
+mod escape;
 mod lossless;
 mod natural;
 mod shape;
 
 pub use error::JsonError;
+pub use escape::write_escaped;
 pub use lossless::{to_json, write_json};
 pub use natural::{to_natural_json, write_natural_json};
 pub use shape::{Field, Part, math_fields};

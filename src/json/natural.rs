@@ -7,7 +7,8 @@ use core::fmt::{self, Write};
 
 use super::JsonError;
 use super::count::{Buffered, Counted};
-use super::lossless::{self, string};
+use super::escape::write_escaped as string;
+use super::lossless;
 use super::shape::{Field, Part, math_fields};
 use crate::view::math::Precision;
 use crate::view::packed::PackedElement;
@@ -436,23 +437,18 @@ fn groups<W: Write + ?Sized>(
     out.flush()
 }
 
-/// Bytes in standard base64, padded, 96 bytes to a write.
+/// Bytes in standard, padded base64 (the `base64` crate's `STANDARD` engine), 96 bytes of
+/// input (128 of text) to a write.
 fn base64<W: Write + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::Result {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let digit = |bits: u32| {
-        let index = usize::try_from(bits & 63).unwrap_or(0);
-        ALPHABET.get(index).copied().unwrap_or(b'A')
-    };
-    let mut out = Buffered::new(out);
-    for chunk in bytes.chunks(3) {
-        let [a, b, c] = [0, 1, 2].map(|i| u32::from(chunk.get(i).copied().unwrap_or(0)));
-        let group = (a << 16) | (b << 8) | c;
-        out.push_byte(digit(group >> 18))?;
-        out.push_byte(digit(group >> 12))?;
-        out.push_byte(if chunk.len() > 1 { digit(group >> 6) } else { b'=' })?;
-        out.push_byte(if chunk.len() > 2 { digit(group) } else { b'=' })?;
+    use base64::Engine as _;
+    use base64::engine::general_purpose::STANDARD;
+    let mut text = [0u8; 128];
+    for chunk in bytes.chunks(96) {
+        let len = STANDARD.encode_slice(chunk, &mut text).map_err(|_| fmt::Error)?;
+        let digits = text.get(..len).ok_or(fmt::Error)?;
+        out.write_str(core::str::from_utf8(digits).map_err(|_| fmt::Error)?)?;
     }
-    out.flush()
+    Ok(())
 }
 
 #[cfg(test)]
@@ -472,6 +468,18 @@ mod tests {
             let mut out = String::new();
             base64(&mut out, bytes).unwrap();
             assert_eq!(out, expected);
+        }
+    }
+
+    #[test]
+    fn base64_in_pieces_is_base64_of_the_whole() {
+        use base64::Engine as _;
+        let bytes: Vec<u8> = (0..=255).cycle().take(400).collect();
+        for len in [95, 96, 97, 191, 192, 193, 400] {
+            let mut out = String::new();
+            base64(&mut out, &bytes[..len]).unwrap();
+            assert_eq!(out, base64::engine::general_purpose::STANDARD.encode(&bytes[..len]));
+            assert_eq!(out.len(), len.div_ceil(3) * 4);
         }
     }
 

@@ -1,6 +1,11 @@
 //! `gdvariant export`: a dump's frames as the rows of a Parquet, Arrow IPC, CSV or JSON Lines
 //! file, converted on every core (`gdvariant_arrow` does the conversion; this file reads the
 //! arguments, infers the schema from the first rows and writes the chunks in order).
+//!
+//! This file holds the arguments, the run (the schema inferred from the first rows, then every
+//! chunk converted on the workers and appended in order) and the report of misfit rows;
+//! `convert.rs` one chunk's conversion, `sink.rs` the output formats, `suggest.rs` the hint
+//! for a misspelt column.
 
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -21,6 +26,14 @@ use crate::output::{self, OutputFile};
 use crate::parallel::{self, Chunk, Flow};
 use crate::records::{self, OnBad, RecordArgs, Walked};
 use crate::{DecodeArgs, FileArg, FrameArgs, input, options};
+
+mod convert;
+mod sink;
+mod suggest;
+
+use convert::*;
+use sink::*;
+use suggest::*;
 
 /// Arguments of `export`.
 #[derive(Args, Debug)]
@@ -302,56 +315,6 @@ fn for_rows<'a>(value: VariantRef<'a>, source: RowSource, mut each: impl FnMut(V
     }
 }
 
-/// Rows sampled for a suggestion.
-const SUGGESTION_ROWS: usize = 10_000;
-
-/// The existing column (of the first rows, all keys flattened as in CSV) closest to `text`, if
-/// one is close (fewer edits than half its length).
-fn closest_column(
-    text: &str,
-    bytes: &[u8],
-    prefix: LengthPrefix,
-    options: Options,
-    conditions: &[Condition],
-    layout: &Layout,
-) -> Option<String> {
-    let all = Layout { rows: layout.rows, columns: None, frame_columns: false };
-    let sample = rows(bytes, prefix, options, conditions, layout.rows).take(SUGGESTION_ROWS);
-    let schema = ExportSchema::infer(all, sample);
-    csv::column_names(&schema.arrow_schema())
-        .into_iter()
-        .map(|name| (edits(text, &name), name))
-        .filter(|(edits, name)| edits.saturating_mul(2) < name.chars().count().max(2))
-        .min_by_key(|(edits, _)| *edits)
-        .map(|(_, name)| name)
-}
-
-/// Levenshtein distance (both texts are short: a path and a column name).
-fn edits(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row.first().copied().unwrap_or(0);
-        if let Some(first) = row.first_mut() {
-            *first = i.saturating_add(1);
-        }
-        for (j, cb) in b.iter().enumerate() {
-            let above = row.get(j.saturating_add(1)).copied().unwrap_or(0);
-            let left = row.get(j).copied().unwrap_or(0);
-            let cost = usize::from(ca != *cb);
-            let best = diagonal
-                .saturating_add(cost)
-                .min(above.saturating_add(1))
-                .min(left.saturating_add(1));
-            diagonal = above;
-            if let Some(slot) = row.get_mut(j.saturating_add(1)) {
-                *slot = best;
-            }
-        }
-    }
-    row.last().copied().unwrap_or(0)
-}
-
 /// Converts every chunk and writes the output; puts the output (and the rejects file) in place
 /// only when the export succeeds.
 fn write(
@@ -497,174 +460,5 @@ fn describe(row: &Rejected) -> String {
             row.frame, row.offset, row.reason
         ),
         None => format!("frame {} at offset {}: {}", row.frame, row.offset, row.reason),
-    }
-}
-
-/// Checks, filters and converts one chunk.
-#[allow(clippy::too_many_arguments)]
-fn convert(
-    chunk: Chunk<'_>,
-    name: &str,
-    options: Options,
-    conditions: &[Condition],
-    on_bad: OnBad,
-    schema: &ExportSchema,
-    to: To,
-    encoder: Option<&RowGroupEncoder>,
-) -> Result<Done, String> {
-    let number = chunk.number;
-    let capacity = if schema.layout().rows == RowSource::Frames { chunk.items.len() } else { 0 };
-    let mut builder = BatchBuilder::with_capacity(schema, capacity);
-    let mut lines = Vec::new();
-    let walked = records::walk(chunk, name, options, conditions, on_bad, |index, frame, _| {
-        if to == To::Jsonl {
-            json_rows(&mut lines, schema.layout(), index, frame).map_err(|e| e.to_string())
-        } else {
-            builder.push_frame(index, frame);
-            Ok(())
-        }
-    });
-    if to == To::Jsonl {
-        let rows = lines_count(&lines);
-        return Ok(Done {
-            converted: Some(Converted::Bytes(lines)),
-            rows,
-            rejected: Vec::new(),
-            walked,
-        });
-    }
-    let (batch, rejected) = builder.finish().map_err(|e| e.to_string())?;
-    let rows = batch.num_rows() as u64;
-    let converted = match (to, encoder) {
-        (To::Parquet, Some(encoder)) => {
-            if batch.num_rows() == 0 {
-                None
-            } else {
-                Some(Converted::RowGroup(
-                    encoder.encode(number, &batch).map_err(|e| e.to_string())?,
-                ))
-            }
-        }
-        (To::Csv, _) => {
-            let mut out = Vec::new();
-            csv::write_rows(&batch, &mut out);
-            Some(Converted::Bytes(out))
-        }
-        _ => Some(Converted::Batch(batch)),
-    };
-    Ok(Done { converted, rows, rejected, walked })
-}
-
-/// Lines in a buffer of JSON Lines.
-fn lines_count(lines: &[u8]) -> u64 {
-    lines.iter().filter(|b| **b == b'\n').count() as u64
-}
-
-/// A frame's rows as JSON Lines: each row's natural JSON, or with `--columns` an object of
-/// those columns; with `--frame-columns`, `_frame` and `_offset` first.
-fn json_rows(
-    out: &mut Vec<u8>,
-    layout: &Layout,
-    index: u64,
-    frame: &Frame<'_>,
-) -> Result<(), gdvariant::Error> {
-    let value = frame.value();
-    let rows: Vec<gdvariant::VariantRef<'_>> = match layout.rows {
-        RowSource::Frames => vec![value],
-        RowSource::Elements => match value.as_array() {
-            Some(array) => array.iter().collect::<Result<_, _>>()?,
-            None => Vec::new(),
-        },
-    };
-    for row in rows {
-        let mut text = String::new();
-        match &layout.columns {
-            Some(paths) => {
-                text.push('{');
-                for (i, steps) in paths.iter().enumerate() {
-                    if i > 0 {
-                        text.push(',');
-                    }
-                    text.push_str(&serde_json_string(&path::text(steps)));
-                    text.push(':');
-                    let keys: Vec<_> = steps.iter().map(Step::key).collect();
-                    // A path that cannot be followed finds nothing, as in the other formats.
-                    match path::resolve(row, &keys) {
-                        Some(Found::Value(found)) => {
-                            text.push_str(&gdvariant::json::to_natural_json(found)?)
-                        }
-                        Some(Found::Int(int)) => text.push_str(&int.to_string()),
-                        Some(Found::Real(real)) => json_real(&mut text, real, format!("{real:?}")),
-                        Some(Found::Real32(real)) => {
-                            json_real(&mut text, real.into(), format!("{real:?}"))
-                        }
-                        None => text.push_str("null"),
-                    }
-                }
-                text.push('}');
-            }
-            None => text = gdvariant::json::to_natural_json(row)?,
-        }
-        if layout.frame_columns {
-            let head = format!("\"_frame\":{index},\"_offset\":{}", frame.offset());
-            text = match text.strip_prefix('{') {
-                Some("}") => format!("{{{head}}}"),
-                Some(rest) => format!("{{{head},{rest}"),
-                None => format!("{{{head},\"value\":{text}}}"),
-            };
-        }
-        out.extend_from_slice(text.as_bytes());
-        out.push(b'\n');
-    }
-    Ok(())
-}
-
-/// A real in natural JSON: its shortest text (`finite`), or `"NaN"`, `"Infinity"`,
-/// `"-Infinity"`.
-fn json_real(out: &mut String, real: f64, finite: String) {
-    match () {
-        () if real.is_nan() => out.push_str("\"NaN\""),
-        () if real == f64::INFINITY => out.push_str("\"Infinity\""),
-        () if real == f64::NEG_INFINITY => out.push_str("\"-Infinity\""),
-        () => out.push_str(&finite),
-    }
-}
-
-/// A JSON string literal.
-fn serde_json_string(text: &str) -> String {
-    serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_owned())
-}
-
-/// Where converted chunks go.
-enum Sink {
-    Parquet(ParquetSink<BufWriter<OutputFile>>, Option<RowGroupEncoder>),
-    Arrow(ipc::IpcSink<BufWriter<OutputFile>>),
-    Bytes(BufWriter<OutputFile>),
-}
-
-impl Sink {
-    /// Appends a converted chunk.
-    fn append(&mut self, converted: Converted) -> Result<(), String> {
-        match (self, converted) {
-            (Sink::Parquet(sink, _), Converted::RowGroup(group)) => {
-                sink.append(group).map_err(|e| e.to_string())
-            }
-            (Sink::Arrow(sink), Converted::Batch(batch)) => {
-                sink.append(&batch).map_err(|e| e.to_string())
-            }
-            (Sink::Bytes(out), Converted::Bytes(bytes)) => {
-                out.write_all(&bytes).map_err(|e| e.to_string())
-            }
-            _ => Ok(()),
-        }
-    }
-
-    /// Writes what ends the file and gives the output back.
-    fn finish(self) -> Result<BufWriter<OutputFile>, String> {
-        match self {
-            Sink::Parquet(sink, _) => sink.finish().map_err(|e| e.to_string()),
-            Sink::Arrow(sink) => sink.finish().map_err(|e| e.to_string()),
-            Sink::Bytes(out) => Ok(out),
-        }
     }
 }

@@ -1,0 +1,226 @@
+//! Containers while they are decoded: opening one (its count checked against the bytes
+//! left, typed containers' element types), placing each finished child in it (dictionary keys
+//! by Godot's identity, hashed once), and closing it into its owned value.
+
+use super::*;
+
+/// The bytes reserved for one entry of a dictionary: the entry, its key's hash, and its share
+/// of a hash index (at most 2 buckets of 9 bytes: the index is at most 7/8 full).
+pub(super) const ENTRY_BYTES: usize = size_of::<(Variant, Variant)>() + 8 + 18;
+
+/// A container about to be filled with `items` values (keys and values, for a dictionary),
+/// sized for all of them (see [`Decoder::reserve`]). `hashed`: its own hash is wanted.
+///
+/// `header` is the container's header word: when its type bits say untyped, the type
+/// information is not read again.
+pub(super) fn open(
+    decoder: &mut Decoder<'_>,
+    value: &VariantRef<'_>,
+    items: u32,
+    header: u32,
+    hashed: bool,
+) -> Result<Open> {
+    let version = decoder.options.version();
+    let items = usize::try_from(items).unwrap_or(usize::MAX);
+    let mut open = Open {
+        container: Container::Array(Vec::new()),
+        left: 0,
+        hashed,
+        typed: false,
+        discard: false,
+        hash: NEVER,
+    };
+    let (game_view, allow_objects) = (decoder.options.game_view(), decoder.options.allow_objects());
+    let as_game = |declared: ElementType<String>| {
+        if game_view { game::game_type(declared, allow_objects) } else { declared }
+    };
+    match value {
+        VariantRef::Array(array) => {
+            if typed(header, version, 16) {
+                let declared = as_game(ElementType::from_ref(&array.element_type()?)?);
+                decoder.types.push((declared, array.offset()));
+                open.typed = true;
+            }
+            decoder.reserve(items.saturating_mul(size_of::<Variant>()))?;
+            open.container = Container::Array(Vec::with_capacity(items));
+            if hashed {
+                open.hash = array_start();
+            }
+        }
+        VariantRef::Dictionary(dictionary) => {
+            let typed_dictionary = typed(header, version, 16) || typed(header, version, 18);
+            let (key_type, value_type) = if typed_dictionary {
+                (
+                    as_game(ElementType::from_ref(&dictionary.key_type()?)?),
+                    as_game(ElementType::from_ref(&dictionary.value_type()?)?),
+                )
+            } else {
+                (ElementType::Untyped, ElementType::Untyped)
+            };
+            if game_view && !key_type.is_untyped() {
+                decoder.typed_dictionaries.push(dictionary.offset());
+            }
+            let entries = items / 2;
+            decoder.reserve(entries.saturating_mul(ENTRY_BYTES))?;
+            let dictionary =
+                Dictionary::with_capacity(key_type, value_type, decoder.rules, entries);
+            open.container = Container::Dictionary(Box::new(dictionary));
+            open.hash = decoder.value_hashes.len() as u64;
+        }
+        VariantRef::Object(ObjectRef::Full(object)) => {
+            decoder.classes.push(text(&object.class_name())?);
+            decoder.reserve(items.saturating_mul(size_of::<(String, Variant)>()))?;
+            open.container = Container::Object(Vec::with_capacity(items));
+        }
+        // parse_head gives Values and Properties extents to these three only.
+        _ => {}
+    }
+    open.left = u32::try_from(items).unwrap_or(u32::MAX);
+    Ok(open)
+}
+
+/// Whether the container header `header` carries type information at bit `shift` (a typed
+/// array, or the key or value type of a typed dictionary).
+pub(super) fn typed(header: u32, version: Version, shift: u32) -> bool {
+    kind_bits(version, header, shift) != 0
+}
+
+/// Puts `done`, a finished value whose hash is `hash` (if wanted), into the container `top`.
+/// With the game view, an element of a typed array or a key of a typed dictionary is first
+/// checked, and converted or left out, as the game does.
+pub(super) fn place(
+    decoder: &mut Decoder<'_>,
+    top: &mut Open,
+    done: Variant,
+    hash: u64,
+) -> Result<()> {
+    let key_next = top.left % 2 == 0;
+    let allow_objects = decoder.options.allow_objects();
+    match &mut top.container {
+        Container::Array(elements) => {
+            decoder.fill(size_of::<Variant>());
+            let (done, hash) = if top.typed && decoder.options.game_view() {
+                let Some((declared, offset)) = decoder.types.last() else {
+                    return Ok(());
+                };
+                match game::admit(declared, done, allow_objects)
+                    .map_err(|_| Error::new(*offset, ErrorKind::GameDependent))?
+                {
+                    Admitted::Kept(done) => (done, hash),
+                    Admitted::Converted(done) => {
+                        let hash = if top.hashed { key_hash(&done, decoder.rules) } else { NEVER };
+                        (done, hash)
+                    }
+                    // Left out (and dropped without deep recursion).
+                    Admitted::Dropped => return Ok(()),
+                }
+            } else {
+                (done, hash)
+            };
+            if top.hashed {
+                top.hash = array_step(top.hash, value_hash(&done, hash, decoder.rules));
+            }
+            elements.push(done);
+        }
+        Container::Dictionary(dictionary) => {
+            if key_next {
+                let checked = decoder.options.game_view() && !dictionary.key_type.is_untyped();
+                if !checked {
+                    dictionary.push_pending(done, hash);
+                    return Ok(());
+                }
+                let offset = decoder.typed_dictionaries.last().copied().unwrap_or(0);
+                match game::admit(&dictionary.key_type, done, allow_objects)
+                    .map_err(|_| Error::new(offset, ErrorKind::GameDependent))?
+                {
+                    Admitted::Kept(key) => dictionary.push_pending(key, hash),
+                    Admitted::Converted(key) => {
+                        let hash = key_hash(&key, decoder.rules);
+                        dictionary.push_pending(key, hash);
+                    }
+                    Admitted::Dropped => top.discard = true,
+                }
+                return Ok(());
+            }
+            if core::mem::take(&mut top.discard) {
+                // The value of a key the game dropped.
+                decoder.fill(ENTRY_BYTES);
+                drop(done);
+                return Ok(());
+            }
+            let hash = if top.hashed { value_hash(&done, hash, decoder.rules) } else { NEVER };
+            match dictionary.settle(done) {
+                Settled::Added => {
+                    decoder.fill(ENTRY_BYTES);
+                    if top.hashed {
+                        decoder.value_hashes.push(hash);
+                    }
+                }
+                // A repeated key: the value it had goes (dropped without deep recursion).
+                Settled::Replaced { position, old } => {
+                    drop(old);
+                    let base = usize::try_from(top.hash).unwrap_or(usize::MAX);
+                    if let Some(slot) = decoder.value_hashes.get_mut(base.saturating_add(position))
+                    {
+                        *slot = hash;
+                    }
+                }
+            }
+        }
+        Container::Object(properties) => {
+            if let Some((_, slot)) = properties.last_mut() {
+                *slot = done;
+            }
+            decoder.fill(size_of::<(String, Variant)>());
+        }
+    }
+    Ok(())
+}
+
+/// The value of a finished container, and its hash when it is wanted.
+pub(super) fn close(decoder: &mut Decoder<'_>, open: Open) -> (Variant, u64) {
+    let Open { container, hashed, typed, hash, .. } = open;
+    match container {
+        Container::Array(elements) => {
+            let element_type = if typed {
+                decoder.types.pop().map(|(declared, _)| declared).unwrap_or_default()
+            } else {
+                ElementType::Untyped
+            };
+            let hash = if hashed { array_finish(hash, elements.len()) } else { NEVER };
+            (Variant::Array(Array { element_type, elements }), hash)
+        }
+        Container::Dictionary(dictionary) => {
+            if decoder.options.game_view() && !dictionary.key_type.is_untyped() {
+                decoder.typed_dictionaries.pop();
+            }
+            let base = usize::try_from(hash).unwrap_or(usize::MAX);
+            let hash = if hashed && decoder.rules.identity().dictionaries_by_content() {
+                let values = decoder.value_hashes.get(base..).unwrap_or(&[]);
+                dictionary_hash_of(&dictionary, values)
+            } else {
+                NEVER
+            };
+            if hashed {
+                decoder.value_hashes.truncate(base);
+            }
+            (Variant::Dictionary(dictionary), hash)
+        }
+        Container::Object(properties) => {
+            let class = decoder.classes.pop().unwrap_or_default();
+            (Variant::Object(Object::Full { class, properties }), NEVER)
+        }
+    }
+}
+
+/// The hash of `dictionary`, whose values' hashes are `values` (see `key_hash.rs`).
+pub(super) fn dictionary_hash_of(dictionary: &Dictionary, values: &[u64]) -> u64 {
+    if values.len() != dictionary.len() {
+        return NEVER;
+    }
+    let mut running = dictionary_start();
+    for (&key, &value) in dictionary.key_hashes().iter().zip(values) {
+        running = dictionary_step(running, key, value);
+    }
+    dictionary_finish(running, dictionary.len())
+}
