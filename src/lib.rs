@@ -189,7 +189,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-pub mod detect;
+pub mod detection;
 pub mod encoder;
 pub mod framing;
 pub mod guide;
@@ -206,7 +206,7 @@ pub mod text;
 mod view;
 mod wire;
 
-pub use detect::detect;
+pub use detection::detect;
 #[cfg(feature = "alloc")]
 pub use encoder::encode;
 pub use encoder::{EncodeError, EncodeOptions, Output, SliceOutput, Writer};

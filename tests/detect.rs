@@ -10,7 +10,7 @@
 mod common;
 
 use common::{corpus, manifest};
-use gdvariant::detect::Verdict;
+use gdvariant::detection::Verdict;
 use gdvariant::{EncodeOptions, Version, Writer};
 
 use Version::{Godot3 as G3, Godot4 as G4};
@@ -208,7 +208,7 @@ const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x02\0
 
 #[test]
 fn bytes_of_other_files_are_named_by_their_magic() {
-    use gdvariant::detect::{Foreign, foreign};
+    use gdvariant::detection::{Foreign, foreign};
     let elf = b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x02\0\x3e\0";
     let cases: &[(&[u8], Foreign, &str)] = &[
         (PNG, Foreign::Png, "a PNG image"),
@@ -268,7 +268,7 @@ fn bytes_of_other_files_are_named_by_their_magic() {
     assert_eq!(foreign(&[0x1b, 0, 0, 0]), None);
     assert_eq!(foreign(&[0xc8, 0, 0, 0]), None);
     assert_eq!(foreign(b"abc\x01def"), None, "a control character is not text");
-    let mut long = "é".repeat(gdvariant::detect::TEXT_WINDOW);
+    let mut long = "é".repeat(gdvariant::detection::TEXT_WINDOW);
     assert_eq!(foreign(long.as_bytes()), Some(Foreign::Text));
     long.push('\0'); // past the window: not looked at
     assert_eq!(foreign(long.as_bytes()), Some(Foreign::Text));
@@ -277,7 +277,7 @@ fn bytes_of_other_files_are_named_by_their_magic() {
 
 #[test]
 fn values_that_begin_like_other_files_stay_values() {
-    use gdvariant::detect::{Foreign, foreign};
+    use gdvariant::detection::{Foreign, foreign};
     // Godot ignores header bits 8 to 15 and unknown flag bits, so these are Godot 4 values:
     // gzip's magic (with a zero time stamp, as `gzip -n` writes) is an empty PackedInt64Array
     // (id 31), a PDF's an array of 45 Colors (id 37, count `-\0\0\0`), text's a

@@ -13,7 +13,7 @@
 mod common;
 
 use common::*;
-use gdvariant::json::{Part, math_fields, to_json, to_natural_json};
+use gdvariant::json::{FieldKind, math_fields, to_json, to_natural_json};
 use gdvariant::{Options, VariantType, Version};
 use serde_json::{Map, Value, json};
 
@@ -39,9 +39,9 @@ fn named(ty: VariantType, components: &[Value]) -> Value {
     fn group(fields: &[gdvariant::json::Field], components: &[Value]) -> Value {
         let mut object = Map::new();
         for field in fields {
-            let value = match field.part {
-                Part::Component(i) => real(&components[i]),
-                Part::Group(inner) => group(inner, components),
+            let value = match field.kind {
+                FieldKind::Component(i) => real(&components[i]),
+                FieldKind::Group(inner) => group(inner, components),
             };
             object.insert(field.name.to_owned(), value);
         }

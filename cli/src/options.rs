@@ -2,7 +2,7 @@
 //! length prefix of framed input; and the words for input that is not what the command reads
 //! (empty, another kind of file, a single value given as a dump).
 
-use gdvariant::detect::{Detection, Foreign, Verdict};
+use gdvariant::detection::{Detection, Foreign, Verdict};
 use gdvariant::framing::{ByteOrder, FrameError, FrameErrorKind, LengthPrefix};
 use gdvariant::{Options, VariantType, Version};
 
@@ -33,7 +33,7 @@ pub fn check_value(name: &str, bytes: &[u8], options: Options) -> Result<(), Fai
 /// The failure for bytes refused with `error`: what they look like when that can be told,
 /// else the error.
 pub fn refused(name: &str, bytes: &[u8], error: gdvariant::Error) -> Failure {
-    match gdvariant::detect::foreign(bytes) {
+    match gdvariant::detection::foreign(bytes) {
         Some(foreign) => Failure::input(name, foreign),
         None => Failure::input(name, error),
     }
@@ -42,7 +42,7 @@ pub fn refused(name: &str, bytes: &[u8], error: gdvariant::Error) -> Failure {
 /// The version that accepts one value's bytes (Godot 4 when both do and the bytes cannot tell),
 /// or why neither does: what the bytes look like when they are another kind of file or text;
 /// else one reason when both versions give the same one, else each version's, the one whose
-/// reading got further first ([`gdvariant::detect::Detection::refusals`]).
+/// reading got further first ([`gdvariant::detection::Detection::refusals`]).
 fn detected(name: &str, bytes: &[u8]) -> Result<Version, Failure> {
     let detection = gdvariant::detect(bytes);
     if let Some(version) = detection.version() {
@@ -143,7 +143,7 @@ fn not_framed(
         return Ok(());
     }
     let kind = framed_kind(frames);
-    if let Some(foreign) = gdvariant::detect::foreign(bytes) {
+    if let Some(foreign) = gdvariant::detection::foreign(bytes) {
         let hint = foreign.hint().map(|hint| format!(" ({hint})")).unwrap_or_default();
         return Err(Failure::input(
             name,
@@ -196,7 +196,7 @@ fn first_frame_warning(bytes: &[u8], prefix: LengthPrefix, options: Options) -> 
         "frame 0 ends {trailing} bytes after its value ({ty}), which store_var and put_var never \
          write"
     );
-    if let Some(foreign) = gdvariant::detect::foreign(bytes) {
+    if let Some(foreign) = gdvariant::detection::foreign(bytes) {
         warning.push_str(&format!(": the input looks like {}, not a dump", foreign.what()));
         return Some(warning);
     }

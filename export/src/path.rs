@@ -5,7 +5,7 @@
 //!
 //! Following a path is O(bytes of the value x steps), as `VariantRef::lookup`.
 
-use gdvariant::json::{self, Part};
+use gdvariant::json::{self, FieldKind};
 use gdvariant::{Key, PathSyntaxError, Precision, VariantRef};
 
 use crate::column;
@@ -109,13 +109,13 @@ fn component<'a>(
     let (last, groups) = keys.split_last()?;
     for key in groups {
         let Key::String(name) = key else { return None };
-        match spec.iter().find(|field| field.name == *name)?.part {
-            Part::Group(inner) => spec = inner,
-            Part::Component(_) => return None,
+        match spec.iter().find(|field| field.name == *name)?.kind {
+            FieldKind::Group(inner) => spec = inner,
+            FieldKind::Component(_) => return None,
         }
     }
     let Key::String(name) = last else { return None };
-    let Part::Component(index) = spec.iter().find(|field| field.name == *name)?.part else {
+    let FieldKind::Component(index) = spec.iter().find(|field| field.name == *name)?.kind else {
         return None;
     };
     match column::components(value)? {

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use arrow_schema::{DataType, Field, Fields};
-use gdvariant::json::{self, Part};
+use gdvariant::json::{self, FieldKind};
 use gdvariant::{Precision, VariantRef, VariantType};
 
 /// Levels of lists and structs a column may nest; deeper values make the column JSON.
@@ -392,9 +392,9 @@ fn math_struct(fields: &[json::Field], leaf: &DataType) -> Fields {
     fields
         .iter()
         .map(|field| {
-            let data_type = match field.part {
-                Part::Component(_) => leaf.clone(),
-                Part::Group(inner) => DataType::Struct(math_struct(inner, leaf)),
+            let data_type = match field.kind {
+                FieldKind::Component(_) => leaf.clone(),
+                FieldKind::Group(inner) => DataType::Struct(math_struct(inner, leaf)),
             };
             Field::new(field.name, data_type, true)
         })

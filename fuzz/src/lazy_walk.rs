@@ -19,7 +19,7 @@
 //!   without panicking; when they fail, the error lies inside the input, and they succeed on
 //!   whatever walks without error (Godot 3 strings outside Unicode aside);
 //! * `detect` agrees with `validate`: a version it names accepts the bytes, and
-//!   [`Verdict::Neither`](gdvariant::detect::Verdict) means neither does.
+//!   [`Verdict::Neither`](gdvariant::detection::Verdict) means neither does.
 
 use gdvariant::packed::PackedElement;
 use gdvariant::{
@@ -74,7 +74,7 @@ pub fn check(data: &[u8]) {
 /// `detect` names only versions that accept the bytes (with objects allowed), and says what
 /// refused bytes look like only when neither version accepts them.
 fn check_detection(data: &[u8]) {
-    use gdvariant::detect::Verdict;
+    use gdvariant::detection::Verdict;
     use gdvariant::{Options, Version};
     let detection = gdvariant::detect(data);
     let _ = (detection.to_string(), detection.same_meaning(), detection.type_id());
@@ -93,7 +93,7 @@ fn check_detection(data: &[u8]) {
         assert!(accepts(version).is_ok(), "detect names {version:?}, which refuses the bytes");
     }
     // What the bytes look like is said of refused bytes only, and then as `foreign` says it.
-    let foreign = gdvariant::detect::foreign(data);
+    let foreign = gdvariant::detection::foreign(data);
     match detection.verdict() {
         Verdict::Neither => assert_eq!(detection.foreign(), foreign),
         _ => assert_eq!(detection.foreign(), None, "a value Godot reads is called something else"),

@@ -127,4 +127,4 @@ pub use error::JsonError;
 pub use escape::write_escaped;
 pub use lossless::{to_json, write_json};
 pub use natural::{to_natural_json, write_natural_json};
-pub use shape::{Field, Part, math_fields};
+pub use shape::{Field, FieldKind, math_fields};

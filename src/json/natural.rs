@@ -9,7 +9,7 @@ use super::JsonError;
 use super::count::{Buffered, Counted};
 use super::escape::write_escaped as string;
 use super::lossless;
-use super::shape::{Field, Part, math_fields};
+use super::shape::{Field, FieldKind, math_fields};
 use crate::view::math::Precision;
 use crate::view::packed::PackedElement;
 use crate::wire::error::Error;
@@ -339,9 +339,9 @@ fn group<W: Write + ?Sized>(
             out.write_char(',')?;
         }
         write!(out, "\"{}\":", field.name)?;
-        match field.part {
-            Part::Component(index) => component(out, index)?,
-            Part::Group(inner) => group(out, inner, component)?,
+        match field.kind {
+            FieldKind::Component(index) => component(out, index)?,
+            FieldKind::Group(inner) => group(out, inner, component)?,
         }
     }
     out.write_char('}')

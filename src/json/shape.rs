@@ -10,12 +10,12 @@ pub struct Field {
     /// The name: `x`, `position`, `origin`, `r`, ...
     pub name: &'static str,
     /// What the name holds.
-    pub part: Part,
+    pub kind: FieldKind,
 }
 
 /// What a [`Field`] holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Part {
+pub enum FieldKind {
     /// The component at this index of the value's components in wire order.
     Component(usize),
     /// A group of named parts (a vector inside a rectangle or a transform).
@@ -23,11 +23,11 @@ pub enum Part {
 }
 
 const fn c(name: &'static str, index: usize) -> Field {
-    Field { name, part: Part::Component(index) }
+    Field { name, kind: FieldKind::Component(index) }
 }
 
 const fn g(name: &'static str, fields: &'static [Field]) -> Field {
-    Field { name, part: Part::Group(fields) }
+    Field { name, kind: FieldKind::Group(fields) }
 }
 
 const XY: [Field; 2] = [c("x", 0), c("y", 1)];
@@ -87,9 +87,9 @@ mod tests {
     fn each_component_is_named_once() {
         fn collect(fields: &[Field], out: &mut alloc::vec::Vec<usize>) {
             for field in fields {
-                match field.part {
-                    Part::Component(i) => out.push(i),
-                    Part::Group(inner) => collect(inner, out),
+                match field.kind {
+                    FieldKind::Component(i) => out.push(i),
+                    FieldKind::Group(inner) => collect(inner, out),
                 }
             }
         }

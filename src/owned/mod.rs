@@ -101,7 +101,7 @@ mod deep;
 mod dictionary;
 mod dismantle;
 mod from_ref;
-pub(crate) mod game;
+pub(crate) mod typed;
 pub(crate) mod key_hash;
 pub(crate) mod key_semantics;
 mod lookup;

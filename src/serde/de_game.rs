@@ -32,7 +32,7 @@ use super::error::{DeError, PathSegment};
 use super::raw::{RAW, RawAccess, RawBytes};
 use super::source::Source;
 use crate::game::GameElement;
-use crate::owned::game::{Admitted, admit, game_type};
+use crate::owned::typed::{Admitted, admit, game_type};
 use crate::owned::key_semantics::KeyRules;
 use crate::owned::{Dictionary, Object, Variant};
 use crate::view::tape::Part as TapePart;

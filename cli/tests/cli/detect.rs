@@ -26,7 +26,7 @@ fn every_case_whose_type_id_differs_between_versions() {
 
             // Whenever the bytes are one version's only, detection names it, and `auto`
             // reads them as that version.
-            if detection.verdict() != gdvariant::detect::Verdict::Both {
+            if detection.verdict() != gdvariant::detection::Verdict::Both {
                 assert_eq!(detection.version(), Some(v), "{version}/{name}: {detection}");
                 let mut args = vec!["dump", "--format", "json"];
                 args.extend(objects_args(&case));

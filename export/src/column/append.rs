@@ -127,10 +127,10 @@ impl Column {
         let Data::Math { spec, fields, .. } = &mut self.data else { return Ok(()) };
         for (column, field) in fields.iter_mut().zip(spec.iter()) {
             crate::work(1);
-            match field.part {
+            match field.kind {
                 // The static tables nest three levels at most.
-                Part::Group(_) => column.push_components(components)?,
-                Part::Component(index) => match (&mut column.data, components) {
+                FieldKind::Group(_) => column.push_components(components)?,
+                FieldKind::Component(index) => match (&mut column.data, components) {
                     (Data::Float32(values), Components::Reals(reals)) => {
                         let real = reals.get(index).copied().unwrap_or_default();
                         let narrow = exact_f32(real).ok_or_else(|| Misfit::Type {
@@ -149,7 +149,7 @@ impl Column {
                     _ => {}
                 },
             }
-            if matches!(field.part, Part::Component(_)) {
+            if matches!(field.kind, FieldKind::Component(_)) {
                 column.valid.push(true);
             }
         }

@@ -22,7 +22,7 @@ use arrow_array::{
 };
 use arrow_buffer::{NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field};
-use gdvariant::json::{self, Part};
+use gdvariant::json::{self, FieldKind};
 use gdvariant::packed::PackedElement;
 use gdvariant::{Packed, PackedReals, Precision, VariantRef, VariantType};
 
@@ -400,14 +400,14 @@ fn math_columns(name: &str, spec: &'static [json::Field], leaf: &DataType) -> Ve
     spec.iter()
         .map(|field| {
             let name = format!("{name}/{}", field.name);
-            let (shape, data) = match (field.part, leaf) {
-                (Part::Group(inner), _) => {
+            let (shape, data) = match (field.kind, leaf) {
+                (FieldKind::Group(inner), _) => {
                     let fields = math_columns(&name, inner, leaf);
                     (Shape::Json, Data::Math { ty: VariantType::Nil, spec: inner, fields })
                 }
-                (Part::Component(_), DataType::Int32) => (Shape::Int, Data::Int32(Vec::new())),
-                (Part::Component(_), DataType::Float64) => (Shape::Float, Data::Float(Vec::new())),
-                (Part::Component(_), _) => (Shape::Float32, Data::Float32(Vec::new())),
+                (FieldKind::Component(_), DataType::Int32) => (Shape::Int, Data::Int32(Vec::new())),
+                (FieldKind::Component(_), DataType::Float64) => (Shape::Float, Data::Float(Vec::new())),
+                (FieldKind::Component(_), _) => (Shape::Float32, Data::Float32(Vec::new())),
             };
             Column { name, shape, valid: Vec::new(), data }
         })

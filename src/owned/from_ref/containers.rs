@@ -32,7 +32,7 @@ pub(super) fn open(
     };
     let (game_view, allow_objects) = (decoder.options.game_view(), decoder.options.allow_objects());
     let as_game = |declared: ElementType<String>| {
-        if game_view { game::game_type(declared, allow_objects) } else { declared }
+        if game_view { typed::game_type(declared, allow_objects) } else { declared }
     };
     match value {
         VariantRef::Array(array) => {
@@ -103,7 +103,7 @@ pub(super) fn place(
                 let Some((declared, offset)) = decoder.types.last() else {
                     return Ok(());
                 };
-                match game::admit(declared, done, allow_objects)
+                match typed::admit(declared, done, allow_objects)
                     .map_err(|_| Error::new(*offset, ErrorKind::GameDependent))?
                 {
                     Admitted::Kept(done) => (done, hash),
@@ -130,7 +130,7 @@ pub(super) fn place(
                     return Ok(());
                 }
                 let offset = decoder.typed_dictionaries.last().copied().unwrap_or(0);
-                match game::admit(&dictionary.key_type, done, allow_objects)
+                match typed::admit(&dictionary.key_type, done, allow_objects)
                     .map_err(|_| Error::new(offset, ErrorKind::GameDependent))?
                 {
                     Admitted::Kept(key) => dictionary.push_pending(key, hash),

@@ -42,7 +42,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::dictionary::Settled;
-use super::game::{self, Admitted};
+use super::typed::{self, Admitted};
 use super::key_hash::{
     NEVER, array_finish, array_start, array_step, dictionary_finish, dictionary_start,
     dictionary_step, key_hash, leaf_hash, value_hash,

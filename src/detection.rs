@@ -55,7 +55,7 @@
 //! files and of Godot's own files, text):
 //!
 //! ```
-//! use gdvariant::detect::{Foreign, Verdict};
+//! use gdvariant::detection::{Foreign, Verdict};
 //!
 //! let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
 //! let detection = gdvariant::detect(png);
