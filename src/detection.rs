@@ -2,7 +2,7 @@
 //! marker).
 //!
 //! ```
-//! use gdvariant::{Version, detect::Verdict};
+//! use gdvariant::{Version, detection::Verdict};
 //!
 //! // Godot 4.6: var_to_bytes({"z": 1, "a": 2, "m": 3})
 //! let detection = gdvariant::detect(include_bytes!("../corpus/godot4/dict_order.bin"));
@@ -466,7 +466,7 @@ fn godot_text(text: &str) -> bool {
 /// floats), or a full object with an empty class name (both engines write a null object as
 /// `Nil`). O(1).
 fn implausible(bytes: &[u8], version: Version) -> bool {
-    use crate::{ObjectRef, Precision, VariantRef as V};
+    use crate::{VariantRef as V, math::Precision, view::ObjectRef};
     let odd32 = |c: f32| !c.is_finite() || c.is_subnormal();
     let odd64 = |c: f64| !c.is_finite() || c.is_subnormal();
     let reals = |raw: &[u8], precision: Precision| match precision {

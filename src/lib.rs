@@ -203,46 +203,27 @@ pub mod owned;
 pub mod serde;
 #[cfg(feature = "alloc")]
 pub mod text;
-mod view;
+pub mod view;
 mod wire;
+
+// The root holds what nearly every user names: the entry points, the two value types, the
+// options and the errors. Everything else has one home: the lazy view's types in `view`, the
+// owned ones in `owned`, the writer's in `encoder`, math and packed types in `math` / `packed`.
+#[cfg(doc)]
+use view::{ArrayRef, DictionaryRef, Element, GdStr};
+#[cfg(all(doc, feature = "alloc"))]
+use {owned::GdString, view::parse_path};
 
 pub use detection::detect;
 #[cfg(feature = "alloc")]
 pub use encoder::encode;
-pub use encoder::{EncodeError, EncodeOptions, Output, SliceOutput, Writer};
+pub use encoder::{EncodeOptions, Writer};
 #[cfg(feature = "alloc")]
-pub use owned::{Array, Dictionary, GdString, NodePath, Object, Signal, Variant, decode};
-#[cfg(feature = "alloc")]
-pub use view::path::parse_path;
-#[cfg(feature = "alloc")]
-pub use view::tape::{Children, Part, Tape};
-pub use view::{
-    array::{ArrayRef, Elements},
-    container_type::{Admission, ContainerType},
-    cursor::{Cursor, Event},
-    dictionary::{DictionaryRef, Entries},
-    element::Element,
-    element_type::ElementType,
-    from_variant::FromVariant,
-    game,
-    key::Key,
-    math,
-    math::{Color, Precision, Reals},
-    node_path::{NodePathRef, NodePathStrings},
-    object::{FullObject, ObjectRef, Properties},
-    packed,
-    packed::{Packed, PackedReals, PackedStrings},
-    parse, parse_prefix,
-    path::{PathSyntaxError, PathSyntaxErrorKind},
-    signal::SignalRef,
-    string::GdStr,
-    validate,
-    value::VariantRef,
-};
+pub use owned::{Variant, decode};
+pub use view::{ElementType, Key, VariantRef, game, math, packed, parse, parse_prefix, validate};
 pub use wire::error::{Error, ErrorKind, GodotError, Result};
 pub use wire::options::{MAX_DEPTH, Options, Version};
 pub use wire::types::VariantType;
-pub use wire::utf8::CodePoints;
 /// Counting the units of work an operation does (feature `work-counter`), for tests that prove
 /// time bounds by counting instead of timing.
 #[cfg(feature = "work-counter")]

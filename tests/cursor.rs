@@ -12,7 +12,9 @@
 mod common;
 
 use common::{corpus_files, options_for, with_big_stack};
-use gdvariant::{Cursor, Element, Error, Event, ObjectRef, Options, VariantRef, Version};
+use gdvariant::{
+    Error, Options, VariantRef, Version, view::Cursor, view::Element, view::Event, view::ObjectRef,
+};
 
 /// One event, reduced to what can be compared.
 #[derive(Debug, PartialEq, Eq)]
@@ -266,8 +268,8 @@ fn the_deepest_accepted_value_streams_and_one_level_more_is_refused() {
 }
 
 /// The events a tape replays: each part with its children, from the tape alone.
-fn tape_events(tape: &gdvariant::Tape<'_>) -> Vec<Seen> {
-    fn visit(part: gdvariant::Part<'_, '_>, out: &mut Vec<Seen>) {
+fn tape_events(tape: &gdvariant::view::Tape<'_>) -> Vec<Seen> {
+    fn visit(part: gdvariant::view::Part<'_, '_>, out: &mut Vec<Seen>) {
         if part.name().is_some() {
             out.push(Seen::Property { offset: part.offset() + 4 });
             return;
@@ -298,7 +300,7 @@ fn a_tape_replays_the_cursor_on_both_corpora() {
                 for allow in [false, true] {
                     let options = options_for(version, allow);
                     let what = path.display().to_string();
-                    match gdvariant::Tape::new(&bytes, options) {
+                    match gdvariant::view::Tape::new(&bytes, options) {
                         Ok(tape) => {
                             let mut events = cursor_events(&bytes, options);
                             // A final PackedByteArray may lack its padding: ends are clamped.

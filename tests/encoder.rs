@@ -24,8 +24,9 @@ use gdvariant::math::{
     Vector4,
 };
 use gdvariant::{
-    Array, Color, Dictionary, ElementType, EncodeError, EncodeOptions, Object, Options, Precision,
-    Signal, Variant, VariantRef, VariantType, Version, Writer,
+    ElementType, EncodeOptions, Options, Variant, VariantRef, VariantType, Version, Writer,
+    encoder::EncodeError, math::Color, math::Precision, owned::Array, owned::Dictionary,
+    owned::Object, owned::Signal,
 };
 use serde_json::Value;
 
@@ -1156,7 +1157,7 @@ fn a_relay_rebuilds_a_dictionary_from_its_elements() {
         assert_eq!(relayed, gdvariant::encode(&expected, encode).unwrap(), "{version:?}");
         // The same relay into a fixed buffer.
         let mut buf = vec![0u8; relayed.len()];
-        let mut writer = Writer::new(gdvariant::SliceOutput::new(&mut buf), encode);
+        let mut writer = Writer::new(gdvariant::encoder::SliceOutput::new(&mut buf), encode);
         writer.begin_dictionary(1).unwrap();
         let (key, value) = dictionary.entries().next().unwrap().unwrap();
         writer.splice(&key).unwrap();

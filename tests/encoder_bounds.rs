@@ -17,7 +17,7 @@ mod common;
 
 use common::work::{units, validate_units};
 use gdvariant::math::{Color, Vector2, Vector3};
-use gdvariant::{EncodeOptions, MAX_DEPTH, Options, Precision, Version, Writer};
+use gdvariant::{EncodeOptions, MAX_DEPTH, Options, Version, Writer, math::Precision};
 
 use Version::{Godot3 as G3, Godot4 as G4};
 

@@ -26,8 +26,8 @@ mod common;
 use common::corpus;
 
 use gdvariant::{
-    ContainerType, Error, ErrorKind, GodotError, ObjectRef, Options, VariantRef, VariantType,
-    Version,
+    Error, ErrorKind, GodotError, Options, VariantRef, VariantType, Version, view::ContainerType,
+    view::ObjectRef,
 };
 
 // ------------------------------------------------------------------------------------------

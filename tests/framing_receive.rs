@@ -14,7 +14,7 @@ mod common;
 
 use common::*;
 use gdvariant::framing::{self, FrameErrorKind, LengthPrefix, Received, WriteError};
-use gdvariant::{EncodeError, EncodeOptions, ErrorKind, Options, Version};
+use gdvariant::{EncodeOptions, ErrorKind, Options, Version, encoder::EncodeError};
 
 #[test]
 fn receive_reads_a_capture_frame_by_frame_at_absolute_offsets() {
@@ -88,9 +88,9 @@ fn values_are_built_straight_into_frames() {
     let value = corpus(Version::Godot4, "dict_nested");
     let parsed = gdvariant::parse(&value, Options::godot4()).unwrap();
     let a = parsed.as_dictionary().unwrap().get_element("a").unwrap().unwrap();
-    fn build<O: gdvariant::Output>(
+    fn build<O: gdvariant::encoder::Output>(
         w: &mut gdvariant::Writer<O>,
-        a: &gdvariant::Element<'_>,
+        a: &gdvariant::view::Element<'_>,
     ) -> Result<(), EncodeError> {
         w.begin_array(2)?;
         w.splice(a)?;

@@ -104,8 +104,9 @@ use allocation_counter::{AllocationInfo, measure};
 use gdvariant::framing::{self, LengthPrefix};
 use gdvariant::packed::PackedElement;
 use gdvariant::{
-    Array, ContainerType, Dictionary, EncodeError, EncodeOptions, Error, ErrorKind, Key, ObjectRef,
-    Options, Packed, PackedReals, Variant, VariantRef, Version,
+    EncodeOptions, Error, ErrorKind, Key, Options, Variant, VariantRef, Version,
+    encoder::EncodeError, owned::Array, owned::Dictionary, packed::Packed, packed::PackedReals,
+    view::ContainerType, view::ObjectRef,
 };
 
 // ------------------------------------------------------------------------------------------
@@ -412,7 +413,7 @@ fn hostile_count_cases() -> Vec<Case> {
 
 /// Checks a string's text both ways: `check`, and `to_str` (a Godot 3 string that Godot accepts
 /// but `str` cannot hold or borrow, `NotUnicode` or `Overlong`, counts as text).
-fn text(s: gdvariant::GdStr<'_>) -> Result<(), Error> {
+fn text(s: gdvariant::view::GdStr<'_>) -> Result<(), Error> {
     s.check()?;
     match s.to_str() {
         Ok(text) => assert_eq!(text.len(), s.text_bytes().len()),
@@ -614,7 +615,9 @@ fn hostile_counts_allocate_nothing_lazily_and_o_n_when_decoded() {
                     Variant::Dictionary(d) => d.len(),
                     Variant::PackedStringArray(s) => s.len(),
                     Variant::NodePath(p) => p.names.len() + p.subnames.len(),
-                    Variant::Object(gdvariant::Object::Full { properties, .. }) => properties.len(),
+                    Variant::Object(gdvariant::owned::Object::Full { properties, .. }) => {
+                        properties.len()
+                    }
                     other => panic!("{what}: decoded {other:?}"),
                 };
                 assert_eq!(len, *items, "{what}");
@@ -1191,7 +1194,7 @@ fn encoding_past_the_depth_limit_is_refused_on_a_small_stack() {
                     let encoded = gdvariant::encode(&value, options).map(|_| ());
                     let mut buffer = [0u8; 64];
                     let into = value
-                        .encode_into(gdvariant::SliceOutput::new(&mut buffer), options)
+                        .encode_into(gdvariant::encoder::SliceOutput::new(&mut buffer), options)
                         .map(|_| ());
                     (encoded, into)
                 });

@@ -18,7 +18,7 @@ mod common;
 
 use common::work::assert_linear;
 use gdvariant::math::{Color, Vector2, Vector3};
-use gdvariant::{EncodeOptions, MAX_DEPTH, Options, Precision, Version, Writer};
+use gdvariant::{EncodeOptions, MAX_DEPTH, Options, Version, Writer, math::Precision};
 
 use Version::{Godot3 as G3, Godot4 as G4};
 

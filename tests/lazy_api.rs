@@ -14,7 +14,8 @@ mod common;
 use common::corpus;
 
 use gdvariant::{
-    ContainerType, Error, ErrorKind, Key, ObjectRef, Options, VariantRef, VariantType, Version,
+    Error, ErrorKind, Key, Options, VariantRef, VariantType, Version, view::ContainerType,
+    view::ObjectRef,
 };
 
 #[test]
@@ -320,15 +321,15 @@ fn handles_are_small() {
     println!(
         "FullObject {}, ObjectRef {}, NodePathRef {}, SignalRef {}, ArrayRef {}, \
          DictionaryRef {}, PackedStrings {}, GdStr {}, Element {}",
-        size_of::<gdvariant::FullObject<'static>>(),
+        size_of::<gdvariant::view::FullObject<'static>>(),
         size_of::<ObjectRef<'static>>(),
-        size_of::<gdvariant::NodePathRef<'static>>(),
-        size_of::<gdvariant::SignalRef<'static>>(),
-        size_of::<gdvariant::ArrayRef<'static>>(),
-        size_of::<gdvariant::DictionaryRef<'static>>(),
-        size_of::<gdvariant::PackedStrings<'static>>(),
-        size_of::<gdvariant::GdStr<'static>>(),
-        size_of::<gdvariant::Element<'static>>(),
+        size_of::<gdvariant::view::NodePathRef<'static>>(),
+        size_of::<gdvariant::view::SignalRef<'static>>(),
+        size_of::<gdvariant::view::ArrayRef<'static>>(),
+        size_of::<gdvariant::view::DictionaryRef<'static>>(),
+        size_of::<gdvariant::packed::PackedStrings<'static>>(),
+        size_of::<gdvariant::view::GdStr<'static>>(),
+        size_of::<gdvariant::view::Element<'static>>(),
     );
     assert!(error <= 24, "{error}");
     assert_eq!(size_of::<Options>(), 4);

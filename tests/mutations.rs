@@ -13,7 +13,7 @@
 mod common;
 
 use common::{corpus_files, with_big_stack};
-use gdvariant::{Error, ObjectRef, Options, VariantRef, Version};
+use gdvariant::{Error, Options, VariantRef, Version, view::ObjectRef};
 
 /// A small deterministic generator (xorshift64*), so failures reproduce.
 struct Rng(u64);

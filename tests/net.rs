@@ -131,7 +131,7 @@ fn hp() -> Vec<u8> {
     gdvariant::encode(
         &[(Variant::from("hp"), Variant::Int(90))]
             .into_iter()
-            .collect::<gdvariant::Dictionary>()
+            .collect::<gdvariant::owned::Dictionary>()
             .into(),
         EncodeOptions::godot4(),
     )
@@ -279,7 +279,7 @@ fn encoding_errors_leave_the_output_as_it_was() {
     let unfinished = codec.encode(Build::new(|w| w.begin_array(2)), &mut out);
     assert!(matches!(
         unfinished,
-        Err(SendError::Encode(gdvariant::EncodeError::Unfinished { missing: 2 }))
+        Err(SendError::Encode(gdvariant::encoder::EncodeError::Unfinished { missing: 2 }))
     ));
     let mut codec4 = FrameCodec::new(LengthPrefix::stream_peer(false), Options::godot4());
     let godot4 = codec4
@@ -291,7 +291,7 @@ fn encoding_errors_leave_the_output_as_it_was() {
         codec3.encode(&Variant::Vector2i(gdvariant::math::Vector2 { x: 1, y: 2 }), &mut out3);
     assert!(matches!(
         not_in_3,
-        Err(SendError::Encode(gdvariant::EncodeError::NotInVersion { .. }))
+        Err(SendError::Encode(gdvariant::encoder::EncodeError::NotInVersion { .. }))
     ));
     assert_eq!(&out3[..], b"kept");
     assert_eq!(&out[..4], b"kept");

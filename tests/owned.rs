@@ -8,7 +8,8 @@ mod common;
 use common::*;
 use gdvariant::math::Vector2;
 use gdvariant::{
-    Dictionary, EncodeOptions, ErrorKind, Object, Options, Variant, VariantType, Version,
+    EncodeOptions, ErrorKind, Options, Variant, VariantType, Version, owned::Dictionary,
+    owned::Object,
 };
 
 /// Every dictionary-key probe both engines decoded: our owned value, written back out, is what

@@ -26,7 +26,7 @@
 mod common;
 
 use common::work::{assert_linear, on_small_stack, units};
-use gdvariant::{Dictionary, EncodeOptions, Options, Variant};
+use gdvariant::{EncodeOptions, Options, Variant, owned::Dictionary};
 
 const ARRAY: u32 = 0x1C;
 const DICTIONARY: u32 = 0x1B;

@@ -4,7 +4,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use gdvariant::math::{Color, Vector2};
-use gdvariant::{Array, Dictionary, ElementType, NodePath, Object, Signal, Variant, VariantType};
+use gdvariant::{
+    ElementType, Variant, VariantType, owned::Array, owned::Dictionary, owned::NodePath,
+    owned::Object, owned::Signal,
+};
 
 /// The values of the golden file, by name.
 fn samples() -> Vec<(&'static str, Variant)> {

@@ -21,7 +21,7 @@ use std::fmt::Debug;
 
 use gdvariant::math::{Color, Precision, Vector2, Vector3, Vector4};
 use gdvariant::packed::PackedElement;
-use gdvariant::{Options, Packed, PackedReals, VariantRef, Version};
+use gdvariant::{Options, VariantRef, Version, packed::Packed, packed::PackedReals};
 use serde_json::Value;
 
 // ------------------------------------------------------------------------------------------

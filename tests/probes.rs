@@ -197,8 +197,8 @@ fn observed_admission(
     wire: &str,
     decoded: Option<&str>,
     declared_object: bool,
-) -> gdvariant::Admission {
-    use gdvariant::Admission;
+) -> gdvariant::view::Admission {
+    use gdvariant::view::Admission;
     match (size, decoded) {
         (0, _) => Admission::Drop,
         (_, Some(t)) if t == wire || (declared_object && wire == "Nil") => Admission::Keep,
@@ -210,7 +210,7 @@ fn observed_admission(
 
 #[test]
 fn typed_container_admission_matches_godot4() {
-    use gdvariant::{Admission, ContainerType, Options, VariantRef};
+    use gdvariant::{Options, VariantRef, view::Admission, view::ContainerType};
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/probes/typed/godot4.jsonl");
     let mut failures = Vec::new();

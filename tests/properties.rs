@@ -23,8 +23,9 @@ use std::cell::{Cell, RefCell};
 
 use arbitrary::{Arbitrary, Unstructured};
 use gdvariant::{
-    Admission, Array, Dictionary, EncodeError, EncodeOptions, Object, ObjectRef, Options,
-    Precision, SliceOutput, Variant, VariantRef, VariantType, Version,
+    EncodeOptions, Options, Variant, VariantRef, VariantType, Version, encoder::EncodeError,
+    encoder::SliceOutput, math::Precision, owned::Array, owned::Dictionary, owned::Object,
+    view::Admission, view::ObjectRef,
 };
 use proptest::prelude::{Strategy, any};
 use proptest::test_runner::{Config as RunConfig, RngSeed, TestCaseError, TestRunner};
@@ -305,8 +306,8 @@ fn the_plain_arbitrary_impls_target_godot4_defaults() {
             ("Array", Array::arbitrary(&mut u()).map(Variant::Array)?),
             ("Dictionary", Dictionary::arbitrary(&mut u()).map(Variant::from)?),
             ("Object", Object::arbitrary(&mut u()).map(Variant::Object)?),
-            ("NodePath", gdvariant::NodePath::arbitrary(&mut u()).map(Variant::NodePath)?),
-            ("Signal", gdvariant::Signal::arbitrary(&mut u()).map(Variant::Signal)?),
+            ("NodePath", gdvariant::owned::NodePath::arbitrary(&mut u()).map(Variant::NodePath)?),
+            ("Signal", gdvariant::owned::Signal::arbitrary(&mut u()).map(Variant::Signal)?),
         ];
         Ok(values)
     };

@@ -216,11 +216,11 @@ fn the_representation_is_the_documented_one() {
     assert_eq!(object["Object"]["Full"]["class"], "Resource", "{object}");
     assert!(object["Object"]["Full"]["properties"][0][0].is_string(), "{object}");
     assert_eq!(
-        json(&Variant::Object(gdvariant::Object::Id(7))),
+        json(&Variant::Object(gdvariant::owned::Object::Id(7))),
         serde_json::json!({"Object": {"Id": 7}})
     );
     assert_eq!(
-        json(&Variant::Object(gdvariant::Object::Null)),
+        json(&Variant::Object(gdvariant::owned::Object::Null)),
         serde_json::json!({"Object": "Null"})
     );
 }
@@ -229,7 +229,7 @@ fn the_representation_is_the_documented_one() {
 fn signalling_nans_survive_messagepack() {
     let snan32 = f32::from_bits(0x7fa0_0001);
     let snan64 = f64::from_bits(0x7ff4_0000_0000_0001);
-    let value = Variant::Array(gdvariant::Array::from(vec![
+    let value = Variant::Array(gdvariant::owned::Array::from(vec![
         Variant::Float(snan64),
         Variant::Color(Color { r: snan32, g: -0.0, b: f32::INFINITY, a: 1.0 }),
         Variant::PackedFloat32Array(vec![snan32, f32::NAN]),
@@ -1019,7 +1019,8 @@ fn godot_types_map_naturally() {
     }
     let bytes = corpus(Version::Godot4, "object_resource_id");
     let id: u64 = from_bytes(&bytes, g4).unwrap();
-    let Variant::Object(gdvariant::Object::Id(expected)) = gdvariant::decode(&bytes, g4).unwrap()
+    let Variant::Object(gdvariant::owned::Object::Id(expected)) =
+        gdvariant::decode(&bytes, g4).unwrap()
     else {
         panic!()
     };

@@ -21,7 +21,9 @@ mod common;
 use std::path::Path;
 
 use common::{read_jsonl, unhex};
-use gdvariant::{EncodeOptions, ErrorKind, GdString, Key, Options, Variant, VariantRef, Version};
+use gdvariant::{
+    EncodeOptions, ErrorKind, Key, Options, Variant, VariantRef, Version, owned::GdString,
+};
 use serde_json::Value;
 
 /// Every input the engine of `version` accepted in its sweep, with the code points it read.
@@ -180,7 +182,7 @@ fn godot3_strings() -> Vec<Value> {
 fn seen(value: VariantRef<'_>) -> Value {
     use VariantRef as R;
     let points =
-        |s: gdvariant::GdStr<'_>| Value::from(s.code_points().unwrap().collect::<Vec<_>>());
+        |s: gdvariant::view::GdStr<'_>| Value::from(s.code_points().unwrap().collect::<Vec<_>>());
     match value {
         R::String(s) => serde_json::json!({"String": points(s)}),
         R::Int(i) => Value::from(i),
@@ -223,7 +225,7 @@ fn godot3_strings_are_what_godot3_sees_prints_and_writes() {
             // what it instantiated.
             let class = case["seen"]["Object"]["class"].as_str().unwrap();
             let owned = gdvariant::decode(&bytes, options).unwrap();
-            let Variant::Object(gdvariant::Object::Full { class: ours, .. }) = &owned else {
+            let Variant::Object(gdvariant::owned::Object::Full { class: ours, .. }) = &owned else {
                 panic!("{name}: {owned:?}")
             };
             assert_eq!(ours, class, "{name}");
@@ -306,7 +308,7 @@ fn the_key_type_spelled_with_an_overlong_t_is_type_to_every_reader() {
             dictionary.get_element("type").unwrap().map(|e| e.get_as::<i64>().unwrap()),
             Some(godot)
         );
-        let path = gdvariant::parse_path("type").unwrap();
+        let path = gdvariant::view::parse_path("type").unwrap();
         assert_eq!(value.lookup(&path).unwrap().and_then(|v| v.as_int()), Some(godot), "{name}");
         assert!(Key::from("type").matches(&dictionary.iter().next().unwrap().unwrap().0));
         // Owned.
@@ -363,7 +365,10 @@ fn strings_only_godot3_holds_are_owned_and_written_back() {
     assert_eq!(value.as_str(), None);
     assert_eq!(format!("{s:?}"), r#""a\u{d800}b""#);
     assert_eq!(value.encode(EncodeOptions::godot3()).unwrap(), bytes);
-    assert_eq!(value.encode(EncodeOptions::godot4()), Err(gdvariant::EncodeError::NotUnicode));
+    assert_eq!(
+        value.encode(EncodeOptions::godot4()),
+        Err(gdvariant::encoder::EncodeError::NotUnicode)
+    );
     // Lossless serde: the code points, and back.
     let json = serde_json::to_string(&value).unwrap();
     assert_eq!(json, r#"{"String":[97,55296,98]}"#);
@@ -387,7 +392,7 @@ fn strings_only_godot3_holds_are_owned_and_written_back() {
     );
     assert_eq!(gdvariant::text::to_text_as(lazy, Version::Godot3).unwrap(), "\"a\u{FFFD}b\"");
     // Equal code points are one key; a GdString compares with text by code point.
-    let mut dictionary = gdvariant::Dictionary::new();
+    let mut dictionary = gdvariant::owned::Dictionary::new();
     dictionary.insert(value.clone(), 1);
     dictionary
         .insert(Variant::String(GdString::from_code_points([0x61, 0xD800, 0x62]).unwrap()), 2);

@@ -416,7 +416,7 @@ fn random_key(
 mod reference {
     use std::cmp::Ordering;
 
-    use gdvariant::{ObjectRef, VariantRef, Version};
+    use gdvariant::{VariantRef, Version, view::ObjectRef};
 
     use super::{G3, G4};
 

@@ -11,7 +11,7 @@
 mod common;
 
 use common::work::{assert_linear, units, validate_units};
-use gdvariant::{Cursor, EncodeOptions, Options, Writer};
+use gdvariant::{EncodeOptions, Options, Writer, view::Cursor};
 
 /// `depth` arrays of one element around an array of `width` ints, then the same again as a
 /// dictionary value (the writer closes each container after its last child): the shape that makes per-level re-walks cost O(bytes x depth).
@@ -107,7 +107,7 @@ fn a_tape_is_built_and_visited_in_one_pass() {
         3,
         |n| (deep_around_wide((n / 10).min(1000), n), options),
         |bytes, options| {
-            let tape = gdvariant::Tape::new(bytes, options).unwrap();
+            let tape = gdvariant::view::Tape::new(bytes, options).unwrap();
             let mut pending = vec![tape.root()];
             let mut seen = 0usize;
             while let Some(part) = pending.pop() {

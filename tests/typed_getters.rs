@@ -19,12 +19,12 @@ use gdvariant::math::{
 };
 use gdvariant::packed::{Packed, PackedReals, PackedStrings};
 use gdvariant::{
-    Dictionary, EncodeOptions, ErrorKind, FromVariant, Key, NodePathRef, Options, Precision,
-    Variant, VariantRef, VariantType, Version, Writer,
+    EncodeOptions, ErrorKind, Key, Options, Variant, VariantRef, VariantType, Version, Writer,
+    math::Precision, owned::Dictionary, view::FromVariant, view::NodePathRef,
 };
 
 /// The value of a corpus file, as an element (for `get_as`).
-fn element<'a>(version: Version, name: &str, bytes: &'a [u8]) -> gdvariant::Element<'a> {
+fn element<'a>(version: Version, name: &str, bytes: &'a [u8]) -> gdvariant::view::Element<'a> {
     gdvariant::parse_prefix(bytes, options_for(version, false))
         .unwrap_or_else(|e| panic!("{name}: {e}"))
 }

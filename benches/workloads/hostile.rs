@@ -60,7 +60,7 @@ pub fn cases(size: usize) -> Vec<Hostile> {
             bytes: deep_around_wide(1000, size / 12),
             options: g4,
             run: |bytes, options| {
-                for event in gdvariant::Cursor::new(bytes, options) {
+                for event in gdvariant::view::Cursor::new(bytes, options) {
                     event.expect("valid input");
                 }
             },

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use gdvariant::framing::{self, LengthPrefix};
 use gdvariant::math::Vector2;
-use gdvariant::{Array, Dictionary, EncodeOptions, Variant, Version};
+use gdvariant::{EncodeOptions, Variant, Version, owned::Array, owned::Dictionary};
 
 /// Dictionaries in the dict-heavy game state.
 pub const GAME_STATE_ENTITIES: usize = 10_000;

@@ -36,14 +36,14 @@ pub fn lazy_walk(bytes: &[u8], options: Options) -> gdvariant::Result<Tally> {
     Ok(tally)
 }
 
-/// Reads every value of `bytes` with one [`gdvariant::Cursor`] pass, checking every string's
+/// Reads every value of `bytes` with one [`gdvariant::view::Cursor`] pass, checking every string's
 /// text: the same tally as [`lazy_walk`], each byte read once whatever the nesting.
 pub fn cursor_walk(bytes: &[u8], options: Options) -> gdvariant::Result<Tally> {
     let mut tally = Tally::default();
-    for event in gdvariant::Cursor::new(bytes, options) {
+    for event in gdvariant::view::Cursor::new(bytes, options) {
         match event? {
-            gdvariant::Event::Leaf(leaf) => visit(leaf.value(), &mut tally)?,
-            gdvariant::Event::Open { .. } => tally.values += 1,
+            gdvariant::view::Event::Leaf(leaf) => visit(leaf.value(), &mut tally)?,
+            gdvariant::view::Event::Open { .. } => tally.values += 1,
             _ => {}
         }
     }

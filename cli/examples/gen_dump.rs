@@ -50,7 +50,7 @@ fn generate(path: &str, bytes: u64) -> Result<u64, Box<dyn std::error::Error>> {
 }
 
 /// One frame's value: a player update, every 16th frame a bigger snapshot.
-fn encode_frame(n: u64, out: &mut Vec<u8>) -> Result<(), gdvariant::EncodeError> {
+fn encode_frame(n: u64, out: &mut Vec<u8>) -> Result<(), gdvariant::encoder::EncodeError> {
     let mut w = Writer::new(std::mem::take(out), EncodeOptions::godot4());
     let i = n as i64;
     if n.is_multiple_of(16) {

@@ -78,7 +78,7 @@ impl Condition {
                 None => (path, Test::Equals(parse_value(value))),
             },
         };
-        let path = gdvariant::parse_path(path_text).map_err(|e| usage(&e.to_string()))?;
+        let path = gdvariant::view::parse_path(path_text).map_err(|e| usage(&e.to_string()))?;
         Ok(Condition {
             text: text.to_owned(),
             path_text,

@@ -46,7 +46,7 @@ pub struct GetArgs {
 
 /// Runs `get`.
 pub fn run(args: &GetArgs) -> Result<ExitCode, Failure> {
-    let keys = gdvariant::parse_path(&args.path)
+    let keys = gdvariant::view::parse_path(&args.path)
         .map_err(|e| Failure::Usage(format!("path {:?}: {e}", args.path)))?;
     let conditions = filter::parse_all(&args.records.conditions)?;
     if args.raw {

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use gdvariant::{EncodeOptions, Options, Precision, framing};
+use gdvariant::{EncodeOptions, Options, framing, math::Precision};
 
 use crate::failure::Failure;
 use crate::output::{self, Out};

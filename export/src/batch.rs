@@ -426,7 +426,7 @@ impl<'s> BatchBuilder<'s> {
     }
 
     /// Appends a dictionary's entries to the columns named by its keys.
-    fn push_keyed(&mut self, dictionary: gdvariant::DictionaryRef<'_>) -> Result<(), Misfit> {
+    fn push_keyed(&mut self, dictionary: gdvariant::view::DictionaryRef<'_>) -> Result<(), Misfit> {
         let seen = &mut self.seen;
         crate::work((seen.len() >> 6).saturating_add(1));
         seen.fill(false);

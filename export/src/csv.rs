@@ -1,5 +1,5 @@
 //! CSV from record batches: one column per leaf (struct fields flattened into names in the
-//! path syntax of `--columns` and `gdvariant::parse_path`, `pos/x`), lists as JSON text
+//! path syntax of `--columns` and `gdvariant::view::parse_path`, `pos/x`), lists as JSON text
 //! (strings escaped by `gdvariant::json::write_escaped`), bytes as standard base64 (the
 //! `base64` crate), nulls empty. The records are written by the `csv` crate's `Writer` with
 //! its RFC 4180 quoting: a field is quoted when it holds a comma, a quote or a line break

@@ -1,4 +1,4 @@
-//! Column paths: the same textual syntax as `gdvariant::parse_path` (`players/3/pos`, a key in
+//! Column paths: the same textual syntax as `gdvariant::view::parse_path` (`players/3/pos`, a key in
 //! double quotes taken verbatim), followed through dictionaries, arrays and full objects, and
 //! on into the named components of a math value (`pos/x`, `rect/size/y`), so that a flattened
 //! column's name (a CSV header) is a path that selects that column again.
@@ -6,7 +6,7 @@
 //! Following a path is O(bytes of the value x steps), as `VariantRef::lookup`.
 
 use gdvariant::json::{self, FieldKind};
-use gdvariant::{Key, PathSyntaxError, Precision, VariantRef};
+use gdvariant::{Key, VariantRef, math::Precision, view::PathSyntaxError};
 
 use crate::column;
 
@@ -29,12 +29,12 @@ impl Step {
     }
 }
 
-/// Parses a path in `gdvariant::parse_path`'s syntax.
+/// Parses a path in `gdvariant::view::parse_path`'s syntax.
 ///
 /// # Errors
 /// That function's: an empty segment, an unclosed quote, an integer out of range.
 pub fn parse(text: &str) -> Result<Vec<Step>, PathSyntaxError> {
-    Ok(gdvariant::parse_path(text)?
+    Ok(gdvariant::view::parse_path(text)?
         .into_iter()
         .map(|key| match key {
             Key::Int(index) => Step::Index(index),

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use arrow_schema::{DataType, Field, Fields};
 use gdvariant::json::{self, FieldKind};
-use gdvariant::{Precision, VariantRef, VariantType};
+use gdvariant::{VariantRef, VariantType, math::Precision};
 
 /// Levels of lists and structs a column may nest; deeper values make the column JSON.
 pub const MAX_NESTING: usize = 8;
@@ -322,7 +322,11 @@ impl KeyFields {
     /// levels deep): each key a field whose shape [covers](Shape::covers) its value, so adding
     /// the row would change nothing. Allocates nothing (a `false` only means "add it to know").
     /// O(bytes x depth), each key found by hash once the fields are indexed.
-    pub(crate) fn covers(&self, dictionary: gdvariant::DictionaryRef<'_>, depth: usize) -> bool {
+    pub(crate) fn covers(
+        &self,
+        dictionary: gdvariant::view::DictionaryRef<'_>,
+        depth: usize,
+    ) -> bool {
         for entry in dictionary.iter() {
             let Ok((key, item)) = entry else { return false };
             let (VariantRef::String(name) | VariantRef::StringName(name)) = key else {

@@ -23,8 +23,8 @@
 
 use gdvariant::packed::PackedElement;
 use gdvariant::{
-    ArrayRef, ContainerType, DictionaryRef, Element, Error, ErrorKind, GdStr, Key, ObjectRef,
-    Packed, PackedReals, VariantRef,
+    Error, ErrorKind, Key, VariantRef, packed::Packed, packed::PackedReals, view::ArrayRef,
+    view::ContainerType, view::DictionaryRef, view::Element, view::GdStr, view::ObjectRef,
 };
 
 use super::options;

@@ -19,7 +19,7 @@
 //!   followed by a session with small limits; the entries never pass the limits, and every
 //!   query answers.
 
-use gdvariant::{EncodeOptions, Options, Precision, Variant};
+use gdvariant::{EncodeOptions, Options, Variant, math::Precision};
 use gdvariant_multiplayer::godot4::{self, Godot4Packet, NodeAddress, Sys, Value, write};
 use gdvariant_multiplayer::session::{Limits, MethodList, Route, RpcMethods, Session3, Session4};
 use gdvariant_multiplayer::transport::{enet3, websocket3, websocket4};
@@ -156,7 +156,7 @@ fn all_owned<'a>(
 /// The text of a name, if it is standard UTF-8 and can be written back: a text that starts with
 /// U+FEFF (after the byte order mark Godot strips) loses that character too when read again,
 /// in Godot as here, so it has no canonical form.
-fn text4(s: &gdvariant::GdStr<'_>) -> Option<String> {
+fn text4(s: &gdvariant::view::GdStr<'_>) -> Option<String> {
     core::str::from_utf8(s.text_bytes())
         .ok()
         .filter(|t| !t.starts_with('\u{FEFF}'))
@@ -164,7 +164,7 @@ fn text4(s: &gdvariant::GdStr<'_>) -> Option<String> {
 }
 
 /// A Godot 3 name's text, if it can be written back (as [`text4`]).
-fn text3(s: &gdvariant::GdStr<'_>) -> Option<String> {
+fn text3(s: &gdvariant::view::GdStr<'_>) -> Option<String> {
     s.to_text().ok().filter(|t| !t.starts_with('\u{FEFF}')).map(|t| t.into_owned())
 }
 

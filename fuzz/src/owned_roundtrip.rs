@@ -8,7 +8,7 @@
 //! the same bytes; `validate` and `decode` agree (the `differential` property) on them.
 
 use arbitrary::Unstructured;
-use gdvariant::{EncodeOptions, Options, Precision, Variant};
+use gdvariant::{EncodeOptions, Options, Variant, math::Precision};
 
 use super::lazy_walk;
 

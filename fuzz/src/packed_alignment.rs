@@ -11,7 +11,7 @@
 
 use gdvariant::math::{Color, Vector2, Vector3, Vector4};
 use gdvariant::packed::PackedElement;
-use gdvariant::{Options, Packed, PackedReals, VariantRef, VariantType, Version};
+use gdvariant::{Options, VariantRef, VariantType, Version, packed::Packed, packed::PackedReals};
 
 /// Most elements generated per input.
 const MAX_ELEMENTS: usize = 64;

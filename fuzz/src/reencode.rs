@@ -21,8 +21,8 @@
 //!   to its `f32` `real_t`, which quiets a NaN).
 
 use gdvariant::{
-    ElementType, EncodeOptions, GdString, Object, ObjectRef, Precision, Variant, VariantRef,
-    Version,
+    ElementType, EncodeOptions, Variant, VariantRef, Version, math::Precision, owned::GdString,
+    owned::Object, view::ObjectRef,
 };
 
 use super::options;
@@ -73,7 +73,7 @@ fn round_trip(value: &Variant, encode_options: EncodeOptions, options: gdvariant
 
 /// Whether a (validated) value holds a math value or packed vectors in double precision.
 pub fn holds_double_reals(value: VariantRef<'_>) -> bool {
-    use gdvariant::PackedReals as P;
+    use gdvariant::packed::PackedReals as P;
     let double = |p: Precision| p == Precision::Double;
     match value {
         VariantRef::Vector2(r) => double(r.precision()),

@@ -41,9 +41,9 @@ fn bounded<R>(data: &[u8], what: &str, options: Options, op: impl FnOnce() -> R)
 pub fn check(data: &[u8]) {
     for options in options::all() {
         bounded(data, "validate", options, || gdvariant::validate(data, options).is_ok());
-        bounded(data, "cursor", options, || gdvariant::Cursor::new(data, options).count());
+        bounded(data, "cursor", options, || gdvariant::view::Cursor::new(data, options).count());
         bounded(data, "tape", options, || {
-            gdvariant::Tape::new(data, options).map_or(0, |t| t.len())
+            gdvariant::view::Tape::new(data, options).map_or(0, |t| t.len())
         });
         let Ok(value) = gdvariant::parse(data, options) else { continue };
         bounded(data, "json", options, || gdvariant::json::to_json(value).is_ok());

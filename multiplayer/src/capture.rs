@@ -20,7 +20,7 @@
 use crate::error::{PacketError, PacketErrorKind};
 use crate::field::{slice, u8_at, u16_at, u32_at, u64_at};
 use gdvariant::Version;
-use gdvariant::{EncodeError, Output};
+use gdvariant::{encoder::EncodeError, encoder::Output};
 
 /// The first 8 bytes of a capture file.
 pub const MAGIC: &[u8; 8] = b"GDMPCAP\0";

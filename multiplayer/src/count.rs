@@ -1,7 +1,7 @@
 //! [`ByteCount`]: an [`Output`] that only counts, for the writers' measuring pass (a size or an
 //! offset written before what it measures).
 
-use gdvariant::{EncodeError, Output};
+use gdvariant::{encoder::EncodeError, encoder::Output};
 
 /// Counts the bytes written to it and keeps none. O(1) per write; never full.
 #[derive(Clone, Copy, Debug, Default)]

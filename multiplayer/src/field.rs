@@ -1,5 +1,5 @@
 //! Bounds-checked reads of a packet's fixed fields: the only code of this crate that indexes
-//! a packet (values inside packets are read by the core, `gdvariant::Element::validate_at`).
+//! a packet (values inside packets are read by the core, `gdvariant::view::Element::validate_at`).
 //! Positions are absolute in the buffer the decoder was given; a field that runs past the end
 //! is [`PacketErrorKind::Truncated`](crate::PacketErrorKind::Truncated) at its first byte
 //! (clamped to the buffer's end). Every read is O(1) plus the bytes it hands out, and counts

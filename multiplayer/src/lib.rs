@@ -21,8 +21,8 @@
 //!
 //! It is a crate of its own, on top of [`gdvariant`]: a protocol over Variant values, built
 //! only by those who need it, that uses nothing of the core but its public API (the values
-//! inside packets are read by [`gdvariant::Element::validate_at`], names are
-//! [`gdvariant::GdStr`]s).
+//! inside packets are read by [`gdvariant::view::Element::validate_at`], names are
+//! [`gdvariant::view::GdStr`]s).
 //!
 //! ```
 //! use std::sync::Arc;

@@ -15,7 +15,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::multiplayer as corpus;
-use gdvariant::{EncodeOptions, Object, Options, Variant};
+use gdvariant::{EncodeOptions, Options, Variant, owned::Object};
 use gdvariant_multiplayer::godot3;
 use gdvariant_multiplayer::godot4::{self, Godot4Packet, IdWidth, NodeAddress, Sys, Value, write};
 use gdvariant_multiplayer::session::{Checksum, Limits, Route, Session3, Session4, SyncTarget};

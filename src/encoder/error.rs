@@ -50,7 +50,7 @@ pub enum EncodeError {
     /// [`Writer::splice`](crate::Writer::splice) was given an element read as another Godot
     /// version.
     VersionMismatch,
-    /// A [`GdString`](crate::GdString) holds code points only Godot 3 reads (surrogates, values
+    /// A [`GdString`](crate::owned::GdString) holds code points only Godot 3 reads (surrogates, values
     /// above U+10FFFF) and was written for Godot 4, which refuses them.
     NotUnicode,
 }

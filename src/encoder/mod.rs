@@ -7,7 +7,7 @@
 //! * [`Writer`]: a streaming builder that writes each value as it is given, containers count
 //!   first, straight into an [`Output`] (a `Vec<u8>`, or a fixed `&mut [u8]` through
 //!   [`SliceOutput`]). It takes borrowed strings and packed slices without copying them first,
-//!   and can [`splice`](Writer::splice) the exact bytes of an [`Element`](crate::Element) read
+//!   and can [`splice`](Writer::splice) the exact bytes of an [`Element`](crate::view::Element) read
 //!   from another buffer (a relay forwarding a subtree). It needs no allocator.
 //!
 //! Godot's encoder rules, all followed here: an `int` takes 32 bits unless it does not fit, then

@@ -1,6 +1,6 @@
 //! [`EncodeOptions`]: the dialect and the choices an encoder makes.
 
-use crate::{MAX_DEPTH, Precision, Version};
+use crate::{MAX_DEPTH, Version, math::Precision};
 
 /// How values are written: the Godot version, whether full objects are written, and the
 /// precision of real-valued math types.
@@ -38,7 +38,7 @@ impl EncodeOptions {
 
     /// Write full objects (class and properties), as `var_to_bytes_with_objects` and
     /// `var2bytes(value, true)` do. Without it a full object cannot be written
-    /// ([`EncodeError::FullObjectsNeeded`](crate::EncodeError::FullObjectsNeeded)), and class-
+    /// ([`EncodeError::FullObjectsNeeded`](crate::encoder::EncodeError::FullObjectsNeeded)), and class-
     /// or script-typed containers declare the class `"EncodedObjectAsID"`.
     pub const fn with_full_objects(mut self, full_objects: bool) -> Self {
         self.full_objects = full_objects;

@@ -42,7 +42,7 @@ impl Variant {
         self.encode_into(Vec::new(), options)
     }
 
-    /// Encodes the value at the end of `out` (a `Vec<u8>`, a [`SliceOutput`](crate::SliceOutput),
+    /// Encodes the value at the end of `out` (a `Vec<u8>`, a [`SliceOutput`](crate::encoder::SliceOutput),
     /// `&mut` either) and returns it.
     ///
     /// # Errors

@@ -6,7 +6,7 @@ use core::fmt;
 
 use super::error::{FrameError, FrameErrorKind};
 use super::prefix::{LengthPrefix, PREFIX_LEN};
-use crate::{EncodeError, EncodeOptions, SliceOutput, Writer};
+use crate::{EncodeOptions, Writer, encoder::EncodeError, encoder::SliceOutput};
 
 /// Why a frame could not be built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use core::fmt;
 use super::error::{FrameError, FrameErrorKind};
 use super::prefix::{LengthPrefix, PREFIX_LEN};
 use crate::view::walk::{Mode, walk_depth};
-use crate::{Element, Options, VariantRef, VariantType};
+use crate::{Options, VariantRef, VariantType, view::Element};
 
 /// A complete frame, its value not yet checked: where it starts, its length prefix and its
 /// payload. Made in O(1) by [`split_frame`](super::split_frame),

@@ -6,7 +6,7 @@
 //!
 //! | guide | for |
 //! | --- | --- |
-//! | [`reading`] | a quick start beyond the front page; whole values in one pass ([`Cursor`](crate::Cursor), [`Tape`](crate::Tape)) |
+//! | [`reading`] | a quick start beyond the front page; whole values in one pass ([`Cursor`](crate::view::Cursor), [`Tape`](crate::view::Tape)) |
 //! | [`owned`] | owned values, Godot's key rules, encoding, the [`Writer`](crate::Writer) |
 //! | [`strings`] | strings as the game reads them (Godot 3's looser UTF-8), and which accessor gives what |
 //! | [`typed_containers`] | Godot 4's typed containers as the game sees them (the game view) |

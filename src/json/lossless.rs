@@ -14,8 +14,8 @@ use crate::view::packed::PackedElement;
 use crate::wire::error::{Error, ErrorKind};
 use crate::wire::work;
 use crate::{
-    ContainerType, Cursor, Event, GdStr, ObjectRef, Packed, PackedReals, Reals, VariantRef,
-    VariantType, Version,
+    VariantRef, VariantType, Version, math::Reals, packed::Packed, packed::PackedReals,
+    view::ContainerType, view::Cursor, view::Event, view::GdStr, view::ObjectRef,
 };
 
 /// Writes `value` as one line of lossless JSON (the schema is in the [module docs](super)).

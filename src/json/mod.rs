@@ -8,7 +8,7 @@
 //!   numbers as numbers, math values as small objects. Types that JSON cannot tell apart are
 //!   merged, so it cannot be read back into the same value. Its form is at the end.
 //!
-//! Both are written by one [`Cursor`](crate::Cursor) pass over the value: O(n), whatever the
+//! Both are written by one [`Cursor`](crate::view::Cursor) pass over the value: O(n), whatever the
 //! nesting, no recursion (one small heap entry per open container). What is checked: the walk
 //! reads each element's structure as container iteration does, and each string's text as it is
 //! written; a malformed value stops the output with the [`Error`](crate::Error) and its byte

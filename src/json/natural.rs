@@ -14,7 +14,10 @@ use crate::view::math::Precision;
 use crate::view::packed::PackedElement;
 use crate::wire::error::Error;
 use crate::wire::work;
-use crate::{Cursor, Event, GdStr, NodePathRef, ObjectRef, Packed, PackedReals, VariantRef};
+use crate::{
+    VariantRef, packed::Packed, packed::PackedReals, view::Cursor, view::Event, view::GdStr,
+    view::NodePathRef, view::ObjectRef,
+};
 
 /// Writes `value` as one line of natural JSON (the form is in the [module docs](super)).
 /// O(n): one [`Cursor`] pass, each byte read once (a dictionary key that is a container is read

@@ -34,7 +34,7 @@ use crate::wire::options::Options;
 /// **Encoding** (with `FramedWrite` / `Framed`, see [`Encoder`](tokio_util::codec::Encoder)
 /// impls): an owned [`Variant`](crate::Variant), a [`Packet`] (its payload, re-framed with this
 /// codec's prefix: byte for byte the same frame when the prefixes agree), raw payload bytes
-/// (`&[u8]`, `Bytes`, such as [`Element::raw_bytes`](crate::Element::raw_bytes)), or a value
+/// (`&[u8]`, `Bytes`, such as [`Element::raw_bytes`](crate::view::Element::raw_bytes)), or a value
 /// built in place with [`Build`](super::Build): the prefix is reserved, the
 /// [`Writer`](crate::Writer) writes into the output buffer, and the prefix is patched.
 ///

@@ -21,7 +21,7 @@ use crate::view::math::{
     Vector2, Vector3, Vector4,
 };
 use crate::wire::exact_float::widen_exact;
-use crate::{ElementType, EncodeOptions, Precision, VariantType, Version};
+use crate::{ElementType, EncodeOptions, VariantType, Version, math::Precision};
 
 /// Values in one generated value, at most.
 const MAX_VALUES: u32 = 100;

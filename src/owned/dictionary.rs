@@ -20,7 +20,7 @@ use crate::wire::work;
 /// Keys follow Godot, not Rust's `PartialEq`: `1` and `1.0` are different keys, `0.0` and `-0.0`
 /// are one key, every NaN is the same key, `"a"` and `&"a"` (a `StringName`) are one key, strings
 /// compare by code point (a Godot 3 key decoded from an overlong spelling of `"type"` is `"type"`,
-/// see [`GdString`](crate::GdString)), math values as the `f32`s Godot holds, arrays element by
+/// see [`GdString`](crate::owned::GdString)), math values as the `f32`s Godot holds, arrays element by
 /// element and dictionaries entry by entry in order. Inside a container key, Godot 4 compares an
 /// array element or a dictionary value more strictly: a float NaN there equals nothing (so a key
 /// `[NAN]` is never found, and two are two keys), and `"a"` never equals `&"a"` there (`["a"]`

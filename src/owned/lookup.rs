@@ -1,5 +1,5 @@
 //! [`LookupKey`]: what an owned [`Dictionary`](super::Dictionary) lookup takes: an owned key, or
-//! the same keys a lazy [`DictionaryRef`](crate::DictionaryRef) lookup takes (`"hp"`, `3`,
+//! the same keys a lazy [`DictionaryRef`](crate::view::DictionaryRef) lookup takes (`"hp"`, `3`,
 //! `true`, a [`Key`]).
 
 use alloc::borrow::Cow;

@@ -13,7 +13,7 @@
 //! * Values as Godot decodes them: strings after Godot's BOM and NUL handling, `int` and `float`
 //!   whatever their width on the wire, and typed-container type information. Elements of typed
 //!   containers are kept as they are on the wire (Godot would convert or drop mismatching ones,
-//!   see [`ContainerType::admission`](crate::ContainerType::admission)), unless the value is
+//!   see [`ContainerType::admission`](crate::view::ContainerType::admission)), unless the value is
 //!   read with [`Options::with_game_view`](crate::Options::with_game_view): then typed
 //!   containers hold what the game holds (`game/`; the rules in [`game`](crate::game)).
 //! * Real-valued math types and packed vector arrays hold `f64` components. A single-precision
@@ -75,7 +75,7 @@
 //!   puts no id on the wire).
 //! * Real components of math types and packed vector arrays that are not `f32` values (widened
 //!   bit for bit, NaN payloads included), unless the options ask for
-//!   [`Precision::Double`](crate::Precision::Double) in Godot 4; then they are any `f64`.
+//!   [`Precision::Double`](crate::math::Precision::Double) in Godot 4; then they are any `f64`.
 //!   `float`, `Color` and `PackedFloat32Array` values are any bits.
 //! * Typed containers Godot does not write: `Builtin(Nil)` (written as untyped),
 //!   `Builtin(Object)` (Godot types object containers by class), and without full objects any
@@ -101,13 +101,13 @@ mod deep;
 mod dictionary;
 mod dismantle;
 mod from_ref;
-pub(crate) mod typed;
 pub(crate) mod key_hash;
 pub(crate) mod key_semantics;
 mod lookup;
 mod node_path;
 mod object;
 mod string;
+pub(crate) mod typed;
 mod variant;
 
 pub use array::Array;

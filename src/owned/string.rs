@@ -22,14 +22,14 @@ use crate::wire::utf8::{self, CodePoints};
 /// form of up to 6 bytes, surrogates in 3 ([`as_bytes`](Self::as_bytes)). So a Godot 3 string
 /// comes back byte for byte, except overlong forms, which are written in their shortest form
 /// (`E0 81 B4` as `t`), as Godot writes them (`corpus/probes/strings`). Godot 4 refuses such
-/// code points: encoding one for Godot 4 is [`EncodeError::NotUnicode`](crate::EncodeError).
+/// code points: encoding one for Godot 4 is [`EncodeError::NotUnicode`](crate::encoder::EncodeError).
 ///
 /// `==`, `Hash` and `Ord` are by code point, as Godot compares strings (dictionary keys,
 /// sorting): a string decoded from an overlong spelling of `"type"` is `"type"`, and compares
 /// equal to the `&str` `"type"`. Text converts in with `From<&str>` and `From<String>`.
 ///
 /// ```
-/// use gdvariant::{GdString, Options, Variant};
+/// use gdvariant::{owned::GdString, Options, Variant};
 ///
 /// // Godot 3: a String whose 't' is the overlong form E0 81 B4, then U+D800 (a surrogate).
 /// let bytes = [4, 0, 0, 0, 6, 0, 0, 0, 0xE0, 0x81, 0xB4, 0xED, 0xA0, 0x80, 0, 0];

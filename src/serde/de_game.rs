@@ -32,14 +32,17 @@ use super::error::{DeError, PathSegment};
 use super::raw::{RAW, RawAccess, RawBytes};
 use super::source::Source;
 use crate::game::GameElement;
-use crate::owned::typed::{Admitted, admit, game_type};
 use crate::owned::key_semantics::KeyRules;
+use crate::owned::typed::{Admitted, admit, game_type};
 use crate::owned::{Dictionary, Object, Variant};
 use crate::view::tape::Part as TapePart;
 use crate::wire::error::{Error, ErrorKind};
 use crate::wire::exact_float::{narrow_exact, widen_exact};
 use crate::wire::work;
-use crate::{ContainerType, Element, ElementType, EncodeOptions, Options, Precision, Version};
+use crate::{
+    ElementType, EncodeOptions, Options, Version, math::Precision, view::ContainerType,
+    view::Element,
+};
 
 /// The declared type of a container part whose elements (or keys) the game view checks: `None`
 /// without the game view or for an untyped container.
@@ -637,7 +640,7 @@ impl<'de> MapAccess<'de> for OwnedEntries<'_> {
 
 /// An owned signal, as the map `{name, object_id}`.
 struct SignalFields<'v> {
-    signal: &'v crate::Signal,
+    signal: &'v crate::owned::Signal,
     index: u8,
 }
 

@@ -23,7 +23,7 @@ use crate::owned::key_semantics::hash_float;
 use crate::view::tape::Part;
 use crate::wire::identity::narrow_real;
 use crate::wire::work;
-use crate::{GdStr, ObjectRef, VariantRef, VariantType};
+use crate::{VariantRef, VariantType, view::GdStr, view::ObjectRef};
 
 /// Dictionaries up to this size are checked with the hashes on the stack.
 const SMALL: usize = 16;

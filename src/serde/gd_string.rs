@@ -10,7 +10,7 @@ use ::serde::de::{Deserialize, Deserializer, Error, SeqAccess, Unexpected, Visit
 use ::serde::ser::{Serialize, Serializer};
 
 use super::repr::CodePointSeq;
-use crate::GdString;
+use crate::owned::GdString;
 
 /// Code points read ahead of their sequence's end at most (a sequence's length hint is not
 /// trusted further).

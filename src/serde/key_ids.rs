@@ -4,7 +4,7 @@
 //!
 //! The numbers are given bottom-up, each value once (hash-consing): a leaf is made owned and
 //! looked up among the distinct leaves seen so far (with the owned
-//! [`Dictionary`](crate::Dictionary)'s hash and equality, which are decoding's, O(size of the
+//! [`Dictionary`](crate::owned::Dictionary)'s hash and equality, which are decoding's, O(size of the
 //! leaf)); an array is numbered by the numbers of its elements; a Godot 4 dictionary by its
 //! entries as Godot decodes them (a repeated key keeps its first position and takes its last
 //! value), sorted by key, since its equality ignores order; a value that equals nothing (a
@@ -22,7 +22,7 @@ use crate::owned::Variant;
 use crate::owned::key_semantics::{KeyRules, hash_key, keys_equal, never_equal};
 use crate::view::tape::Part;
 use crate::wire::work;
-use crate::{ObjectRef, VariantRef};
+use crate::{VariantRef, view::ObjectRef};
 
 /// A part that has no number yet.
 const UNKNOWN: u32 = u32::MAX;

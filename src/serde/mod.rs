@@ -21,9 +21,9 @@
 //! | `PackedByteArray` | `{"PackedByteArray": bytes}` (`serialize_bytes`; an array of numbers in JSON) |
 //! | other packed arrays | sequences of their elements |
 //!
-//! A [`VariantRef`] (and an [`Element`](crate::Element)) writes exactly what the owned
+//! A [`VariantRef`] (and an [`Element`](crate::view::Element)) writes exactly what the owned
 //! [`Variant`] of the same value writes, straight from the buffer: no owned copy, strings as the
-//! text the game reads ([`GdStr::to_text`](crate::GdStr::to_text): a Godot 3 string spelled
+//! text the game reads ([`GdStr::to_text`](crate::view::GdStr::to_text): a Godot 3 string spelled
 //! with overlong forms is written as the text it spells). A dictionary whose keys repeat on the
 //! wire is written as Godot (and [`decode`](crate::decode)) sees it: one entry per key (keys
 //! compared by code point), at its first position with its last value. A malformed element
@@ -31,7 +31,7 @@
 //! offset, reported where the lazy iterators would meet it.
 //!
 //! Cost: O(n log n) in the size of the value, whatever its nesting and however its keys repeat.
-//! A container is first read onto a [`Tape`](crate::Tape) (one pass, 24 bytes per part, up to
+//! A container is first read onto a [`Tape`](crate::view::Tape) (one pass, 24 bytes per part, up to
 //! the first structural problem), then written from it, each part once. Repeated keys: each
 //! dictionary's keys are hashed where they lie (a container key by its type and length, O(1));
 //! only when two hashes agree are the keys compared exactly, by numbers given to every value
@@ -43,7 +43,7 @@
 //! Reading back checks the depth: a value nested deeper than [`MAX_DEPTH`](crate::MAX_DEPTH)
 //! (Godot's 1024) is refused, so a hostile stream cannot make `Variant::deserialize` recurse
 //! without bound (serde_json has its own recursion limit of 128 unless it is disabled). Repeated
-//! keys are merged with [`Dictionary::insert`](crate::Dictionary::insert)'s rules, under Godot
+//! keys are merged with [`Dictionary::insert`](crate::owned::Dictionary::insert)'s rules, under Godot
 //! 4's key rules (keys holding objects are never merged): a dictionary decoded from Godot 3
 //! bytes that held two equal dictionary keys (Godot 3 compares those by reference) comes back
 //! with them merged. Unknown field names are refused.
@@ -137,7 +137,7 @@
 //! ```
 //!
 //! Cost: O(n log n) whatever the nesting: the first container met is read onto a
-//! [`Tape`](crate::Tape) (one pass, 24 bytes per part), and everything inside it is visited from
+//! [`Tape`](crate::view::Tape) (one pass, 24 bytes per part), and everything inside it is visited from
 //! there, each part once; repeated keys are found as for serialization.
 //!
 //! Deserializing recurses once per level of the target type; a recursive target type (a tree,

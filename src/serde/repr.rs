@@ -3,7 +3,7 @@
 
 use ::serde::ser::{Serialize, SerializeSeq, SerializeTuple, Serializer};
 
-use crate::{CodePoints, VariantType, Version};
+use crate::{VariantType, Version, view::CodePoints};
 
 /// The enum name of a `Variant`.
 pub(crate) const VARIANT: &str = "Variant";

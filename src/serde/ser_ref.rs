@@ -25,8 +25,9 @@ use crate::view::packed::{PackedElement, PackedStringsIter};
 use crate::view::tape::Part;
 use crate::wire::exact_float::widen_exact;
 use crate::{
-    ContainerType, Element, ElementType, GdStr, NodePathRef, NodePathStrings, ObjectRef, Packed,
-    PackedReals, SignalRef, VariantRef,
+    ElementType, VariantRef, packed::Packed, packed::PackedReals, view::ContainerType,
+    view::Element, view::GdStr, view::NodePathRef, view::NodePathStrings, view::ObjectRef,
+    view::SignalRef,
 };
 
 /// A malformed element met while serializing, as the serializer's error (its message carries
@@ -45,7 +46,7 @@ fn text<'a, E: ::serde::ser::Error>(string: &GdStr<'a>) -> Result<Cow<'a, str>, 
 }
 
 /// A string value (a `String`, `StringName`, NodePath name, `PackedStringArray` element), as the
-/// owned [`GdString`](crate::GdString) writes it: the text the game reads, or its code points
+/// owned [`GdString`](crate::owned::GdString) writes it: the text the game reads, or its code points
 /// when `str` cannot hold them.
 struct GameString<'a>(GdStr<'a>);
 

@@ -19,7 +19,7 @@ use crate::view::element::Element;
 use crate::view::string::GameText;
 use crate::wire::error::Result;
 use crate::wire::work;
-use crate::{ContainerType, ObjectRef, VariantRef};
+use crate::{VariantRef, view::ContainerType, view::ObjectRef};
 
 /// The most entries read this way.
 pub(super) const SMALL: usize = 16;

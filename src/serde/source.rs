@@ -16,7 +16,7 @@ use crate::owned::key_semantics::KeyRules;
 use crate::view::cursor::HeapCursor;
 use crate::view::tape::{Part, Tape};
 use crate::wire::error::{Error, ErrorKind};
-use crate::{Element, GdStr, ObjectRef, VariantRef};
+use crate::{VariantRef, view::Element, view::GdStr, view::ObjectRef};
 
 /// A value on a tape, the problem that stopped the tape (if any), and the dictionary-key
 /// numbers found so far.

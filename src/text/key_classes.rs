@@ -2,7 +2,7 @@
 //! equal for values Godot's key equality holds equal, so that repeated keys are found by
 //! comparing numbers.
 //!
-//! The numbers are given bottom-up over the value's [`Tape`](crate::Tape), each part once
+//! The numbers are given bottom-up over the value's [`Tape`](crate::view::Tape), each part once
 //! (hash-consing): a value is read into a canonical form (its type; floats canonical, every NaN
 //! one value and `-0.0` as `0.0`; math values narrowed to f32 as Godot stores them; strings by
 //! their text; packed arrays by their elements, where they lie), a container's form holding its
@@ -49,7 +49,7 @@ use crate::wire::identity::{Identity, Place};
 use crate::wire::options::Version;
 use crate::wire::types::VariantType;
 use crate::wire::work;
-use crate::{ObjectRef, VariantRef};
+use crate::{VariantRef, view::ObjectRef};
 
 /// A part that has no number yet.
 const UNKNOWN: u32 = u32::MAX;

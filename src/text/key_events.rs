@@ -1,6 +1,6 @@
 //! Reading a dictionary's keys in one forward pass, for the sort forms built of them.
 //!
-//! The keys are parts of the value's [`Tape`](crate::Tape): a [`KeyVisitor`] sees each value
+//! The keys are parts of the value's [`Tape`](crate::view::Tape): a [`KeyVisitor`] sees each value
 //! inside a key with its depth below the key and says whether to go into a container or pass
 //! over it (O(1): the tape knows where it ends). The
 //! dictionary's values are not read at all. O(the parts visited), a heap stack of one entry per
@@ -67,7 +67,7 @@ pub(super) fn visit_keys<'t, 'a>(
                 value,
                 VariantRef::Array(_)
                     | VariantRef::Dictionary(_)
-                    | VariantRef::Object(crate::ObjectRef::Full(_))
+                    | VariantRef::Object(crate::view::ObjectRef::Full(_))
             );
             if visitor.value(value, open.len())? == Visit::Enter && container {
                 open.push(part.children());

@@ -123,7 +123,10 @@ use core::fmt::{self, Write};
 use alloc::vec::Vec;
 
 use crate::view::tape::{Children, Part, Tape};
-use crate::{ContainerType, Error, GdStr, ObjectRef, Options, VariantRef, VariantType, Version};
+use crate::{
+    Error, Options, VariantRef, VariantType, Version, view::ContainerType, view::GdStr,
+    view::ObjectRef,
+};
 
 use key_classes::KeyClasses;
 use order::{PackedRealsIter, Reals16};

@@ -160,7 +160,7 @@ impl<'v, 'a> PackedRealsIter<'v, 'a> {
 
     /// Writes the next element's components into `out`; `false` past the end.
     pub(super) fn next_into(&mut self, out: &mut Reals16) -> bool {
-        use crate::PackedReals as P;
+        use crate::packed::PackedReals as P;
         *out = Reals16::empty();
         let i = self.index;
         let found = match self.value {

@@ -96,7 +96,7 @@ pub(super) fn differ(a: &VariantRef<'_>, b: &VariantRef<'_>) -> (bool, usize) {
 }
 
 /// A string's text; a malformed one (reported when the key was read) as nothing.
-fn text<'a>(s: crate::wire::error::Result<crate::GdStr<'a>>) -> &'a [u8] {
+fn text<'a>(s: crate::wire::error::Result<crate::view::GdStr<'a>>) -> &'a [u8] {
     s.map_or(&[], |s| s.text_bytes())
 }
 

@@ -300,7 +300,7 @@ fn part<'a>(
             None => Part::Tied,
         },
         V::Object(object) if version == Version::Godot3 => {
-            Part::Object(matches!(object, crate::ObjectRef::Null))
+            Part::Object(matches!(object, crate::view::ObjectRef::Null))
         }
         _ if version == Version::Godot3 && pool_order::is_pool(value) => Part::Pool(*value),
         _ => Part::Tied,

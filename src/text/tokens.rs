@@ -76,7 +76,10 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
 
 /// Whether Godot prints (and compares) `path` as absolute: Godot 3 keeps no data for a path
 /// without names and subnames, so it forgets the flag there (`NodePath("")`).
-pub(in crate::text) fn node_path_absolute(path: &crate::NodePathRef<'_>, version: Version) -> bool {
+pub(in crate::text) fn node_path_absolute(
+    path: &crate::view::NodePathRef<'_>,
+    version: Version,
+) -> bool {
     path.is_absolute()
         && (version == Version::Godot4 || path.name_count() > 0 || path.subname_count() > 0)
 }

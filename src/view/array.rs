@@ -97,7 +97,7 @@ impl<'a> ArrayRef<'a> {
     /// these iterators (each level iterating the containers it finds) re-walks every child
     /// once per level above it: O(bytes x depth) for a whole nested value. For one pass in
     /// O(bytes), read the value with a [`Cursor`] ([`cursor`](Self::cursor)) or a
-    /// [`Tape`](crate::Tape).
+    /// [`Tape`](crate::view::Tape).
     pub fn elements(&self) -> Elements<'a> {
         Elements::new(self.scope, self.first(), self.count)
     }
@@ -116,7 +116,7 @@ impl<'a> ArrayRef<'a> {
     /// these iterators (each level iterating the containers it finds) re-walks every child
     /// once per level above it: O(bytes x depth) for a whole nested value. For one pass in
     /// O(bytes), read the value with a [`Cursor`] ([`cursor`](Self::cursor)) or a
-    /// [`Tape`](crate::Tape).
+    /// [`Tape`](crate::view::Tape).
     pub fn iter(&self) -> impl Iterator<Item = Result<VariantRef<'a>>> + 'a {
         self.elements().map(|element| element.map(|e| e.value()))
     }

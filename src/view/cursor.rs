@@ -64,13 +64,13 @@ const DEEP: usize = MAX_DEPTH as usize + 1;
 ///
 /// It is an [`Iterator`] of `Result<Event>`, fused after the value ends or after the first
 /// error. Leaves come with their [`Element`] (offset, raw bytes, value); containers with their
-/// head ([`ArrayRef`](crate::ArrayRef), [`DictionaryRef`](crate::DictionaryRef),
-/// [`FullObject`](crate::FullObject)) so that their length and type information are at hand.
+/// head ([`ArrayRef`](crate::view::ArrayRef), [`DictionaryRef`](crate::view::DictionaryRef),
+/// [`FullObject`](crate::view::FullObject)) so that their length and type information are at hand.
 /// Do not iterate the container heads it hands out if you read the events after them: that
 /// walks the container a second time. [`Cursor::skip_container`] passes over the rest of a container.
 ///
 /// ```
-/// use gdvariant::{Cursor, Event, Options};
+/// use gdvariant::{view::Cursor, view::Event, Options};
 ///
 /// // Godot 4.6: var_to_bytes({"a": {"b": {"c": [1, 2, {"d": null}]}}, "e": []})
 /// let bytes = include_bytes!("../../corpus/godot4/dict_nested.bin");

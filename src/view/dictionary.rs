@@ -1,7 +1,7 @@
 //! `Dictionary`: a count, then that many key/value pairs in insertion order; in Godot 4.4+
 //! optionally typed.
 //!
-//! Costs are those of [`ArrayRef`](crate::ArrayRef): parsing is O(1), iterating is O(bytes), a
+//! Costs are those of [`ArrayRef`](crate::view::ArrayRef): parsing is O(1), iterating is O(bytes), a
 //! lookup is O(bytes of the dictionary). Godot's decoder lets a repeated key overwrite the
 //! earlier value, so [`DictionaryRef::get`] scans every entry and returns the **last** match: a
 //! filter that looks at the first one could be shown one value while the game uses another.
@@ -90,7 +90,7 @@ impl<'a> DictionaryRef<'a> {
     /// these iterators (each level iterating the containers it finds) re-walks every child
     /// once per level above it: O(bytes x depth) for a whole nested value. For one pass in
     /// O(bytes), read the value with a [`Cursor`] ([`cursor`](Self::cursor)) or a
-    /// [`Tape`](crate::Tape).
+    /// [`Tape`](crate::view::Tape).
     pub fn entries(&self) -> Entries<'a> {
         Entries { values: Elements::new(self.scope, self.first(), self.count.saturating_mul(2)) }
     }
@@ -108,7 +108,7 @@ impl<'a> DictionaryRef<'a> {
     /// these iterators (each level iterating the containers it finds) re-walks every child
     /// once per level above it: O(bytes x depth) for a whole nested value. For one pass in
     /// O(bytes), read the value with a [`Cursor`] ([`cursor`](Self::cursor)) or a
-    /// [`Tape`](crate::Tape).
+    /// [`Tape`](crate::view::Tape).
     pub fn iter(&self) -> impl Iterator<Item = Result<(VariantRef<'a>, VariantRef<'a>)>> + 'a {
         self.entries().map(|entry| entry.map(|(k, v)| (k.value(), v.value())))
     }

@@ -39,7 +39,7 @@ impl<S> ElementType<S> {
 
     /// What Godot's decoder does with an element (or typed dictionary key) of type `element` in
     /// a container of this type: the rules of
-    /// [`ContainerType::admission`](crate::ContainerType::admission). O(1).
+    /// [`ContainerType::admission`](crate::view::ContainerType::admission). O(1).
     pub fn admission(&self, element: VariantType, allow_objects: bool) -> Admission {
         match self {
             ElementType::Untyped => Admission::Keep,

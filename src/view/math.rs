@@ -5,7 +5,7 @@
 //! so one definition serves three purposes:
 //!
 //! * decoded values: `Vector2<f32>`, `Vector2<f64>`, `Vector2<i32>` (Godot's `Vector2i`);
-//! * native zero-copy slices of packed arrays (`&[Vector2<f32>]`, see [`Packed`](crate::Packed));
+//! * native zero-copy slices of packed arrays (`&[Vector2<f32>]`, see [`Packed`](crate::packed::Packed));
 //! * zero-copy little-endian views with alignment 1 (`Vector2<zerocopy::little_endian::F32>`).
 //!
 //! Real-valued types come out of a [`VariantRef`](crate::VariantRef) as [`Reals`]: single

@@ -1,16 +1,15 @@
-//! The lazy view: [`VariantRef`] and everything it hands out, borrowing the
-//! caller's buffer. The heart of the crate.
+//! The lazy view: [`VariantRef`] and everything it hands out, borrowing the caller's buffer.
 //!
-//! # What it is
-//! A value is read on demand: [`parse`] reads one head ([`value`]), containers find their
-//! elements as they are iterated ([`array`](mod@array), [`dictionary`], [`object`]), strings, node paths and
-//! packed arrays are views of the input ([`string`], [`node_path`], [`packed`], [`math`]).
-//! [`walk`] is the one iterative walk over a whole value: it is what [`validate`] and
-//! [`parse_prefix`] run and how a container finds where an element ends. [`cursor`] reads a
-//! whole value once as a stream of events, for consumers that visit every part of it;
-//! [`tape`] records where every part sits in one such pass, for consumers that look ahead. Lookups by key, index or
-//! path ([`key`], [`path`], [`from_variant`]) are built on the iterators. [`game`] gives typed
-//! containers as the game sees them (Godot's convert-or-drop rules), lazily.
+//! A value is read on demand: [`parse`] reads one head; containers find their elements as they
+//! are iterated ([`ArrayRef`], [`DictionaryRef`], [`ObjectRef`]); strings, node paths and packed
+//! arrays are views of the input ([`GdStr`], [`NodePathRef`], [`crate::packed`],
+//! [`crate::math`]). One iterative walk over a whole value is what [`validate`] and
+//! [`parse_prefix`] run and how a container finds where an element ends. A [`Cursor`] reads a
+//! whole value once as a stream of events, for consumers that visit every part of it; a `Tape`
+//! (feature `alloc`) records where every part sits in one such pass, for consumers that look
+//! ahead. Lookups by key, index or path ([`Key`], `parse_path`, [`FromVariant`]) are built on the
+//! iterators. [`crate::game`] gives typed containers as the game sees them (Godot's
+//! convert-or-drop rules), lazily.
 //!
 //! # What is validated where
 //! * [`parse`] and every head the iterators hand out: the header, the value's fixed part, string
@@ -18,14 +17,14 @@
 //!   class names (O(1), or O(name) for a full object's class).
 //! * The walk ([`validate`], [`parse_prefix`], finding an element's end): every header, count,
 //!   length, the depth limit and `allow_objects`; [`validate`] also checks every string's text.
-//! * [`GdStr::to_str`](string::GdStr::to_str) and friends: a string's text, when asked.
+//! * [`GdStr::to_str`] and friends: a string's text, when asked.
 //!
 //! # What it may import
-//! The ground floor ([`crate::wire`]: bounds-checked reads, type ids, UTF-8 rules, class tables,
-//! the error and the options) and nothing else of the crate. The files of this folder import each
-//! other in a loop, as a recursive value type does: a value holds containers, containers hand out
-//! values. Every layer above (owned values, the encoder, framing, serde, text, JSON, detection)
-//! reads bytes through this view.
+//! The ground floor (bounds-checked reads, type ids, UTF-8 rules, class tables, the error and the
+//! options) and nothing else of the crate. The files of this folder import each other in a loop,
+//! as a recursive value type does: a value holds containers, containers hand out values. Every
+//! layer above (owned values, the encoder, framing, serde, text, JSON, detection) reads bytes
+//! through this view.
 
 pub(crate) mod array;
 pub(crate) mod container_type;
@@ -48,12 +47,29 @@ pub(crate) mod tape;
 pub(crate) mod value;
 pub(crate) mod walk;
 
-use self::element::Element;
-use self::value::VariantRef;
+pub use self::array::{ArrayRef, Elements};
+pub use self::container_type::{Admission, ContainerType};
+pub use self::cursor::{Cursor, Event};
+pub use self::dictionary::{DictionaryRef, Entries};
+pub use self::element::Element;
+pub use self::element_type::ElementType;
+pub use self::from_variant::FromVariant;
+pub use self::key::Key;
+pub use self::node_path::{NodePathRef, NodePathStrings};
+pub use self::object::{FullObject, ObjectRef, Properties};
+#[cfg(feature = "alloc")]
+pub use self::path::parse_path;
+pub use self::path::{PathSyntaxError, PathSyntaxErrorKind};
+pub use self::signal::SignalRef;
+pub use self::string::GdStr;
+#[cfg(feature = "alloc")]
+pub use self::tape::{Children, Part, Tape};
+pub use self::value::VariantRef;
 use crate::wire::error::Result;
 #[cfg(doc)]
 use crate::wire::error::{Error, ErrorKind};
 use crate::wire::options::Options;
+pub use crate::wire::utf8::CodePoints;
 
 /// Reads the head of the value at the start of `bytes`. O(1), no allocation.
 ///

@@ -151,15 +151,15 @@ impl core::error::Error for PathSyntaxError {}
 /// ```
 /// use gdvariant::{Key, Options};
 ///
-/// let keys = gdvariant::parse_path("players/3/\"pos\"")?;
+/// let keys = gdvariant::view::parse_path("players/3/\"pos\"")?;
 /// assert_eq!(keys, [Key::String("players"), Key::Int(3), Key::String("pos")]);
 ///
 /// // Godot 4.6: var_to_bytes({"a": {"b": {"c": [1, 2, {"d": null}]}}, "e": []})
 /// let bytes = include_bytes!("../../corpus/godot4/dict_nested.bin");
 /// let value = gdvariant::parse(bytes, Options::godot4()).unwrap();
-/// let two = value.lookup(&gdvariant::parse_path("a/b/c/1")?).unwrap();
+/// let two = value.lookup(&gdvariant::view::parse_path("a/b/c/1")?).unwrap();
 /// assert_eq!(two.and_then(|v| v.as_int()), Some(2));
-/// # Ok::<(), gdvariant::PathSyntaxError>(())
+/// # Ok::<(), gdvariant::view::PathSyntaxError>(())
 /// ```
 ///
 /// # Errors

@@ -26,7 +26,7 @@
 //!
 //! Use `to_str` to forward or store the bytes as they are; use `to_text`, `eq_str` or
 //! `code_points` to decide anything from the text, so that a Godot 3 peer cannot spell a word
-//! another way past a filter. For a filter, [`DictionaryRef::get_is`](crate::DictionaryRef::get_is)
+//! another way past a filter. For a filter, [`DictionaryRef::get_is`](crate::view::DictionaryRef::get_is)
 //! (`dictionary.get_is("cmd", "shutdown_server")`) and
 //! [`VariantRef::is_text`](crate::VariantRef::is_text) are the shortest spellings.
 
@@ -138,7 +138,7 @@ impl<'a> GdStr<'a> {
     /// # Errors
     /// [`ErrorKind::InvalidUtf8`] when Godot would refuse the string; [`ErrorKind::NotUnicode`]
     /// for a Godot 3 string holding surrogates or code points above U+10FFFF (read those with
-    /// [`code_points`](Self::code_points), or own them as a [`GdString`](crate::GdString)).
+    /// [`code_points`](Self::code_points), or own them as a [`GdString`](crate::owned::GdString)).
     #[cfg(feature = "alloc")]
     pub fn to_text(&self) -> Result<alloc::borrow::Cow<'a, str>> {
         match self.to_str() {

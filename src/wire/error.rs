@@ -52,17 +52,17 @@ pub enum ErrorKind {
         /// NodePath, names plus subnames (the error then points at the NodePath's first field).
         count: u32,
     },
-    /// A string is not text Godot accepts (see [`GdStr`](crate::GdStr) for the rules of each
+    /// A string is not text Godot accepts (see [`GdStr`](crate::view::GdStr) for the rules of each
     /// version).
     InvalidUtf8,
     /// The string is accepted by Godot 3 but holds code points Rust's `str` cannot carry
     /// (UTF-16 surrogates or values above U+10FFFF). Read its code points with
-    /// [`GdStr::code_points`](crate::GdStr::code_points), or own it as a
-    /// [`GdString`](crate::GdString) (feature `alloc`).
+    /// [`GdStr::code_points`](crate::view::GdStr::code_points), or own it as a
+    /// [`GdString`](crate::owned::GdString) (feature `alloc`).
     NotUnicode,
     /// The string is Godot 3 text spelled with overlong UTF-8 forms, which Godot 3 accepts and
     /// reads as the characters they encode (`E0 81 B4` is `t`): the text exists
-    /// ([`GdStr::to_text`](crate::GdStr::to_text), feature `alloc`) but is not in the buffer as
+    /// ([`GdStr::to_text`](crate::view::GdStr::to_text), feature `alloc`) but is not in the buffer as
     /// such, so no `&str` borrows it.
     Overlong,
     /// The value is nested deeper than [`Options::max_depth`](crate::Options::max_depth).

@@ -100,8 +100,8 @@ impl Options {
     ///
     /// The lazy view ([`parse`](crate::parse), the container iterators) always shows the wire,
     /// and [`validate`](crate::validate)'s verdict does not change: Godot accepts the same bytes
-    /// either way. [`ArrayRef::game_elements`](crate::ArrayRef::game_elements) and
-    /// [`DictionaryRef::game_entries`](crate::DictionaryRef::game_entries) give the game's view
+    /// either way. [`ArrayRef::game_elements`](crate::view::ArrayRef::game_elements) and
+    /// [`DictionaryRef::game_entries`](crate::view::DictionaryRef::game_entries) give the game's view
     /// lazily. Godot 3 has no typed containers, so the option changes nothing there. See
     /// [`game`](crate::game) for every rule and what cannot be known outside the game.
     pub const fn with_game_view(self, game_view: bool) -> Self {

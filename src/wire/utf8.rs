@@ -179,7 +179,7 @@ pub(crate) fn godot3_encode(code_point: u32, out: &mut [u8; 6]) -> &[u8] {
 /// forms are the characters they encode, and surrogates and values up to `0x7FFF_FFFF` are kept),
 /// which for standard UTF-8, and so for every Godot 4 string, is the standard decoding.
 ///
-/// Made by [`GdStr::code_points`](crate::GdStr::code_points) and `GdString::code_points`
+/// Made by [`GdStr::code_points`](crate::view::GdStr::code_points) and `GdString::code_points`
 /// (feature `alloc`), over text Godot accepts; a byte no such text holds gives U+FFFD and the
 /// iterator moves on one byte. O(1) per code point, no allocation.
 #[derive(Clone, Debug)]

@@ -18,7 +18,8 @@ use std::path::{Path, PathBuf};
 use gdvariant::math::RealValue;
 use gdvariant::packed::PackedElement;
 use gdvariant::{
-    ContainerType, ObjectRef, Options, Packed, PackedReals, Reals, VariantRef, VariantType, Version,
+    Options, VariantRef, VariantType, Version, math::Reals, packed::Packed, packed::PackedReals,
+    view::ContainerType, view::ObjectRef,
 };
 use serde_json::{Value, json};
 
@@ -234,7 +235,7 @@ const CLASS_MARK: char = '\u{1}';
 
 /// A name's text as the game reads it, or [`ANY`] for a Godot 3 name `str` cannot hold (the
 /// probes record those as `null`).
-fn text(s: gdvariant::GdStr<'_>) -> Value {
+fn text(s: gdvariant::view::GdStr<'_>) -> Value {
     match s.to_text() {
         Ok(text) => json!(text),
         Err(e) if e.kind() == gdvariant::ErrorKind::NotUnicode => json!(ANY),
@@ -244,9 +245,9 @@ fn text(s: gdvariant::GdStr<'_>) -> Value {
 
 /// A string as the probes record it: the text the game reads, and the bytes Godot writes back
 /// for it (`to_utf8()`); a Godot 3 string `str` cannot hold has no text (`v_unrepresentable`).
-fn string(s: gdvariant::GdStr<'_>) -> Value {
+fn string(s: gdvariant::view::GdStr<'_>) -> Value {
     let points = s.code_points().unwrap_or_else(|e| panic!("accepted string fails: {e}"));
-    let owned = gdvariant::GdString::from_code_points(points).expect("a Godot string");
+    let owned = gdvariant::owned::GdString::from_code_points(points).expect("a Godot string");
     let utf8_hex = hex::encode(owned.as_bytes());
     match owned.as_str() {
         Some(text) => json!({"v": text, "utf8_hex": utf8_hex}),
@@ -663,7 +664,7 @@ pub fn node_path_padding(value: VariantRef<'_>, out: &mut Vec<std::ops::Range<us
                 node_path_padding(value, out);
             }
         }
-        VariantRef::Object(gdvariant::ObjectRef::Full(object)) => {
+        VariantRef::Object(gdvariant::view::ObjectRef::Full(object)) => {
             for property in object.properties() {
                 node_path_padding(property.unwrap().1.value(), out);
             }

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use gdvariant::framing::{self, Frame, FrameWriter, LengthPrefix};
-use gdvariant::{Options, PathSyntaxErrorKind, VariantRef};
+use gdvariant::{Options, VariantRef, view::PathSyntaxErrorKind};
 use gdvariant_arrow::parquet::{EncodedRowGroup, ParquetSink, RowGroupEncoder};
 use gdvariant_arrow::path::{self, Found, Step};
 use gdvariant_arrow::{

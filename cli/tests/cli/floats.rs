@@ -91,12 +91,12 @@ fn every_float_printed_as_json_reads_back_to_the_same_bits() {
     for (godot, options) in [("3", EncodeOptions::godot3()), ("4", EncodeOptions::godot4())] {
         // One frame of floats, one of vectors; each also inside a dictionary for `get` and rows.
         let mut dump = Vec::new();
-        let mut row_floats = gdvariant::Dictionary::new();
+        let mut row_floats = gdvariant::owned::Dictionary::new();
         row_floats.insert(
             Variant::from("v"),
             Variant::Array(floats.iter().map(|f| Variant::Float(*f)).collect::<Vec<_>>().into()),
         );
-        let mut row_vectors = gdvariant::Dictionary::new();
+        let mut row_vectors = gdvariant::owned::Dictionary::new();
         row_vectors.insert(Variant::from("v"), Variant::Array(vectors.clone().into()));
         for row in [row_floats, row_vectors] {
             let bytes = Variant::Dictionary(Box::new(row)).encode(options).unwrap();

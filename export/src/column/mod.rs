@@ -24,7 +24,7 @@ use arrow_buffer::{NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field};
 use gdvariant::json::{self, FieldKind};
 use gdvariant::packed::PackedElement;
-use gdvariant::{Packed, PackedReals, Precision, VariantRef, VariantType};
+use gdvariant::{VariantRef, VariantType, math::Precision, packed::Packed, packed::PackedReals};
 
 use crate::path::Found;
 use crate::shape::{Shape, math_leaf};
@@ -406,7 +406,9 @@ fn math_columns(name: &str, spec: &'static [json::Field], leaf: &DataType) -> Ve
                     (Shape::Json, Data::Math { ty: VariantType::Nil, spec: inner, fields })
                 }
                 (FieldKind::Component(_), DataType::Int32) => (Shape::Int, Data::Int32(Vec::new())),
-                (FieldKind::Component(_), DataType::Float64) => (Shape::Float, Data::Float(Vec::new())),
+                (FieldKind::Component(_), DataType::Float64) => {
+                    (Shape::Float, Data::Float(Vec::new()))
+                }
                 (FieldKind::Component(_), _) => (Shape::Float32, Data::Float32(Vec::new())),
             };
             Column { name, shape, valid: Vec::new(), data }

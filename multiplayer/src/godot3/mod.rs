@@ -15,7 +15,7 @@
 //! that has not confirmed the path yet); otherwise it is a cache id the sender announced with
 //! SIMPLIFY. Paths are relative to the sender's root node. Names and paths are read as Godot
 //! 3.2.3 reads text ([`GdStr`] with Godot 3's rules: overlong forms are the
-//! characters they spell), so compare them with [`GdStr::eq_str`](gdvariant::GdStr::eq_str).
+//! characters they spell), so compare them with [`GdStr::eq_str`](gdvariant::view::GdStr::eq_str).
 //!
 //! # What is checked where
 //!
@@ -31,8 +31,8 @@ pub mod write;
 
 use crate::error::{PacketError, PacketErrorKind};
 use crate::field::{rest, u8_at, u32_at};
-use gdvariant::Element;
-use gdvariant::GdStr;
+use gdvariant::view::Element;
+use gdvariant::view::GdStr;
 use gdvariant::{Options, Version};
 
 /// A command: the first byte.

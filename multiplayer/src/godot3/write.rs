@@ -5,9 +5,9 @@
 //! written twice). O(bytes written).
 
 use crate::count::ByteCount;
-use gdvariant::Element;
 use gdvariant::Version;
-use gdvariant::{EncodeError, EncodeOptions, Output};
+use gdvariant::view::Element;
+use gdvariant::{EncodeOptions, encoder::EncodeError, encoder::Output};
 
 /// A value to write (in `var2bytes` form).
 #[derive(Clone, Copy, Debug)]
@@ -96,7 +96,7 @@ fn head<O: Output>(
 /// let options = gdvariant::EncodeOptions::godot3();
 /// write::call(&mut packet, Target::Cached(1), "jump", &[write::Arg::Variant(&five)], options)?;
 /// assert_eq!(packet, [0, 1, 0, 0, 0, b'j', b'u', b'm', b'p', 0, 1, 2, 0, 0, 0, 5, 0, 0, 0]);
-/// # Ok::<(), gdvariant::EncodeError>(())
+/// # Ok::<(), gdvariant::encoder::EncodeError>(())
 /// ```
 ///
 /// # Errors

@@ -14,8 +14,8 @@
 
 use crate::error::{PacketError, PacketErrorKind};
 use crate::field::{rest, slice, u8_at, u32_at};
-use gdvariant::GdStr;
 use gdvariant::Version;
+use gdvariant::view::GdStr;
 
 /// A SIMPLIFY_PATH packet.
 #[derive(Clone, Copy, Debug)]

@@ -20,7 +20,7 @@
 use crate::error::{PacketError, PacketErrorKind};
 use crate::field::{rest, u8_at, u16_at, u32_at};
 use crate::godot4::value::{Value, read_value};
-use gdvariant::GdStr;
+use gdvariant::view::GdStr;
 use gdvariant::{Options, Version};
 
 /// How many bytes an id takes on the wire.

@@ -21,7 +21,7 @@
 use crate::error::{PacketError, PacketErrorKind};
 use crate::field::{slice, u8_at, u32_at};
 use crate::godot4::value::{Value, Values, read_value};
-use gdvariant::GdStr;
+use gdvariant::view::GdStr;
 use gdvariant::{Options, Version};
 
 /// The scene byte of a custom spawn (`MultiplayerSpawner::INVALID_ID`).

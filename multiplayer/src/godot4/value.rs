@@ -12,10 +12,10 @@
 
 use crate::error::{PacketError, PacketErrorKind};
 use crate::field::{array, u8_at};
-use gdvariant::Element;
 use gdvariant::Options;
 use gdvariant::VariantRef;
 use gdvariant::VariantType;
+use gdvariant::view::Element;
 
 /// `VARIANT_MAX` in Godot 4: type ids are below it.
 const TYPE_COUNT: u8 = 39;

@@ -1,7 +1,7 @@
 //! Writing Godot 4 multiplayer packets, byte for byte as `SceneMultiplayer` writes them.
 //!
 //! Each function appends one packet to an [`Output`] (a `Vec<u8>`, or a fixed buffer through
-//! [`SliceOutput`](gdvariant::SliceOutput)) and allocates nothing. Values are written with Godot 4
+//! [`SliceOutput`](gdvariant::encoder::SliceOutput)) and allocates nothing. Values are written with Godot 4
 //! [`EncodeOptions`]: full objects (RPC arguments only, with `allow_object_decoding`), and f64
 //! reals for double-precision builds. The engine's choices are made
 //! here too: an `int` in the narrowest of 1, 2, 4 or 8 bytes, a `bool` in one byte, every other
@@ -12,9 +12,9 @@
 
 use crate::count::ByteCount;
 use crate::godot4::value::IntWidth;
-use gdvariant::Element;
 use gdvariant::VariantRef;
-use gdvariant::{EncodeError, EncodeOptions, Output};
+use gdvariant::view::Element;
+use gdvariant::{EncodeOptions, encoder::EncodeError, encoder::Output};
 use gdvariant::{Options, Version};
 
 /// A value to write compressed: an RPC argument, a spawn argument, synchronized state.
@@ -125,7 +125,7 @@ fn lone_bytes<'v>(args: &[Arg<'v>]) -> Option<&'v [u8]> {
 /// write::rpc(&mut packet, Target::Path("Main/Player"), 0, &[Arg::Int(5)], EncodeOptions::godot4())?;
 /// assert_eq!(packet[..9], [0x20, 0x09, 0x00, 0x00, 0x80, 0x00, 0x01, 0x02, 0x05]);
 /// assert_eq!(&packet[9..], b"Main/Player\0");
-/// # Ok::<(), gdvariant::EncodeError>(())
+/// # Ok::<(), gdvariant::encoder::EncodeError>(())
 /// ```
 ///
 /// # Errors

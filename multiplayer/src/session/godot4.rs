@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 use super::methods::{Checksum, RpcMethods};
 use super::{Limits, SessionError, entry_bytes};
 use crate::godot4::{Godot4Packet, NodeAddress, PATH_ID, Rpc, Sys};
-use gdvariant::GdStr;
+use gdvariant::view::GdStr;
 
 /// A path a sender announced.
 #[derive(Clone, Debug)]

@@ -14,7 +14,7 @@
 
 use crate::error::{PacketError, PacketErrorKind};
 use crate::field::{i32_at, rest, u32_at};
-use gdvariant::{EncodeError, Output};
+use gdvariant::{encoder::EncodeError, encoder::Output};
 
 /// The ENet channel of system messages (`SYSCH_CONFIG`).
 pub const SYSTEM_CHANNEL: u8 = 0;

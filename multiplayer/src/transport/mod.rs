@@ -8,7 +8,7 @@
 //! | Godot 4 `WebSocketMultiplayerPeer` | nothing, but the server's first message is the client's id ([`websocket4`]) |
 //!
 //! Every reader is O(1) and allocation-free; every writer appends to an
-//! [`Output`](gdvariant::Output).
+//! [`Output`](gdvariant::encoder::Output).
 
 pub mod enet3;
 pub mod websocket3;

@@ -17,7 +17,7 @@
 
 use crate::error::{PacketError, PacketErrorKind};
 use crate::field::{i32_at, rest, u8_at};
-use gdvariant::{EncodeError, Output};
+use gdvariant::{encoder::EncodeError, encoder::Output};
 
 /// The header's length (`PROTO_SIZE`).
 pub const HEADER: usize = 9;

@@ -6,7 +6,7 @@
 
 use crate::error::{PacketError, PacketErrorKind};
 use crate::field::i32_at;
-use gdvariant::{EncodeError, Output};
+use gdvariant::{encoder::EncodeError, encoder::Output};
 
 /// Reads the server's first message: the client's id. O(1), no allocation.
 ///

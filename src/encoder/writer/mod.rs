@@ -15,7 +15,7 @@ use crate::view::math::{
 use crate::view::value::FLAG_64;
 use crate::wire::exact_float::{narrow_exact, widen_exact};
 use crate::wire::work;
-use crate::{Element, MAX_DEPTH, Precision, VariantType, Version};
+use crate::{MAX_DEPTH, VariantType, Version, math::Precision, view::Element};
 
 mod containers;
 mod packed;

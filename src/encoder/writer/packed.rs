@@ -66,7 +66,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
     }
 
     /// [`Writer::packed_strings`] from the bytes of each string (a
-    /// [`GdString`](crate::GdString)'s).
+    /// [`GdString`](crate::owned::GdString)'s).
     pub(crate) fn packed_strings_bytes<'s, I>(&mut self, strings: I) -> Result<(), EncodeError>
     where
         I: ExactSizeIterator<Item = &'s [u8]>,

@@ -213,7 +213,7 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
         self.node_path_bytes(absolute, names, subnames.into_iter().map(str::as_bytes))
     }
 
-    /// [`Writer::node_path`] from the bytes of each string (a [`GdString`](crate::GdString)'s).
+    /// [`Writer::node_path`] from the bytes of each string (a [`GdString`](crate::owned::GdString)'s).
     pub(crate) fn node_path_bytes<'s, N, S>(
         &mut self,
         absolute: bool,

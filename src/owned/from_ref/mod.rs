@@ -42,12 +42,12 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::dictionary::Settled;
-use super::typed::{self, Admitted};
 use super::key_hash::{
     NEVER, array_finish, array_start, array_step, dictionary_finish, dictionary_start,
     dictionary_step, key_hash, leaf_hash, value_hash,
 };
 use super::key_semantics::KeyRules;
+use super::typed::{self, Admitted};
 use super::{Array, Dictionary, GdString, NodePath, Object, Signal, Variant};
 use crate::ElementType;
 use crate::view::container_type::kind_bits;

@@ -1,5 +1,5 @@
 //! Godot's constructor of a typed container's declared type, applied to an owned element of a
-//! type it converts (see [`ContainerType::admission`](crate::ContainerType::admission)). Reals are
+//! type it converts (see [`ContainerType::admission`](crate::view::ContainerType::admission)). Reals are
 //! narrowed to `f32`, computed as a single-precision build computes them, and widened back
 //! exactly. O(1), except for text (O(length)) and packed arrays (O(elements)).
 

@@ -10,7 +10,7 @@
 //! `NodePath` parsed from a `String` and its text, `Array` from a packed array and a packed
 //! array from an `Array`, whose elements go through Godot's lax conversions (`String::to_int`,
 //! `String::to_float`, the text of any value). Keys that collide after conversion merge as
-//! [`Dictionary`](crate::Dictionary) merges repeated keys: first position, last value. A
+//! [`Dictionary`](crate::owned::Dictionary) merges repeated keys: first position, last value. A
 //! class- or script-typed container is typed `EncodedObjectAsID` without full objects, as
 //! Godot types it.
 //!

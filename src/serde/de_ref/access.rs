@@ -129,7 +129,7 @@ impl<'s, 'de> PropertiesAccess<'s, 'de> {
 /// [`Value::any`], which deep values recurse through.
 #[inline(never)]
 pub(super) fn small_map<'de, V: Visitor<'de>>(
-    dictionary: &crate::DictionaryRef<'de>,
+    dictionary: &crate::view::DictionaryRef<'de>,
     visitor: V,
 ) -> Result<Result<V::Value, V>, DeError> {
     match SmallEntries::read(dictionary)? {

@@ -32,8 +32,8 @@ use crate::view::math::{Color, Vector2, Vector3, Vector4};
 use crate::view::packed::PackedStringsIter;
 use crate::view::tape::Part as TapePart;
 use crate::{
-    ContainerType, Element, GdStr, NodePathRef, ObjectRef, Options, Packed, PackedReals,
-    VariantRef, Version,
+    Options, VariantRef, Version, packed::Packed, packed::PackedReals, view::ContainerType,
+    view::Element, view::GdStr, view::NodePathRef, view::ObjectRef,
 };
 
 mod access;

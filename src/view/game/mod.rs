@@ -48,7 +48,7 @@
 //! What is checked where: the element's structure is walked when it is reached (as by the
 //! container's own iterators); a `String`'s text is checked when converting it to a `Color`. A
 //! full object in a script-typed container with full objects allowed, carrying a script, is
-//! an [`ErrorKind::GameDependent`](crate::ErrorKind::GameDependent) error: whether its script
+//! an [`ErrorKind::GameDependent`] error: whether its script
 //! inherits the container's depends on the game's scripts.
 //!
 //! Costs: each element costs what the container's iterator costs to reach it, plus O(1) for
