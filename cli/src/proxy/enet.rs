@@ -291,7 +291,13 @@ impl Leg {
     /// Whether a packet going `direction` on `channel` passes: Godot 3's transport checks,
     /// then the multiplayer filter or the value check, the rules and the rate limit; a refused
     /// packet is reported (and with `--disconnect` closes the connection).
-    fn judge(&mut self, down: &mut EnetHost, direction: Direction, channel: u8, packet: &Packet) -> bool {
+    fn judge(
+        &mut self,
+        down: &mut EnetHost,
+        direction: Direction,
+        channel: u8,
+        packet: &Packet,
+    ) -> bool {
         let data = packet.data();
         let len = u64::try_from(data.len()).unwrap_or(u64::MAX);
         let index = direction.index();
@@ -337,7 +343,8 @@ impl Leg {
             let payload = Bytes::copy_from_slice(data.get(skip..).unwrap_or(&[]));
             let offset = at.saturating_add(u64::try_from(skip).unwrap_or(0));
             let mut no_rate = None;
-            let rate = if direction == Direction::ToUpstream { &mut self.rate } else { &mut no_rate };
+            let rate =
+                if direction == Direction::ToUpstream { &mut self.rate } else { &mut no_rate };
             return match check(&self.context, direction, payload, offset, rate) {
                 Some(value) => {
                     if let Some(tally) = self.tallies.get_mut(index) {
@@ -455,7 +462,8 @@ impl Proxy {
                             leg.pending.push((channel_id, packet));
                         }
                         Upstream::Connecting => {
-                            let detail = format!("over {PENDING} packets before the upstream connected");
+                            let detail =
+                                format!("over {PENDING} packets before the upstream connected");
                             leg.close(&mut self.down, End::Error, Some(detail), 0);
                         }
                         Upstream::Gone => {}
@@ -526,7 +534,9 @@ impl Proxy {
         let channels = self.down.get_peer(client).map_or(1, |p| p.channel_count());
         self.report.connection();
         // Godot refuses the ids 0 and 1 (1 is the server) without a word: refuse them clearly.
-        if data < 2 && (self.settings.multiplayer || self.settings.options.version() == Version::Godot3) {
+        if data < 2
+            && (self.settings.multiplayer || self.settings.options.version() == Version::Godot3)
+        {
             self.down.peer_mut(client).disconnect(0);
             let detail = format!("connect data {data} is not a peer id Godot accepts");
             self.report.closed(addr, End::BadPeerId, Some(detail));
@@ -580,7 +590,11 @@ impl Proxy {
     }
 
     /// An upstream host and its socket, connecting with `channels` channels and `data`.
-    async fn open(&self, channels: usize, data: u32) -> io::Result<(EnetHost, Arc<UdpSocket>, PeerID)> {
+    async fn open(
+        &self,
+        channels: usize,
+        data: u32,
+    ) -> io::Result<(EnetHost, Arc<UdpSocket>, PeerID)> {
         let local: SocketAddr = if self.upstream.is_ipv4() {
             SocketAddr::from(([0, 0, 0, 0], 0))
         } else {
@@ -599,7 +613,8 @@ impl Proxy {
 
     /// Forgets leg `n` once both its peers are gone, and reports how it ended.
     fn forget(&mut self, n: u64) {
-        let done = self.legs.get(&n).is_some_and(|l| l.client.is_none() && l.state == Upstream::Gone);
+        let done =
+            self.legs.get(&n).is_some_and(|l| l.client.is_none() && l.state == Upstream::Gone);
         if !done {
             return;
         }
