@@ -110,7 +110,8 @@ pub struct ProxyArgs {
     /// frame in either direction; also bounds connecting upstream and each write.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub idle_timeout: f64,
-    /// Most connections (UDP: client addresses) served at once; more are closed at once.
+    /// Most connections (UDP: client addresses; ENet: peers, at most 4095) served at once; more
+    /// are closed at once (ENet ignores them).
     #[arg(long, value_name = "N", default_value_t = 1024)]
     pub max_connections: usize,
     /// WebSocket messages (or ENet packets) are Godot's high-level multiplayer packets
