@@ -228,3 +228,33 @@ fn enet_options_that_make_no_sense_are_refused() {
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("--websocket or --enet"));
 }
+
+#[test]
+fn godot4_enet_packets_are_one_value_each() {
+    let mut server = host(4);
+    let upstream = server.socket().local_addr().unwrap();
+    let proxy = Proxy::start(&["--enet", "--godot", "4", "--upstream", &upstream.to_string()]);
+    let mut client = host(1);
+    let mut seen = (Vec::new(), Vec::new());
+    // Godot 4 adds no header, and a raw ENet connection's data need not be a peer id.
+    let id = connect(proxy.addr, 0, &mut server, &mut client, &mut seen);
+    assert_eq!(seen.0, vec![Seen::Connect(0, 3)]);
+    let good = [2u8, 0, 0, 0, 42, 0, 0, 0]; // int 42, 32-bit
+    let cut = [2u8, 0, 0, 0]; // int without its bytes
+    let unreliable = PacketKind::Unreliable { sequenced: true };
+    client.peer_mut(id).send(0, &Packet::new(cut.to_vec(), PacketKind::Reliable)).unwrap();
+    client.peer_mut(id).send(0, &Packet::new(good.to_vec(), PacketKind::Reliable)).unwrap();
+    client.peer_mut(id).send(2, &Packet::new(good.to_vec(), unreliable)).unwrap();
+    run(&mut server, &mut client, &mut seen, |(s, _)| s.len() >= 3);
+    let expected = [
+        Seen::Connect(0, 3),
+        Seen::Receive(0, 1, good.to_vec()),
+        Seen::Receive(2, 0, good.to_vec()),
+    ];
+    assert_eq!(by_channel(&seen.0), by_channel(&expected));
+    let drops = proxy.wait_for("drop", 1);
+    assert_eq!(drops[0]["len"], 4, "{drops:?}");
+    let (status, events) = proxy.stop();
+    assert!(status.success());
+    assert_eq!(summary(&events)["forwarded"]["to_upstream"]["frames"], 2);
+}
