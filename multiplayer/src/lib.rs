@@ -176,7 +176,7 @@
 //!
 //! | option | what |
 //! | --- | --- |
-//! | `--multiplayer` | messages are multiplayer packets (needs `--websocket`; ENet cannot be proxied this way: its reliability layer would be broken by a drop) |
+//! | `--multiplayer` | messages are multiplayer packets (needs `--websocket` or `--enet`; the ENet proxy terminates ENet on each side, so a drop is just not forwarding) |
 //! | `--rules FILE` | method lists and the allow-list above |
 //! | `--log-calls` | one JSON line per call: `{"event":"call","peer":..,"direction":..,"from":7,"to":1,"node":"World/Player","method":"jump","args":["5"],"forwarded":true}` (arguments as Godot's text) |
 //! | `--capture FILE` | every message received, with its direction and time, in the capture format ([`capture`]; dropped messages flagged); written as messages come, so a killed proxy keeps them: FILE must not exist (an existing file is refused, never truncated) or be a FIFO |

@@ -148,6 +148,12 @@ impl Connection {
         }
     }
 
+    /// The client's peer id, when the transport tells it before any packet (ENet's connect
+    /// data; Godot 4 packets carry no ids).
+    pub fn set_client(&mut self, id: i32) {
+        self.client = Some(id);
+    }
+
     /// Values in [`Message::json`] as natural JSON (objects, numbers) instead of lossless JSON.
     pub fn with_natural_json(mut self, natural: bool) -> Self {
         self.natural_json = natural;

@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use gdvariant_multiplayer::capture::{self, Direction, Header, RecordHead};
 
+use super::multiplayer::Channel;
 use crate::failure::Failure;
 use crate::output;
 
@@ -45,15 +46,22 @@ impl CaptureFile {
         self.connections.fetch_add(1, Ordering::Relaxed)
     }
 
-    /// Appends one message (and flushes it, so that a capture of a proxy that is killed keeps
+    /// Appends one message that came on `channel` (and flushes it, so that a capture of a proxy that is killed keeps
     /// everything before). A write error is ignored: capturing never stops the traffic.
-    pub fn record(&self, connection: u32, direction: Direction, dropped: bool, bytes: &[u8]) {
+    pub fn record(
+        &self,
+        connection: u32,
+        direction: Direction,
+        channel: Channel,
+        dropped: bool,
+        bytes: &[u8],
+    ) {
         let head = RecordHead {
             micros: u64::try_from(self.start.elapsed().as_micros()).unwrap_or(u64::MAX),
             connection,
             direction,
-            channel: 0,
-            mode: 0,
+            channel: channel.number,
+            mode: channel.mode,
             flags: if dropped { capture::DROPPED } else { 0 },
         };
         let mut record = Vec::with_capacity(bytes.len().saturating_add(20));

@@ -1,18 +1,21 @@
 //! `gdvariant proxy`: a validating proxy for Godot traffic over TCP (`StreamPeer.put_var`,
-//! `PacketPeerStream`), UDP (`PacketPeerUDP`) and WebSocket (`WebSocketPeer`), built on the
-//! library's network codecs (`gdvariant::net`).
+//! `PacketPeerStream`), UDP (`PacketPeerUDP`), WebSocket (`WebSocketPeer`) and ENet
+//! (`NetworkedMultiplayerENet`, `ENetMultiplayerPeer`), built on the library's network codecs
+//! (`gdvariant::net`).
 //!
 //! Every frame Godot's `get_var` would accept is forwarded byte for byte and in order, in both
 //! directions; every other frame is dropped (or, with `--disconnect`, closes the connection),
 //! with one JSON line on standard error. At exit (Ctrl-C or SIGTERM) one JSON summary line is
 //! printed. Files: `settings.rs` (arguments to settings), `rules.rs` (drop rules, rate limit),
 //! `report.rs` (the JSON lines and counters), `activity.rs` (idle timeouts), one file per
-//! transport; with `--multiplayer` (WebSocket), `multiplayer.rs` decodes and filters Godot's
+//! transport (`enet.rs` terminates ENet on both sides); with `--multiplayer` (WebSocket, ENet),
+//! `multiplayer.rs` decodes and filters Godot's
 //! multiplayer packets and `capture.rs` writes the `--capture` file.
 
 mod accept;
 mod activity;
 mod capture;
+mod enet;
 mod multiplayer;
 mod report;
 mod rules;
@@ -59,6 +62,12 @@ pub struct ProxyArgs {
     /// server.
     #[arg(long)]
     pub websocket: bool,
+    /// ENet (Godot 3's `NetworkedMultiplayerENet`, Godot 4's `ENetMultiplayerPeer`): the proxy
+    /// is the ENet server of each client and, per client, an ENet client of the upstream server
+    /// (same connect data, channels and delivery flags). Without --multiplayer each packet is
+    /// one value (Godot 3: after the 8-byte header).
+    #[arg(long, conflicts_with_all = ["udp", "websocket", "prefix", "big_endian"])]
+    pub enet: bool,
     /// Godot version of the traffic.
     #[arg(long, value_enum, default_value = "4")]
     pub godot: ProxyGodot,
@@ -101,12 +110,14 @@ pub struct ProxyArgs {
     /// frame in either direction; also bounds connecting upstream and each write.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub idle_timeout: f64,
-    /// Most connections (UDP: client addresses) served at once; more are closed at once.
+    /// Most connections (UDP: client addresses; ENet: peers, at most 4095) served at once; more
+    /// are closed at once (ENet ignores them).
     #[arg(long, value_name = "N", default_value_t = 1024)]
     pub max_connections: usize,
-    /// WebSocket messages are Godot's high-level multiplayer packets (`SceneMultiplayer`,
-    /// Godot 3's `MultiplayerAPI` with its 9-byte header), decoded instead of read as values.
-    #[arg(long, requires = "websocket")]
+    /// WebSocket messages (or ENet packets) are Godot's high-level multiplayer packets
+    /// (`SceneMultiplayer`, Godot 3's `MultiplayerAPI` with its 9-byte WebSocket or 8-byte ENet
+    /// header), decoded instead of read as values. Needs --websocket or --enet.
+    #[arg(long)]
     pub multiplayer: bool,
     /// With --multiplayer: a rules file (Godot 4 method lists; `allow` lines: only the calls
     /// they allow pass from clients, each at most at its rate).
@@ -137,6 +148,8 @@ pub fn run(args: &ProxyArgs) -> Result<ExitCode, Failure> {
     let served = runtime.block_on(async {
         if args.udp {
             udp::serve(settings, Arc::clone(&report)).await
+        } else if args.enet {
+            enet::serve(settings, Arc::clone(&report)).await
         } else if args.websocket {
             accept::serve::<websocket::WebSocket>(settings, Arc::clone(&report)).await
         } else {
@@ -251,6 +264,8 @@ pub enum End {
     Refused,
     /// A transport error.
     Error,
+    /// The client asked for a peer id Godot refuses (ENet connect data 0 or 1).
+    BadPeerId,
 }
 
 impl End {
@@ -266,6 +281,7 @@ impl End {
             End::Idle => "idle_timeout",
             End::Refused => "disconnect_on_drop",
             End::Error => "error",
+            End::BadPeerId => "invalid_peer_id",
         }
     }
 }

@@ -1,5 +1,6 @@
-//! `--multiplayer`: each WebSocket message is a Godot multiplayer packet (Godot 4, or Godot 3
-//! with its 9-byte header), decoded and followed per connection by the library
+//! `--multiplayer`: each WebSocket message or ENet packet is a Godot multiplayer packet (Godot 4;
+//! Godot 3 with its 9-byte WebSocket header or its 8-byte ENet header), decoded and followed per
+//! connection by the library
 //! (`crate::multiplayer::connection`), judged by the rules file's allow-list, logged as JSON
 //! lines with `--log-calls`, and written to the `--capture` file.
 //!
@@ -18,7 +19,17 @@ use serde_json::json;
 
 use super::rules::RateLimit;
 use super::{Context, Direction};
-use crate::multiplayer::connection::{Connection, Message};
+use crate::multiplayer::connection::{Connection, Message, Refusal};
+
+/// Where a message came: its transport channel and transfer mode, as a capture records them
+/// (0 and reliable where the transport has neither, as over WebSocket).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Channel {
+    /// The channel (ENet's channel id).
+    pub number: u8,
+    /// The transfer mode: 0 reliable, 1 unreliable, 2 unreliable ordered.
+    pub mode: u8,
+}
 
 /// One connection's decoder and rate limits.
 #[derive(Debug)]
@@ -39,23 +50,33 @@ pub enum Verdict {
 }
 
 impl Filter {
-    /// A filter for a new connection.
+    /// A filter for a new WebSocket connection.
     pub fn new(context: &Context) -> Self {
-        let settings = &context.settings;
-        let transport = match settings.options.version() {
+        let transport = match context.settings.options.version() {
             Version::Godot3 => Transport::WebSocket3,
             Version::Godot4 => Transport::WebSocket4,
         };
+        Filter::over(context, transport, None)
+    }
+
+    /// A filter for a new connection over `transport`, whose client's peer id is `client` when
+    /// the transport says it before any packet (ENet's connect data).
+    pub fn over(context: &Context, transport: Transport, client: Option<i32>) -> Self {
+        let settings = &context.settings;
         let methods =
             settings.rules.as_ref().map(|r| std::sync::Arc::clone(&r.methods)).unwrap_or_default();
         let raw_rate = settings.rules.as_ref().and_then(|r| r.raw.flatten()).map(RateLimit::new);
+        let mut connection = Connection::new(
+            settings.options.version(),
+            transport,
+            settings.options.allow_objects(),
+            methods,
+        );
+        if let Some(client) = client {
+            connection.set_client(client);
+        }
         Filter {
-            connection: Connection::new(
-                settings.options.version(),
-                transport,
-                settings.options.allow_objects(),
-                methods,
-            ),
+            connection,
             rates: BTreeMap::new(),
             raw_rate,
             number: settings.capture.as_ref().map_or(0, |c| c.connection()),
@@ -65,11 +86,28 @@ impl Filter {
     /// Judges one message going `direction`: decodes it, applies the rules, logs the call and
     /// captures the message.
     pub fn judge(&mut self, context: &Context, direction: Direction, bytes: &[u8]) -> Verdict {
+        self.judge_on(context, direction, Channel::default(), bytes, None)
+    }
+
+    /// [`Filter::judge`] for a message that came on `channel`, which the transport already
+    /// refused when `refused` is given (it is then captured, flagged dropped, and not decoded).
+    pub fn judge_on(
+        &mut self,
+        context: &Context,
+        direction: Direction,
+        channel: Channel,
+        bytes: &[u8],
+        refused: Option<(&'static str, String)>,
+    ) -> Verdict {
         let capture_direction = match direction {
             Direction::ToUpstream => CaptureDirection::ToServer,
             Direction::ToClient => CaptureDirection::ToClient,
         };
-        let verdict = match self.connection.message(capture_direction, 0, bytes) {
+        let decoded = match refused {
+            Some((reason, detail)) => Err(Refusal { reason, detail }),
+            None => self.connection.message(capture_direction, channel.number, bytes),
+        };
+        let verdict = match decoded {
             Err(refusal) => Verdict::Drop(refusal.reason, refusal.detail),
             Ok(message) => {
                 let verdict = if direction == Direction::ToUpstream {
@@ -93,7 +131,7 @@ impl Filter {
         };
         if let Some(capture) = &context.settings.capture {
             let dropped = matches!(verdict, Verdict::Drop(..)) && !context.settings.monitor;
-            capture.record(self.number, capture_direction, dropped, bytes);
+            capture.record(self.number, capture_direction, channel, dropped, bytes);
         }
         verdict
     }

@@ -13,6 +13,9 @@ use crate::FrameArgs;
 use crate::failure::Failure;
 use crate::multiplayer::rules::Rules;
 
+/// Most peers an ENet host serves (ENet's 12-bit peer ids).
+const ENET_MAX_PEERS: usize = 4095;
+
 /// Everything a connection needs to know, shared by all of them.
 #[derive(Debug)]
 pub struct Settings {
@@ -61,6 +64,22 @@ impl Settings {
         if args.max_connections == 0 {
             return Err(Failure::Usage("--max-connections must be at least 1".into()));
         }
+        if args.multiplayer && !(args.websocket || args.enet) {
+            return Err(Failure::Usage("--multiplayer needs --websocket or --enet".into()));
+        }
+        if args.enet && args.max_connections > ENET_MAX_PEERS {
+            return Err(Failure::Usage(format!(
+                "--max-connections: ENet serves at most {ENET_MAX_PEERS} peers"
+            )));
+        }
+        let drop_rules = [&args.drop_if, &args.drop_if_from_client, &args.drop_if_from_server];
+        if args.enet && args.multiplayer && drop_rules.iter().any(|rules| !rules.is_empty()) {
+            return Err(Failure::Usage(
+                "--drop-if reads one value per packet; with --enet --multiplayer a packet is a \
+                 multiplayer packet: filter calls with --rules"
+                    .into(),
+            ));
+        }
         if args.rate_limit == Some(0) {
             return Err(Failure::Usage("--rate-limit must be at least 1".into()));
         }
@@ -83,9 +102,12 @@ impl Settings {
         let rules = args.rules.as_deref().map(Rules::read).transpose()?;
         let capture = match &args.capture {
             Some(path) => {
-                let transport = match version {
-                    Version::Godot3 => gdvariant_multiplayer::capture::Transport::WebSocket3,
-                    Version::Godot4 => gdvariant_multiplayer::capture::Transport::WebSocket4,
+                use gdvariant_multiplayer::capture::Transport;
+                let transport = match (version, args.enet) {
+                    (Version::Godot3, false) => Transport::WebSocket3,
+                    (Version::Godot4, false) => Transport::WebSocket4,
+                    (Version::Godot3, true) => Transport::Enet3,
+                    (Version::Godot4, true) => Transport::Packets,
                 };
                 let header = gdvariant_multiplayer::capture::Header { version, transport };
                 Some(CaptureFile::create(path, header)?)

@@ -108,6 +108,58 @@ impl Engine {
         Engine::spawn(&format!("godot3 {name}"), command)
     }
 
+    /// A Godot 3 project (`--path project -s script`), with environment `env`, in a scratch home
+    /// directory.
+    pub fn godot3_project(project: &Path, script: &str, env: &[(&str, String)]) -> Engine {
+        let home = std::env::temp_dir().join(format!(
+            "gdvariant-godot3-{}-{script}-{}",
+            std::process::id(),
+            free_port()
+        ));
+        std::fs::create_dir_all(&home).unwrap();
+        let mut command = Command::new("godot3-server");
+        command
+            .args(["--no-window", "--path"])
+            .arg(project)
+            .args(["-s", script])
+            .current_dir(&home)
+            .env("HOME", &home)
+            .env("XDG_DATA_HOME", home.join("d"))
+            .env("XDG_CONFIG_HOME", home.join("c"))
+            .env("XDG_CACHE_HOME", home.join("k"))
+            .env("LC_ALL", "C.UTF-8");
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        Engine::spawn(&format!("godot3 {script}"), command)
+    }
+
+    /// Waits until a line starting with `prefix` was printed (at most [`ENGINE_PATIENCE`]).
+    pub fn wait_line(&self, prefix: &str) {
+        let start = Instant::now();
+        while !self.lines.lock().unwrap().iter().any(|l| l.starts_with(prefix)) {
+            if start.elapsed() > ENGINE_PATIENCE {
+                panic!("{}: no {prefix} line: {:?}", self.name, self.lines.lock().unwrap());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Waits for the process to end (at most [`ENGINE_PATIENCE`]) and returns every line it
+    /// printed.
+    pub fn finish(mut self) -> Vec<String> {
+        let start = Instant::now();
+        while self.child.try_wait().unwrap().is_none() {
+            if start.elapsed() > ENGINE_PATIENCE {
+                let _ = self.child.kill();
+                panic!("{}: did not end in time: {:?}", self.name, self.lines.lock().unwrap());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(100)); // the last lines
+        self.lines.lock().unwrap().clone()
+    }
+
     /// A Godot 4 project folder of this folder, run in the Godot 4.6 web build in headless
     /// Chromium with user arguments `args` (by `corpus/multiplayer/web4.py`).
     pub fn godot4_project(folder: &str, args: &[String]) -> Engine {

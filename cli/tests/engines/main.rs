@@ -5,7 +5,9 @@
 //! valid is lost, repeated or reordered, and the frames Godot refuses (sent by Godot itself)
 //! are dropped; hostile clients run against the same proxy meanwhile. `multiplayer.rs` puts
 //! `gdvariant proxy --multiplayer` between the two sides of a real Godot 4.6 and a real Godot
-//! 3.2.3 multiplayer session over WebSocket and filters their RPCs by an allow-list.
+//! 3.2.3 multiplayer session over WebSocket and filters their RPCs by an allow-list; `enet.rs`
+//! puts `gdvariant proxy --enet --multiplayer` inside a Godot 3.2.3 ENet session and compares
+//! it with a direct one.
 //!
 //! These tests need software a fresh machine lacks, so they are ignored by the plain test
 //! command; `.ci/run` installs the engines and runs them with
@@ -21,6 +23,7 @@
 #[path = "../proxy/support.rs"]
 mod support;
 
+mod enet;
 mod godot;
 mod godot3;
 mod godot4;

@@ -1,5 +1,5 @@
 //! `gdvariant proxy` end to end on loopback: the built binary between a test client and an echo
-//! server, over TCP, UDP and WebSocket. Every wait is bounded; every server stops with the test
+//! server, over TCP, UDP, WebSocket and ENet. Every wait is bounded; every server stops with the test
 //! process.
 #![allow(
     clippy::unwrap_used,
@@ -12,6 +12,7 @@
 mod support;
 
 mod disguised;
+mod enet;
 mod examples;
 mod hostile;
 mod multiplayer;
