@@ -60,7 +60,7 @@ enum Command {
     Export(export::ExportArgs),
     /// Tell whether bytes are Godot 3 or Godot 4, and why.
     Detect(detect::DetectArgs),
-    /// Forward Godot traffic (TCP, UDP or WebSocket), dropping every frame Godot would refuse.
+    /// Forward Godot traffic (TCP, UDP, WebSocket or ENet), dropping every frame Godot would refuse.
     Proxy(proxy::ProxyArgs),
     /// Print a multiplayer capture (`proxy --capture`) decoded, with per-call statistics.
     Multiplayer(multiplayer::MultiplayerArgs),
