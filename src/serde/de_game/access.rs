@@ -1,11 +1,11 @@
-//! The typed dictionary's entries as the game holds them ([`game_entries`](super::game_entries)),
+//! The typed dictionary's entries as the game holds them ([`game_entries`]),
 //! read as a map ([`GameEntriesAccess`]) or, when the dictionary has one entry, as an enum
 //! ([`game_enum`]): a key kept as on the wire is read in place, a converted one from its owned
 //! form through [`Converted`].
 //!
 //! What it validates: that a value is asked for after its key, and that an enum's dictionary has
 //! exactly one entry once the game's conversions and merges are done. Costs: O(1) per entry read,
-//! on top of what [`game_entries`](super::game_entries) spent making the entries.
+//! on top of what [`game_entries`] spent making the entries.
 
 use ::serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, Visitor};
 
