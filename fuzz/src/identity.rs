@@ -4,7 +4,7 @@
 //! prints, its owned value (whose dictionaries merged their repeated keys by the owned rule,
 //! `owned/key_semantics.rs`) is encoded (single precision, full objects written when they were
 //! allowed in), and the text of those bytes must be the text of the input (whose repeated keys
-//! the text found by its own rule, `text/key_classes.rs`): the two rules merge the same keys,
+//! the text found by its own rule, `text/key_classes/`): the two rules merge the same keys,
 //! keep the same spelling and value, and the text orders the survivors alike. Values that
 //! Godot's own encoding rewrites (see [`reencode`](super::reencode)) are skipped.
 

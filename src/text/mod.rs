@@ -103,7 +103,7 @@
 //! one tape pass, a stack of open containers); `value.rs` the text of values that are not
 //! containers, `container.rs` arrays, dictionaries, typed containers' types and full objects,
 //! `tokens.rs` the small pieces (brackets, separators, reals, escaped strings, integers); the key
-//! order and merging are in `key_classes.rs`, `key_events.rs`, `order.rs`, `pool_order.rs`,
+//! order and merging are in `key_classes/`, `key_events.rs`, `order.rs`, `pool_order.rs`,
 //! `sort*.rs`, and Godot's float text in `float.rs`.
 
 mod container;

@@ -1,6 +1,6 @@
 //! Godot's rules of dictionary key identity, per version and per place: the one description
 //! that the owned values (`owned/key_semantics.rs`, `owned/key_hash.rs`: `decode`,
-//! `Dictionary`, serde's last-wins, re-encoding) and the text (`text/key_classes.rs`) both
+//! `Dictionary`, serde's last-wins, re-encoding) and the text (`text/key_classes/`) both
 //! follow. Each rule names the engine code it comes from; all were checked against Godot 3.2.3
 //! and 4.6 (`corpus/probes/dict-keys/godot{3,4}-identity.jsonl`, `tests/identity.rs`), and the
 //! `identity` fuzz target holds the two implementations to one relation.

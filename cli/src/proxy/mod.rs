@@ -8,7 +8,7 @@
 //! with one JSON line on standard error. At exit (Ctrl-C or SIGTERM) one JSON summary line is
 //! printed. Files: `settings.rs` (arguments to settings), `rules.rs` (drop rules, rate limit),
 //! `report.rs` (the JSON lines and counters), `activity.rs` (idle timeouts), one file per
-//! transport (`enet.rs` terminates ENet on both sides); with `--multiplayer` (WebSocket, ENet),
+//! transport (`enet/` terminates ENet on both sides); with `--multiplayer` (WebSocket, ENet),
 //! `multiplayer.rs` decodes and filters Godot's
 //! multiplayer packets and `capture.rs` writes the `--capture` file.
 

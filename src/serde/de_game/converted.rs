@@ -1,19 +1,13 @@
-//! The game view in the struct-mapping deserializer: with
-//! [`Options::with_game_view`](crate::Options::with_game_view), a typed array's elements and a
-//! typed dictionary's keys are read as the game holds them (see [`game`](crate::game)).
+//! [`Converted`]: an owned value the game view made (a converted element, a converted or
+//! container key), read with the struct mapping: numbers, text (given owned: a converted value
+//! cannot lend `&'de str`), math values (reals single precision when they are, as the game
+//! computes them), arrays and packed arrays (as sequences), dictionaries, full objects (their
+//! properties merged as Godot sets them) and signals (as maps).
 //!
-//! An element (or key) the game keeps is read from the buffer as usual; one it drops is passed
-//! over; one it converts is made owned (with the game view, so what it holds is converted
-//! first), converted with the owned layer's rules, and read from that owned value by
-//! [`Converted`]: numbers, text (as owned strings: a converted value cannot lend `&'de str`),
-//! math values (their reals single precision, as the game computes them), arrays and packed
-//! arrays of those. A container key is read from its owned form too (made once to compare it
-//! with the other keys as the game does). Keys that collide after conversion are merged as Godot merges them: first
-//! position and first key, last value.
-//!
-//! Costs: O(1) per element kept or dropped, plus the size of each converted element; a typed
-//! dictionary's keys are each made owned and hashed once (O(size of the keys)), and its merged
-//! entries take 16 bytes each, plus the converted keys.
+//! What it validates: what serde asks for against the value's type (an "invalid type" error
+//! with the wire offset the value was made from). Costs: O(size of the value) to read it, and
+//! O(p log p) for a full object of p properties; recursion is one level per level of the value,
+//! as serde's is.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -26,206 +20,22 @@ use ::serde::de::{
     DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Unexpected, Visitor,
 };
 
-use super::de_math::{Leaf, Part, PartDeserializer};
-use super::de_ref::{key_segment, on};
-use super::error::{DeError, PathSegment};
-use super::raw::{RAW, RawAccess, RawBytes};
-use super::source::Source;
-use crate::game::GameElement;
-use crate::owned::key_semantics::KeyRules;
-use crate::owned::typed::{Admitted, admit, game_type};
-use crate::owned::{Dictionary, Object, Variant};
-use crate::view::tape::Part as TapePart;
-use crate::wire::error::{Error, ErrorKind};
+use super::owned_segment;
+use crate::owned::{Object, Variant};
+use crate::serde::de_math::{Leaf, Part, PartDeserializer};
+use crate::serde::error::{DeError, PathSegment};
+use crate::serde::raw::{RAW, RawAccess, RawBytes};
 use crate::wire::exact_float::{narrow_exact, widen_exact};
 use crate::wire::work;
-use crate::{
-    ElementType, EncodeOptions, Options, Version, math::Precision, view::ContainerType,
-    view::Element,
-};
-
-/// The declared type of a container part whose elements (or keys) the game view checks: `None`
-/// without the game view or for an untyped container.
-pub(super) fn checked_type<'de>(
-    declared: crate::Result<ContainerType<'de>>,
-    options: Options,
-) -> Result<Option<ContainerType<'de>>, DeError> {
-    if !options.game_view() {
-        return Ok(None);
-    }
-    let declared = declared?;
-    Ok((declared != ContainerType::Untyped).then_some(declared))
-}
-
-/// How the game view reads a dictionary's entries: `Some(key type)` when they must be read as
-/// the game holds them (a typed dictionary, or one with container keys, which may hold typed
-/// containers that convert: then keys are compared as the game holds them); `None` without
-/// the game view or when the entries read as on the wire. O(keys) to look.
-pub(super) fn game_key_type<'de>(
-    source: &Source<'de>,
-    dictionary: TapePart<'_, 'de>,
-    key_type: crate::Result<ContainerType<'de>>,
-) -> Result<Option<ContainerType<'de>>, DeError> {
-    let options = dictionary.element().options();
-    if let Some(key_type) = checked_type(key_type, options)? {
-        return Ok(Some(key_type));
-    }
-    if !options.game_view() {
-        return Ok(None);
-    }
-    for entry in source.all_entries(dictionary) {
-        let (key, _) = entry?;
-        if matches!(key.value(), crate::VariantRef::Array(_) | crate::VariantRef::Dictionary(_)) {
-            return Ok(Some(ContainerType::Untyped));
-        }
-    }
-    Ok(None)
-}
-
-/// The owned value the game makes of `element`, which it converts to `declared`'s type.
-pub(super) fn converted(
-    element: &Element<'_>,
-    declared: &ContainerType<'_>,
-) -> Result<Variant, DeError> {
-    let options = element.options();
-    let game_dependent = || DeError::from(Error::new(element.offset(), ErrorKind::GameDependent));
-    let declared = game_type(ElementType::from_ref(declared)?, options.allow_objects());
-    let value = Variant::from_element(element)?;
-    match admit(&declared, value, options.allow_objects()).map_err(|_| game_dependent())? {
-        Admitted::Kept(value) | Admitted::Converted(value) => Ok(value),
-        Admitted::Dropped => Err(DeError::custom("an element the game drops was read")),
-    }
-}
-
-/// The key of a dictionary's entry as the game holds it.
-pub(super) enum GameKey<'s, 'de> {
-    /// Kept as it is on the wire.
-    Wire(TapePart<'s, 'de>),
-    /// Converted, or a container key, made owned.
-    Converted(Variant),
-}
-
-/// A typed dictionary's entries as the game holds them: keys it drops left out with their
-/// values, the others converted, and entries whose keys are then equal merged (first position
-/// and key, last value).
-pub(super) fn game_entries<'s, 'de>(
-    source: &'s Source<'de>,
-    dictionary: TapePart<'s, 'de>,
-    key_type: &ContainerType<'de>,
-) -> Result<Vec<(GameKey<'s, 'de>, TapePart<'s, 'de>)>, DeError> {
-    let options = dictionary.element().options();
-    let rules = KeyRules::of(options.version());
-    let mut merged = Dictionary::with_rules(ElementType::Untyped, ElementType::Untyped, rules);
-    // Per position: the wire key when kept, and the value.
-    let mut kept: Vec<(Option<TapePart<'s, 'de>>, TapePart<'s, 'de>)> = Vec::new();
-    for entry in source.all_entries(dictionary) {
-        let (key, value) = entry?;
-        work::add(1);
-        let element = key.element();
-        let (owned, wire) = match key_type.game_element(element)? {
-            None => continue,
-            // A container key is read from its owned form, made once here (reading its wire
-            // form would make the keys nested inside it owned again, at every level).
-            Some(GameElement::Kept(_)) => {
-                let container = matches!(
-                    key.value(),
-                    crate::VariantRef::Array(_) | crate::VariantRef::Dictionary(_)
-                );
-                (Variant::from_element(&element)?, (!container).then_some(key))
-            }
-            Some(_) => (converted(&element, key_type)?, None),
-        };
-        let position = merged.len();
-        match merged.insert(owned, Variant::Int(position as i64)) {
-            None => kept.push((wire, value)),
-            // A key met before: it keeps its place (and its first key) and takes this value.
-            Some(Variant::Int(first)) => {
-                let first = usize::try_from(first).unwrap_or(usize::MAX);
-                if let Some(slot) = merged.values_mut().nth(first) {
-                    *slot = Variant::Int(first as i64);
-                }
-                if let Some((_, slot)) = kept.get_mut(first) {
-                    *slot = value;
-                }
-            }
-            Some(_) => {}
-        }
-    }
-    let keys = merged.into_entries().into_iter().map(|(key, _)| key);
-    Ok(kept
-        .into_iter()
-        .zip(keys)
-        .map(|((wire, value), key)| match wire {
-            Some(part) => (GameKey::Wire(part), value),
-            None => (GameKey::Converted(key), value),
-        })
-        .collect())
-}
-
-/// A typed dictionary's entries as the game holds them, as a map.
-pub(super) struct GameEntriesAccess<'s, 'de> {
-    pub(super) source: &'s Source<'de>,
-    pub(super) entries: alloc::vec::IntoIter<(GameKey<'s, 'de>, TapePart<'s, 'de>)>,
-    /// The entry whose key was read, and how its key shows in a path.
-    pub(super) pending: Option<(TapePart<'s, 'de>, PathSegment)>,
-}
-
-impl<'de> MapAccess<'de> for GameEntriesAccess<'_, 'de> {
-    type Error = DeError;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, DeError> {
-        let Some((key, value)) = self.entries.next() else { return Ok(None) };
-        let (result, segment) = match key {
-            GameKey::Wire(part) => {
-                let segment = key_segment(&part.element());
-                (seed.deserialize(on(self.source, part)), segment)
-            }
-            GameKey::Converted(owned) => {
-                let segment = owned_segment(&owned);
-                let offset = Some(value.offset());
-                (seed.deserialize(Converted { value: &owned, offset }), segment)
-            }
-        };
-        let result = result.map(Some).map_err(|e| e.within(segment.clone()));
-        self.pending = Some((value, segment));
-        result
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {
-        let Some((value, segment)) = self.pending.take() else {
-            return Err(DeError::custom("a dictionary value was asked for before its key"));
-        };
-        seed.deserialize(on(self.source, value)).map_err(|e| e.within(segment))
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.entries.len())
-    }
-}
-
-/// How a converted key appears in a path.
-fn owned_segment(key: &Variant) -> PathSegment {
-    match key {
-        Variant::String(s) | Variant::StringName(s) => {
-            PathSegment::Field(s.to_string_lossy().into_owned())
-        }
-        Variant::Int(i) => PathSegment::Key(alloc::format!("{i}")),
-        Variant::Bool(b) => PathSegment::Key(alloc::format!("{b}")),
-        Variant::Float(f) => PathSegment::Key(alloc::format!("{f}")),
-        other => PathSegment::Key(String::from(other.variant_type().name(Version::Godot4))),
-    }
-}
+use crate::{EncodeOptions, Options, Version, math::Precision};
 
 /// An owned value the game view made (a converted element, a converted or container key), read
-/// with the struct mapping of [`VariantDeserializer`](super::VariantDeserializer); strings are
+/// with the struct mapping of [`VariantDeserializer`](crate::serde::VariantDeserializer); strings are
 /// given owned. Recursive, as serde is, one level per level of the value.
-pub(super) struct Converted<'v> {
-    pub(super) value: &'v Variant,
+pub(in crate::serde) struct Converted<'v> {
+    pub(in crate::serde) value: &'v Variant,
     /// Where the wire element it was made from sits.
-    pub(super) offset: Option<usize>,
+    pub(in crate::serde) offset: Option<usize>,
 }
 
 /// A real of an owned value: single precision when it is an `f32` (every real the game view
@@ -480,93 +290,6 @@ impl<'de> SeqAccess<'de> for Items<'_> {
         };
         self.index = i.saturating_add(1);
         result.transpose().map_err(|e| e.within(PathSegment::Index(i)))
-    }
-}
-
-/// An enum read from a typed dictionary of one entry (after the game's conversions and
-/// merges), its key naming the variant.
-pub(super) fn game_enum<'s, 'de, V: Visitor<'de>>(
-    source: &'s Source<'de>,
-    dictionary: TapePart<'s, 'de>,
-    key_type: &ContainerType<'de>,
-    wire_len: usize,
-    visitor: V,
-) -> Result<V::Value, DeError> {
-    let mut entries = game_entries(source, dictionary, key_type)?;
-    let (Some((key, value)), true) = (entries.pop(), entries.is_empty()) else {
-        return Err(DeError::invalid_length(
-            wire_len,
-            &"a dictionary with one entry, naming the variant",
-        ));
-    };
-    visitor.visit_enum(GameEnum { source, key, value })
-}
-
-/// The one entry of a typed dictionary read as an enum.
-struct GameEnum<'s, 'de> {
-    source: &'s Source<'de>,
-    key: GameKey<'s, 'de>,
-    value: TapePart<'s, 'de>,
-}
-
-impl<'s, 'de> ::serde::de::EnumAccess<'de> for GameEnum<'s, 'de> {
-    type Error = DeError;
-    type Variant = GameEnumContent<'s, 'de>;
-
-    fn variant_seed<V: DeserializeSeed<'de>>(
-        self,
-        seed: V,
-    ) -> Result<(V::Value, GameEnumContent<'s, 'de>), DeError> {
-        let (variant, segment) = match &self.key {
-            GameKey::Wire(part) => {
-                (seed.deserialize(on(self.source, *part)), key_segment(&part.element()))
-            }
-            GameKey::Converted(owned) => {
-                let offset = Some(self.value.offset());
-                (seed.deserialize(Converted { value: owned, offset }), owned_segment(owned))
-            }
-        };
-        let variant = variant.map_err(|e| e.within(segment.clone()))?;
-        Ok((variant, GameEnumContent { source: self.source, value: self.value, segment }))
-    }
-}
-
-/// The content of a variant given as a typed dictionary's one entry.
-struct GameEnumContent<'s, 'de> {
-    source: &'s Source<'de>,
-    value: TapePart<'s, 'de>,
-    segment: PathSegment,
-}
-
-impl<'de> ::serde::de::VariantAccess<'de> for GameEnumContent<'_, 'de> {
-    type Error = DeError;
-
-    fn unit_variant(self) -> Result<(), DeError> {
-        if self.value.value().is_nil() {
-            return Ok(());
-        }
-        let error = DeError::custom("expected a unit variant (null)");
-        Err(error.or_offset(Some(self.value.offset())).within(self.segment))
-    }
-
-    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, DeError> {
-        seed.deserialize(on(self.source, self.value)).map_err(|e| e.within(self.segment))
-    }
-
-    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, DeError> {
-        on(self.source, self.value)
-            .deserialize_tuple(len, visitor)
-            .map_err(|e| e.within(self.segment))
-    }
-
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        on(self.source, self.value)
-            .deserialize_struct("", fields, visitor)
-            .map_err(|e| e.within(self.segment))
     }
 }
 

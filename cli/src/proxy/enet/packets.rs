@@ -1,0 +1,101 @@
+//! What is read of an ENet packet before its content: the flags rusty_enet does not report
+//! right ([`flags`]), the channel and Godot transfer mode the capture records
+//! ([`channel_of`]), and why Godot 3's transport refuses a packet ([`enet3_refusal`]).
+//!
+//! What it validates: Godot 3's header (8 bytes, a source that is the sending client's peer id)
+//! and that clients do not send on the system channel. Costs: O(1), but [`flags`] formats the
+//! packet's `Debug` (its data shown) and so is linear in the packet; only the capture calls it.
+
+use gdvariant_multiplayer::transport::enet3;
+use rusty_enet::Packet;
+
+use crate::proxy::Direction;
+use crate::proxy::multiplayer::Channel;
+
+/// ENet's packet flags (reliable 1, unsequenced 2, unreliable fragment 8). rusty_enet 0.4.1's
+/// `Packet::kind` ORs where it should mask, and so always says reliable; the flags themselves
+/// are right, and are shown by its `Debug`. Only the capture needs them (forwarding sends the
+/// packet itself, flags and all).
+fn flags(packet: &Packet) -> u32 {
+    let shown = format!("{packet:?}");
+    shown
+        .split_once("flags: ")
+        .and_then(|(_, rest)| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|digits| digits.parse().ok())
+        .unwrap_or(1)
+}
+
+/// The channel and Godot transfer mode of a packet on ENet channel `channel`: reliable 0,
+/// unsequenced 1 (Godot's `TRANSFER_MODE_UNRELIABLE`), plain unreliable 2 (`UNRELIABLE_ORDERED`).
+pub(super) fn channel_of(channel: u8, packet: &Packet) -> Channel {
+    let flags = flags(packet);
+    let mode = if flags & 1 != 0 {
+        0
+    } else if flags & 2 != 0 {
+        1
+    } else {
+        2
+    };
+    Channel { number: channel, mode }
+}
+
+/// Why Godot 3 refuses a packet before reading what it carries: a client's packet on the
+/// system channel (only the server sends those), one shorter than the header, or one whose
+/// source is not the sending client's id (Godot's server checks it).
+pub(super) fn enet3_refusal(
+    direction: Direction,
+    channel: u8,
+    data: &[u8],
+    id: u32,
+) -> Option<String> {
+    if direction == Direction::ToUpstream && channel == enet3::SYSTEM_CHANNEL {
+        return Some("a client's packet on channel 0, which only the server sends on".into());
+    }
+    match enet3::decode(data, channel) {
+        Err(_) => Some(format!("{} bytes, shorter than the 8-byte header", data.len())),
+        Ok(enet3::EnetPacket::Data { source, .. })
+            if direction == Direction::ToUpstream && source != id =>
+        {
+            Some(format!("header source {source} is not the client's peer id {id}"))
+        }
+        Ok(_) => None,
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use rusty_enet::PacketKind;
+
+    #[test]
+    fn flags_and_modes_of_every_kind() {
+        let cases = [
+            (PacketKind::Reliable, 1, 0),
+            (PacketKind::Unreliable { sequenced: false }, 2, 1),
+            (PacketKind::Unreliable { sequenced: true }, 0, 2),
+            (PacketKind::AlwaysUnreliable { sequenced: true }, 8, 2),
+            (PacketKind::AlwaysUnreliable { sequenced: false }, 10, 1),
+        ];
+        for (kind, expected_flags, mode) in cases {
+            let packet = Packet::new(vec![1u8, 2, 3], kind);
+            // Packets made here also carry NO_ALLOCATE (4); received ones do not.
+            assert_eq!(flags(&packet) & !4, expected_flags, "{kind:?}");
+            assert_eq!(channel_of(4, &packet), Channel { number: 4, mode }, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn godot3_transport_checks() {
+        let mut packet = 77u32.to_le_bytes().to_vec();
+        packet.extend(1i32.to_le_bytes());
+        packet.push(0);
+        let up = Direction::ToUpstream;
+        assert_eq!(enet3_refusal(up, 1, &packet, 77), None);
+        assert!(enet3_refusal(up, 1, &packet, 78).unwrap().contains("source 77"));
+        assert!(enet3_refusal(up, 0, &packet, 77).unwrap().contains("channel 0"));
+        assert!(enet3_refusal(up, 1, &packet[..7], 77).unwrap().contains("8-byte"));
+        assert_eq!(enet3_refusal(Direction::ToClient, 0, &packet[..8], 77), None);
+        assert_eq!(enet3_refusal(Direction::ToClient, 1, &packet, 5), None);
+    }
+}
