@@ -96,6 +96,7 @@
     clippy::arithmetic_side_effects
 )]
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use std::hint::black_box;
