@@ -11,6 +11,7 @@
     clippy::arithmetic_side_effects
 )]
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use std::collections::{BTreeMap, HashMap};
