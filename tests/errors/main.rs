@@ -21,6 +21,7 @@
     clippy::arithmetic_side_effects
 )]
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use common::corpus;
