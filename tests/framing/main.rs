@@ -19,6 +19,7 @@
     clippy::arithmetic_side_effects
 )]
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use std::io::{self, Read, Write};
