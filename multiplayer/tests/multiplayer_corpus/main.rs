@@ -10,6 +10,7 @@
     clippy::arithmetic_side_effects
 )]
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use std::collections::BTreeMap;
