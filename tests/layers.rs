@@ -96,9 +96,8 @@ fn crate_paths(file: &Path) -> Vec<(usize, String)> {
                 }
                 rest = "";
             } else {
-                let end = after
-                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-                    .unwrap_or(after.len());
+                let end =
+                    after.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(after.len());
                 found.push((number, layer_of(&after[..end])));
                 rest = &after[end..];
             }
