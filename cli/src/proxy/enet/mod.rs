@@ -20,6 +20,7 @@
 //! the hosts wrote. Bounds: `--max-connections` peers (ENet ignores connection attempts over it),
 //! packets up to `--max-frame` (+ 8 header bytes) whole, and per peer at most that much data
 //! waiting in reassembly (ENet's `maximum_waiting_data`), so a fragment flood is bounded; at most
+//! [`PENDING`] packets wait for an upstream connection.
 //!
 //! Files: this one holds [`serve`] (the owner task's loop), the making of hosts and the reader
 //! tasks; `hosts.rs` the owner's bookkeeping of hosts, peers and legs (feeding, servicing,
