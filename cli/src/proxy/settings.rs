@@ -73,9 +73,10 @@ impl Settings {
             )));
         }
         let drop_rules = [&args.drop_if, &args.drop_if_from_client, &args.drop_if_from_server];
-        if args.enet && args.multiplayer && drop_rules.iter().any(|rules| !rules.is_empty()) {
+        if args.multiplayer && drop_rules.iter().any(|rules| !rules.is_empty()) {
+            // Refused, not ignored: a filter the proxy cannot apply must not look applied.
             return Err(Failure::Usage(
-                "--drop-if reads one value per packet; with --enet --multiplayer a packet is a \
+                "--drop-if reads one value per frame; with --multiplayer a message is a \
                  multiplayer packet: filter calls with --rules"
                     .into(),
             ));

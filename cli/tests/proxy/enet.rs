@@ -227,6 +227,19 @@ fn enet_options_that_make_no_sense_are_refused() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("--websocket or --enet"));
+    // A --drop-if the multiplayer proxy cannot apply is refused over WebSocket too, not ignored.
+    for rule in ["--drop-if", "--drop-if-from-client", "--drop-if-from-server"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gdvariant"))
+            .args(["proxy", "--listen", "127.0.0.1:0", "--upstream", "127.0.0.1:9"])
+            .args(["--websocket", "--multiplayer", rule, "cmd=quit"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{rule}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("filter calls with --rules"),
+            "{rule}"
+        );
+    }
 }
 
 #[test]
