@@ -162,6 +162,23 @@ pub fn run(args: &ProxyArgs) -> Result<ExitCode, Failure> {
     served.map(|()| ExitCode::SUCCESS)
 }
 
+/// The datagram transports' start (UDP, ENet): the listening socket, the upstream address
+/// resolved once, and the address actually bound (port 0 picks one).
+async fn bind_datagrams(
+    settings: &Settings,
+) -> Result<(Arc<tokio::net::UdpSocket>, SocketAddr, SocketAddr), Failure> {
+    let socket = tokio::net::UdpSocket::bind(settings.listen)
+        .await
+        .map_err(|e| Failure::Input(format!("cannot listen on {}: {e}", settings.listen)))?;
+    let upstream = tokio::net::lookup_host(settings.upstream.as_str())
+        .await
+        .ok()
+        .and_then(|mut addrs| addrs.next())
+        .ok_or_else(|| Failure::Input(format!("cannot resolve {}", settings.upstream)))?;
+    let local = socket.local_addr().map_err(|e| Failure::Input(e.to_string()))?;
+    Ok((Arc::new(socket), upstream, local))
+}
+
 /// Resolves at Ctrl-C (SIGINT) or SIGTERM. The listeners are registered when this is called,
 /// not when the future is first polled, so a signal that arrives right after the `listening`
 /// line is printed is not missed. Call it inside the runtime.

@@ -123,16 +123,7 @@ fn read_into(socket: Arc<UdpSocket>, side: Side, inbox: mpsc::Sender<Datagram>) 
 
 /// Serves ENet clients until a stop signal.
 pub async fn serve(settings: Arc<Settings>, report: Arc<Report>) -> Result<(), Failure> {
-    let socket = UdpSocket::bind(settings.listen)
-        .await
-        .map_err(|e| Failure::Input(format!("cannot listen on {}: {e}", settings.listen)))?;
-    let upstream = tokio::net::lookup_host(settings.upstream.as_str())
-        .await
-        .ok()
-        .and_then(|mut addrs| addrs.next())
-        .ok_or_else(|| Failure::Input(format!("cannot resolve {}", settings.upstream)))?;
-    let socket = Arc::new(socket);
-    let addr = socket.local_addr().map_err(|e| Failure::Input(e.to_string()))?;
+    let (socket, upstream, addr) = super::bind_datagrams(&settings).await?;
     let down = new_host(&settings, settings.max_connections, MAX_CHANNELS)
         .map_err(|e| Failure::Input(e.to_string()))?;
     let (inbox, mut datagrams) = mpsc::channel(INBOX);
