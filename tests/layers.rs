@@ -273,11 +273,13 @@ fn the_guides_import_nothing() {
 }
 
 /// The workspace's crates name only crates below them: the core none of the others, the export
-/// and the multiplayer crate only the core, the command-line tool the three libraries.
+/// and the multiplayer crate only the core, the relay those two, the command-line tool the four
+/// libraries.
 #[test]
 fn crate_edges_point_down() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let workspace = ["gdvariant-arrow", "gdvariant-multiplayer", "gdvariant-cli"];
+    let workspace =
+        ["gdvariant-arrow", "gdvariant-multiplayer", "gdvariant-relay", "gdvariant-cli"];
     let depends = |manifest: &str| -> Vec<String> {
         let text = fs::read_to_string(root.join(manifest)).unwrap();
         let normal = text
@@ -295,8 +297,9 @@ fn crate_edges_point_down() {
     assert_eq!(depends("Cargo.toml"), Vec::<String>::new());
     assert_eq!(depends("export/Cargo.toml"), ["gdvariant"]);
     assert_eq!(depends("multiplayer/Cargo.toml"), ["gdvariant"]);
+    assert_eq!(depends("relay/Cargo.toml"), ["gdvariant", "gdvariant-multiplayer"]);
     assert_eq!(
         depends("cli/Cargo.toml"),
-        ["gdvariant", "gdvariant-arrow", "gdvariant-multiplayer"]
+        ["gdvariant", "gdvariant-arrow", "gdvariant-multiplayer", "gdvariant-relay"]
     );
 }

@@ -4,13 +4,13 @@
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use gdvariant_multiplayer::capture::{self, Direction, Header, RecordHead};
 
-use super::multiplayer::Channel;
+use gdvariant_relay::Channel;
+
 use crate::failure::Failure;
 use crate::output;
 
@@ -19,7 +19,6 @@ use crate::output;
 pub struct CaptureFile {
     file: Mutex<BufWriter<File>>,
     start: Instant,
-    connections: AtomicU32,
 }
 
 impl CaptureFile {
@@ -34,25 +33,18 @@ impl CaptureFile {
         capture::write_header(&mut bytes, header).map_err(|e| Failure::input(&name, e))?;
         file.write_all(&bytes).map_err(|e| Failure::input(&name, e))?;
         file.flush().map_err(|e| Failure::input(&name, e))?;
-        Ok(CaptureFile {
-            file: Mutex::new(file),
-            start: Instant::now(),
-            connections: AtomicU32::new(0),
-        })
+        Ok(CaptureFile { file: Mutex::new(file), start: Instant::now() })
     }
 
-    /// A number for a new connection.
-    pub fn connection(&self) -> u32 {
-        self.connections.fetch_add(1, Ordering::Relaxed)
-    }
-
-    /// Appends one message that came on `channel` (and flushes it, so that a capture of a proxy that is killed keeps
-    /// everything before). A write error is ignored: capturing never stops the traffic.
+    /// Appends one message of connection number `connection` that came on `channel` (channel 0,
+    /// reliable, over transports without channels), and flushes it, so that a capture of a
+    /// proxy that is killed keeps everything before. A write error is ignored: capturing never
+    /// stops the traffic.
     pub fn record(
         &self,
         connection: u32,
         direction: Direction,
-        channel: Channel,
+        channel: Option<Channel>,
         dropped: bool,
         bytes: &[u8],
     ) {
@@ -60,8 +52,8 @@ impl CaptureFile {
             micros: u64::try_from(self.start.elapsed().as_micros()).unwrap_or(u64::MAX),
             connection,
             direction,
-            channel: channel.number,
-            mode: channel.mode,
+            channel: channel.map_or(0, |c| c.number),
+            mode: channel.map_or(0, |c| c.mode.number()),
             flags: if dropped { capture::DROPPED } else { 0 },
         };
         let mut record = Vec::with_capacity(bytes.len().saturating_add(20));

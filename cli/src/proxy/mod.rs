@@ -1,38 +1,35 @@
 //! `gdvariant proxy`: a validating proxy for Godot traffic over TCP (`StreamPeer.put_var`,
 //! `PacketPeerStream`), UDP (`PacketPeerUDP`), WebSocket (`WebSocketPeer`) and ENet
-//! (`NetworkedMultiplayerENet`, `ENetMultiplayerPeer`), built on the library's network codecs
-//! (`gdvariant::net`).
+//! (`NetworkedMultiplayerENet`, `ENetMultiplayerPeer`), built on the library's relay
+//! (`gdvariant_relay`), which accepts the clients, connects each upstream and checks every
+//! message as Godot reads it.
 //!
 //! Every frame Godot's `get_var` would accept is forwarded byte for byte and in order, in both
 //! directions; every other frame is dropped (or, with `--disconnect`, closes the connection),
 //! with one JSON line on standard error. At exit (Ctrl-C or SIGTERM) one JSON summary line is
-//! printed. Files: `settings.rs` (arguments to settings), `rules.rs` (drop rules, rate limit),
-//! `report.rs` (the JSON lines and counters), `activity.rs` (idle timeouts), one file per
-//! transport (`enet/` terminates ENet on both sides); with `--multiplayer` (WebSocket, ENet),
-//! `multiplayer.rs` decodes and filters Godot's
-//! multiplayer packets and `capture.rs` writes the `--capture` file.
+//! printed. Files: `settings.rs` (arguments to the relay's config and the filter's settings),
+//! `filter.rs` (the relay's filter: `--drop-if` rules and the rate limit, or with
+//! `--multiplayer` Godot's multiplayer packets decoded and judged by the rules file),
+//! `rules.rs` (drop rules, rate limit), `report.rs` (the JSON lines and counters),
+//! `capture.rs` (the `--capture` file).
 
-mod accept;
-mod activity;
 mod capture;
-mod enet;
-mod multiplayer;
+mod filter;
 mod report;
 mod rules;
 mod settings;
-mod tcp;
-mod udp;
-mod websocket;
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
+use gdvariant_relay::Relay;
 
 use crate::PrefixKind;
 use crate::failure::Failure;
-use report::Report;
+use filter::ProxyFilter;
+use report::{Events, Report};
 use settings::Settings;
 
 /// The Godot version on both sides of the proxy.
@@ -139,44 +136,31 @@ pub struct ProxyArgs {
 
 /// Runs the proxy until Ctrl-C or SIGTERM, then prints the summary.
 pub fn run(args: &ProxyArgs) -> Result<ExitCode, Failure> {
-    let settings = Arc::new(Settings::from_args(args)?);
+    let mut settings = Settings::from_args(args)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| Failure::Input(format!("cannot start the runtime: {e}")))?;
-    let report = Arc::new(Report::new(settings.options.version()));
+    let report = Arc::new(Report::new(settings.options.version(), settings.capture.take()));
+    let settings = Arc::new(settings);
+    let events = Events { report: Arc::clone(&report), log_refused: !args.udp };
+    let filter = ProxyFilter { settings: Arc::clone(&settings), report: Arc::clone(&report) };
     let served = runtime.block_on(async {
-        if args.udp {
-            udp::serve(settings, Arc::clone(&report)).await
-        } else if args.enet {
-            enet::serve(settings, Arc::clone(&report)).await
-        } else if args.websocket {
-            accept::serve::<websocket::WebSocket>(settings, Arc::clone(&report)).await
-        } else {
-            accept::serve::<tcp::Tcp>(settings, Arc::clone(&report)).await
-        }
+        let config = settings.relay.clone();
+        let listen = config.listen_addr();
+        let relay = Relay::bind(config)
+            .await
+            .map_err(|e| Failure::Input(format!("cannot listen on {listen}: {e}")))?;
+        // Listen for a stop before saying where the proxy listens: a signal sent on that line
+        // is then never missed.
+        let stop = stop_signal();
+        report.listening(relay.local_addr(), relay.config().transport().name());
+        relay.run(filter, events, stop).await.map_err(|e| Failure::Input(e.to_string()))
     });
     // Connections still open are closed when the runtime goes.
     runtime.shutdown_background();
     report.summary();
     served.map(|()| ExitCode::SUCCESS)
-}
-
-/// The datagram transports' start (UDP, ENet): the listening socket, the upstream address
-/// resolved once, and the address actually bound (port 0 picks one).
-async fn bind_datagrams(
-    settings: &Settings,
-) -> Result<(Arc<tokio::net::UdpSocket>, SocketAddr, SocketAddr), Failure> {
-    let socket = tokio::net::UdpSocket::bind(settings.listen)
-        .await
-        .map_err(|e| Failure::Input(format!("cannot listen on {}: {e}", settings.listen)))?;
-    let upstream = tokio::net::lookup_host(settings.upstream.as_str())
-        .await
-        .ok()
-        .and_then(|mut addrs| addrs.next())
-        .ok_or_else(|| Failure::Input(format!("cannot resolve {}", settings.upstream)))?;
-    let local = socket.local_addr().map_err(|e| Failure::Input(e.to_string()))?;
-    Ok((Arc::new(socket), upstream, local))
 }
 
 /// Resolves at Ctrl-C (SIGINT) or SIGTERM. The listeners are registered when this is called,
@@ -209,96 +193,6 @@ fn stop_signal() -> impl std::future::Future<Output = ()> {
     {
         async {
             let _ = tokio::signal::ctrl_c().await;
-        }
-    }
-}
-
-/// What a connection's code needs: the settings, the report, and the peer it serves.
-#[derive(Clone, Debug)]
-pub struct Context {
-    /// The settings.
-    pub settings: Arc<Settings>,
-    /// The shared report.
-    pub report: Arc<Report>,
-    /// The client's address.
-    pub peer: SocketAddr,
-}
-
-impl Context {
-    /// Reports a dropped frame.
-    pub fn dropped(
-        &self,
-        direction: Direction,
-        offset: u64,
-        len: u64,
-        reason: &'static str,
-        detail: String,
-    ) {
-        self.report.dropped(self.peer, direction, offset, len, reason, detail);
-    }
-
-    /// A rate limiter for one client, if there is a limit.
-    pub fn rate_limit(&self) -> Option<rules::RateLimit> {
-        self.settings.rate_limit.map(rules::RateLimit::new)
-    }
-}
-
-/// Which way a frame goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Direction {
-    /// From the client to the upstream server.
-    ToUpstream,
-    /// From the upstream server back to the client.
-    ToClient,
-}
-
-impl Direction {
-    /// The name in the JSON lines.
-    pub fn name(self) -> &'static str {
-        match self {
-            Direction::ToUpstream => "to_upstream",
-            Direction::ToClient => "to_client",
-        }
-    }
-
-    /// 0 or 1, for per-direction counters.
-    pub fn index(self) -> usize {
-        match self {
-            Direction::ToUpstream => 0,
-            Direction::ToClient => 1,
-        }
-    }
-}
-
-/// How one direction of a connection ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum End {
-    /// The sender closed its side; the other direction may go on.
-    Closed,
-    /// No complete frame for the idle timeout, or a write that did not finish in it.
-    Idle,
-    /// A refused frame with `--disconnect`.
-    Refused,
-    /// A transport error.
-    Error,
-    /// The client asked for a peer id Godot refuses (ENet connect data 0 or 1).
-    BadPeerId,
-}
-
-impl End {
-    /// Whether the whole connection must close.
-    pub fn closes_all(self) -> bool {
-        self != End::Closed
-    }
-
-    /// The reason in the JSON `close` line.
-    pub fn name(self) -> &'static str {
-        match self {
-            End::Closed => "closed",
-            End::Idle => "idle_timeout",
-            End::Refused => "disconnect_on_drop",
-            End::Error => "error",
-            End::BadPeerId => "invalid_peer_id",
         }
     }
 }

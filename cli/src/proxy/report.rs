@@ -1,16 +1,19 @@
 //! [`Report`]: the proxy's JSON lines on standard error (one per dropped frame, refused or
-//! abnormally closed connection) and its counters, printed as one summary line at exit.
+//! abnormally closed connection) and its counters, printed as one summary line at exit; and
+//! [`Events`], the relay's observer that feeds it (and the `--capture` file with what is
+//! dropped).
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::net::SocketAddr;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
-use gdvariant::net::{BadFrame, Packet};
 use gdvariant::{VariantType, Version};
+use gdvariant_multiplayer::capture::Direction as CaptureDirection;
+use gdvariant_relay::{Channel, Connection, Direction, Dropped, End, Observer, Tally};
 use serde_json::{Value, json};
 
-use super::{Direction, End};
+use super::capture::CaptureFile;
 use crate::multiplayer::stats::Stats;
 
 /// Godot 4 type ids run from 0 to 38.
@@ -34,37 +37,6 @@ impl Count {
     }
 }
 
-/// What one direction of one connection forwarded since it last reported: counted without a
-/// lock, merged into the [`Report`] once per batch of frames.
-#[derive(Debug)]
-pub struct Tally {
-    direction: Direction,
-    forwarded: Count,
-    by_type: [Count; TYPES],
-}
-
-impl Tally {
-    /// Nothing counted yet.
-    pub fn new(direction: Direction) -> Self {
-        Tally { direction, forwarded: Count::default(), by_type: [Count::default(); TYPES] }
-    }
-
-    /// Counts a forwarded message that is not a value (a multiplayer packet). O(1).
-    pub fn add_bytes(&mut self, len: usize) {
-        self.forwarded.add(1, u64::try_from(len).unwrap_or(u64::MAX));
-    }
-
-    /// Counts a forwarded packet. O(1).
-    pub fn add(&mut self, packet: &Packet) {
-        let bytes = u64::try_from(packet.len()).unwrap_or(u64::MAX);
-        self.forwarded.add(1, bytes);
-        let id = usize::from(packet.variant_type().id(Version::Godot4).unwrap_or(0));
-        if let Some(count) = self.by_type.get_mut(id) {
-            count.add(1, bytes);
-        }
-    }
-}
-
 /// Everything counted so far.
 #[derive(Debug)]
 struct Totals {
@@ -83,6 +55,7 @@ struct Totals {
 pub struct Report {
     version: Version,
     totals: Mutex<Totals>,
+    capture: Option<CaptureFile>,
 }
 
 /// Writes one JSON line on standard error (nothing if it is closed).
@@ -91,10 +64,12 @@ fn line(value: &Value) {
 }
 
 impl Report {
-    /// Empty counters; type names are spelled as `version` spells them.
-    pub fn new(version: Version) -> Self {
+    /// Empty counters; type names are spelled as `version` spells them; messages are captured
+    /// to `capture`, if given.
+    pub fn new(version: Version, capture: Option<CaptureFile>) -> Self {
         Report {
             version,
+            capture,
             totals: Mutex::new(Totals {
                 connections: 0,
                 refused: 0,
@@ -129,23 +104,22 @@ impl Report {
         }
     }
 
-    /// A connection (or UDP client) was accepted.
-    pub fn connection(&self) {
-        self.with(|t| t.connections = t.connections.saturating_add(1));
-    }
-
-    /// A connection over the limit was closed at once; logged when `log` is set.
-    pub fn refused(&self, peer: SocketAddr, log: bool) {
-        self.with(|t| t.refused = t.refused.saturating_add(1));
-        if log {
-            line(
-                &json!({"event": "refused", "peer": peer.to_string(), "reason": "connection_limit"}),
-            );
+    /// Appends a message to the capture file, if there is one (`dropped` flags it).
+    pub fn capture(
+        &self,
+        connection: u32,
+        direction: CaptureDirection,
+        channel: Option<Channel>,
+        dropped: bool,
+        bytes: &[u8],
+    ) {
+        if let Some(capture) = &self.capture {
+            capture.record(connection, direction, channel, dropped, bytes);
         }
     }
 
     /// A connection ended; anything but a normal close is logged.
-    pub fn closed(&self, peer: SocketAddr, end: End, detail: Option<String>) {
+    fn closed(&self, peer: SocketAddr, end: End, detail: Option<&str>) {
         self.with(|t| {
             let count = t.closes.entry(end.name()).or_insert(0);
             *count = count.saturating_add(1);
@@ -154,63 +128,60 @@ impl Report {
             let mut value =
                 json!({"event": "close", "peer": peer.to_string(), "reason": end.name()});
             if let (Some(detail), Some(object)) = (detail, value.as_object_mut()) {
-                object.insert("detail".into(), Value::String(detail));
+                object.insert("detail".into(), Value::String(detail.to_string()));
             }
             line(&value);
         }
     }
 
-    /// A frame Godot would refuse was dropped.
-    pub fn bad_frame(&self, peer: SocketAddr, direction: Direction, bad: &BadFrame) {
-        self.dropped(
-            peer,
-            direction,
-            bad.offset(),
-            bad.len(),
-            bad.reason(),
-            bad.error().to_string(),
-        );
-    }
-
-    /// A frame was dropped for `reason`.
-    pub fn dropped(
-        &self,
-        peer: SocketAddr,
-        direction: Direction,
-        offset: u64,
-        len: u64,
-        reason: &'static str,
-        detail: String,
-    ) {
-        self.with(|t| {
-            let count = t.drops.entry(reason).or_insert(0);
-            *count = count.saturating_add(1);
-        });
-        line(&json!({
+    /// A message was dropped (with `--monitor`, forwarded anyway: logged, not counted): a
+    /// line, and the message in the capture.
+    fn dropped(&self, dropped: &Dropped<'_>) {
+        let mut value = json!({
             "event": "drop",
-            "peer": peer.to_string(),
-            "direction": direction.name(),
-            "offset": offset,
-            "len": len,
-            "reason": reason,
-            "detail": detail,
-        }));
+            "peer": dropped.peer.to_string(),
+            "direction": dropped.direction.name(),
+            "offset": dropped.offset,
+            "len": dropped.len,
+            "reason": dropped.reason,
+            "detail": dropped.detail,
+        });
+        if dropped.dry_run {
+            if let Some(object) = value.as_object_mut() {
+                object.insert("monitor".into(), Value::Bool(true));
+            }
+        } else {
+            self.with(|t| {
+                let count = t.drops.entry(dropped.reason).or_insert(0);
+                *count = count.saturating_add(1);
+            });
+        }
+        line(&value);
+        let whole = u64::try_from(dropped.bytes.len()).is_ok_and(|len| len == dropped.len);
+        if let (Some(connection), true) = (dropped.connection, whole) {
+            let direction = match dropped.direction {
+                Direction::ToUpstream => CaptureDirection::ToServer,
+                Direction::ToClient => CaptureDirection::ToClient,
+            };
+            let number = u32::try_from(connection).unwrap_or(u32::MAX);
+            self.capture(number, direction, dropped.channel, !dropped.dry_run, dropped.bytes);
+        }
     }
 
-    /// Adds what a direction forwarded, and clears its tally.
-    pub fn merge(&self, tally: &mut Tally) {
-        if tally.forwarded.frames == 0 {
-            return;
-        }
+    /// Adds what a direction forwarded.
+    fn forwarded(&self, tally: &Tally) {
         self.with(|t| {
-            if let Some(count) = t.forwarded.get_mut(tally.direction.index()) {
-                count.add(tally.forwarded.frames, tally.forwarded.bytes);
+            let total = tally.total();
+            if let Some(count) = t.forwarded.get_mut(tally.direction().index()) {
+                count.add(total.messages, total.bytes);
             }
-            for (total, count) in t.by_type.iter_mut().zip(&tally.by_type) {
-                total.add(count.frames, count.bytes);
+            for (ty, count) in tally.by_type() {
+                let id = ty.id(Version::Godot4).map_or(0, usize::from);
+                if let Some(total) = t.by_type.get_mut(id) {
+                    total.add(count.messages, count.bytes);
+                }
             }
         });
-        *tally = Tally::new(tally.direction);
     }
 
     /// Prints the summary line: connections, frames and bytes forwarded per direction and per
@@ -239,5 +210,41 @@ impl Report {
             })
         });
         line(&value);
+    }
+}
+
+/// The relay's observer: every event goes to the shared [`Report`].
+#[derive(Debug)]
+pub struct Events {
+    /// The report.
+    pub report: Arc<Report>,
+    /// Log a line per client turned away (not over UDP, where any sender is a client).
+    pub log_refused: bool,
+}
+
+impl Observer for Events {
+    fn accepted(&self, _: &Connection) {
+        self.report.with(|t| t.connections = t.connections.saturating_add(1));
+    }
+
+    fn refused(&self, peer: SocketAddr) {
+        self.report.with(|t| t.refused = t.refused.saturating_add(1));
+        if self.log_refused {
+            line(
+                &json!({"event": "refused", "peer": peer.to_string(), "reason": "connection_limit"}),
+            );
+        }
+    }
+
+    fn dropped(&self, dropped: &Dropped<'_>) {
+        self.report.dropped(dropped);
+    }
+
+    fn forwarded(&self, _: &Connection, tally: &Tally) {
+        self.report.forwarded(tally);
+    }
+
+    fn closed(&self, connection: &Connection, end: End, detail: Option<&str>) {
+        self.report.closed(connection.peer, end, detail);
     }
 }

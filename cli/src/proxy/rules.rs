@@ -6,9 +6,9 @@ use std::time::Duration;
 use gdvariant::net::Packet;
 use tokio::time::Instant;
 
-use super::Direction;
 use crate::failure::Failure;
 use crate::filter::Condition;
+use gdvariant_relay::Direction;
 
 /// `--drop-if PATH=VALUE` (both directions), `--drop-if-from-client` (what clients send) and
 /// `--drop-if-from-server` (what the upstream server sends): a frame whose value at `PATH`
@@ -72,6 +72,11 @@ impl RateLimit {
         RateLimit { rate, tokens: rate, last: Instant::now() }
     }
 
+    /// The rate, in frames per second.
+    pub fn per_second(&self) -> f64 {
+        self.rate
+    }
+
     /// Whether one more frame may go now (it takes a token).
     pub fn allow(&mut self) -> bool {
         let now = Instant::now();
@@ -91,30 +96,6 @@ impl RateLimit {
 /// refuses it.
 pub fn refusal(rules: &[DropIf], direction: Direction, packet: &Packet) -> Option<String> {
     rules.iter().find_map(|rule| rule.refuses(direction, packet))
-}
-
-/// Whether a packet Godot accepts may go on: the drop rules of its direction, then the rate
-/// limit (what clients send; a frame dropped by a rule takes no token). A refused packet is
-/// reported. O(rules × value).
-pub fn admit(
-    context: &super::Context,
-    direction: Direction,
-    packet: &Packet,
-    rate: &mut Option<RateLimit>,
-) -> bool {
-    let len = u64::try_from(packet.len()).unwrap_or(u64::MAX);
-    if let Some(rule) = refusal(&context.settings.drop_if, direction, packet) {
-        context.dropped(direction, packet.offset(), len, "drop_if", rule);
-        return false;
-    }
-    let limited = direction == Direction::ToUpstream;
-    if limited && rate.as_mut().is_some_and(|rate| !rate.allow()) {
-        let per_second = rate.as_ref().map_or(0.0, |rate| rate.rate);
-        let detail = format!("over {per_second} frames per second");
-        context.dropped(direction, packet.offset(), len, "rate_limit", detail);
-        return false;
-    }
-    true
 }
 
 #[cfg(test)]

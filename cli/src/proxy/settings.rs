@@ -1,51 +1,38 @@
-//! [`Settings`]: the proxy's arguments, checked and turned into library options and rules.
+//! [`Settings`]: the proxy's arguments, checked and turned into the relay's config
+//! (`gdvariant_relay::Config`), the filter's rules and the capture file.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
-use gdvariant::framing::LengthPrefix;
 use gdvariant::{Options, Version};
+use gdvariant_relay::{Config, Direction, ENET_MAX_PEERS, Messages, Transport};
 
 use super::capture::CaptureFile;
 use super::rules::DropIf;
-use super::{Direction, ProxyArgs, ProxyGodot};
+use super::{ProxyArgs, ProxyGodot};
 use crate::FrameArgs;
 use crate::failure::Failure;
 use crate::multiplayer::rules::Rules;
 
-/// Most peers an ENet host serves (ENet's 12-bit peer ids).
-const ENET_MAX_PEERS: usize = 4095;
-
-/// Everything a connection needs to know, shared by all of them.
+/// Everything the proxy's filter needs to know, shared by every connection.
 #[derive(Debug)]
 pub struct Settings {
-    /// Where to listen.
-    pub listen: SocketAddr,
-    /// Where to forward to.
-    pub upstream: String,
+    /// The relay's config: addresses, transport, limits.
+    pub relay: Config,
     /// How values are checked.
     pub options: Options,
-    /// The TCP length prefix, its limit set to `max_frame`.
-    pub prefix: LengthPrefix,
-    /// Largest value forwarded, in bytes.
-    pub max_frame: u32,
+    /// The transport is ENet.
+    pub enet: bool,
     /// Frames dropped by content (`--drop-if` rules, then the per-direction ones).
     pub drop_if: Vec<DropIf>,
     /// Frames per second a client may send.
     pub rate_limit: Option<u32>,
-    /// Close on the first dropped frame.
-    pub disconnect: bool,
-    /// The idle timeout.
-    pub idle: Duration,
-    /// Most connections (or UDP clients) at once.
-    pub max_connections: usize,
     /// Messages are multiplayer packets.
     pub multiplayer: bool,
     /// The multiplayer rules file.
     pub rules: Option<Rules>,
     /// Log every multiplayer call.
     pub log_calls: bool,
-    /// The capture file.
+    /// The capture file (taken by the report).
     pub capture: Option<CaptureFile>,
     /// Forward everything (multiplayer).
     pub monitor: bool,
@@ -115,17 +102,31 @@ impl Settings {
             }
             None => None,
         };
+        let options = Options::new(version).with_allow_objects(args.allow_objects);
+        let transport = if args.udp {
+            Transport::Udp
+        } else if args.enet {
+            Transport::Enet
+        } else if args.websocket {
+            Transport::WebSocket
+        } else {
+            Transport::Tcp(crate::options::prefix(frames))
+        };
+        let messages = if args.multiplayer { Messages::Multiplayer } else { Messages::Values };
+        let relay = Config::new(transport, args.listen, args.upstream.clone())
+            .options(options)
+            .messages(messages)
+            .max_frame(args.max_frame)
+            .idle_timeout(Duration::from_secs_f64(args.idle_timeout.min(1e9)))
+            .max_connections(args.max_connections)
+            .close_on_drop(args.disconnect)
+            .dry_run(args.monitor);
         Ok(Settings {
-            listen: args.listen,
-            upstream: args.upstream.clone(),
-            options: Options::new(version).with_allow_objects(args.allow_objects),
-            prefix: crate::options::prefix(frames),
-            max_frame: args.max_frame,
+            relay,
+            options,
+            enet: args.enet,
             drop_if,
             rate_limit: args.rate_limit,
-            disconnect: args.disconnect,
-            idle: Duration::from_secs_f64(args.idle_timeout.min(1e9)),
-            max_connections: args.max_connections,
             multiplayer: args.multiplayer,
             rules,
             log_calls: args.log_calls,

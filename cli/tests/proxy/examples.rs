@@ -1,5 +1,6 @@
-//! The example relays (`examples/relay.rs` on tokio, `examples/relay_std.rs` on threads) do what
-//! the README says: frames Godot accepts go through byte for byte, refused ones are dropped.
+//! The example relays (`relay/examples/relay.rs` on the relay crate, `examples/relay_std.rs` on
+//! threads) do what the README says: frames Godot accepts go through byte for byte, refused ones
+//! are dropped.
 
 use std::io::Write;
 use std::net::Shutdown;

@@ -1,6 +1,6 @@
-//! The ENet proxy (`--enet`): Godot 3's `NetworkedMultiplayerENet` and Godot 4's ENet peers.
+//! ENet: Godot 3's `NetworkedMultiplayerENet` and Godot 4's `ENetMultiplayerPeer`.
 //!
-//! ENet is terminated on both sides: the proxy is the ENet server of every client, and for each
+//! ENet is terminated on both sides: the relay is the ENet server of every client, and for each
 //! client it opens its own ENet client connection (its own UDP socket) to the upstream server,
 //! with the client's connect data (Godot's peer id, which the server adopts and checks every
 //! packet's header against) and channel count. Each packet that passes is sent on the same
@@ -10,15 +10,17 @@
 //!
 //! What a packet is: Godot 3 puts an 8-byte header (source id, target) before every packet on
 //! channels 1 and up, and its server sends system messages (a peer joined or left) on channel 0
-//! (`gdvariant_multiplayer::transport::enet3`); Godot 4 adds nothing. Without `--multiplayer` a
-//! packet carries one value (`PacketPeer.put_var`), checked as the game's `get_var` reads it;
-//! with `--multiplayer` it is a multiplayer packet, judged by [`Filter`] as over WebSocket.
+//! (`gdvariant_multiplayer::transport::enet3`); Godot 4 adds nothing. Reading values
+//! ([`Messages::Values`](crate::Messages::Values)) a packet carries one value
+//! (`PacketPeer.put_var`), checked as the game's `get_var` reads it, then judged by the filter;
+//! reading multiplayer packets, the filter gets each packet that passed Godot 3's header checks.
 //!
 //! One task owns every ENet host, driven sans-IO (`rusty_enet::ReadWrite`): a reader task per
 //! UDP socket hands datagrams over a bounded channel, the owner feeds them to their host,
 //! services the hosts (a 5 ms tick drives ENet's timers), forwards the events, and sends what
-//! the hosts wrote. Bounds: `--max-connections` peers (ENet ignores connection attempts over it),
-//! packets up to `--max-frame` (+ 8 header bytes) whole, and per peer at most that much data
+//! the hosts wrote. Bounds: [`Config::max_connections`] peers (ENet ignores connection attempts
+//! over it), packets up to [`Config::max_frame`] (+ 8 header bytes) whole, and per peer at most
+//! that much data
 //! waiting in reassembly (ENet's `maximum_waiting_data`), so a fragment flood is bounded; at most
 //! [`PENDING`] packets wait for an upstream connection.
 //!
@@ -29,6 +31,7 @@
 //! needs.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -39,10 +42,10 @@ use tokio::net::UdpSocket;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use super::report::Report;
-use super::settings::Settings;
-use super::stop_signal;
-use crate::failure::Failure;
+use crate::config::Config;
+use crate::filter::Filter;
+use crate::link::Shared;
+use crate::observer::Observer;
 
 mod hosts;
 mod leg;
@@ -82,7 +85,7 @@ type Datagram = (Side, SocketAddr, Vec<u8>);
 
 /// A host's settings: `peers` peers of up to `channels` channels, packets up to the frame limit
 /// plus the header, at most that much data per peer waiting in reassembly.
-fn new_host(settings: &Settings, peers: usize, channels: usize) -> io::Result<EnetHost> {
+fn new_host(config: &Config, peers: usize, channels: usize) -> io::Result<EnetHost> {
     let host_settings = HostSettings {
         peer_limit: peers.max(1),
         channel_limit: channels.clamp(1, MAX_CHANNELS),
@@ -90,7 +93,7 @@ fn new_host(settings: &Settings, peers: usize, channels: usize) -> io::Result<En
     };
     let mut host = Host::new(ReadWrite::new(), host_settings)
         .map_err(|e| io::Error::other(format!("cannot create an ENet host: {e:?}")))?;
-    let packet = usize::try_from(settings.max_frame).unwrap_or(usize::MAX).saturating_add(HEADER);
+    let packet = usize::try_from(config.max_frame).unwrap_or(usize::MAX).saturating_add(HEADER);
     host.set_maximum_packet_size(packet).map_err(|e| io::Error::other(format!("{e:?}")))?;
     host.set_maximum_waiting_data(packet).map_err(|e| io::Error::other(format!("{e:?}")))?;
     Ok(host)
@@ -121,19 +124,18 @@ fn read_into(socket: Arc<UdpSocket>, side: Side, inbox: mpsc::Sender<Datagram>) 
     })
 }
 
-/// Serves ENet clients until a stop signal.
-pub async fn serve(settings: Arc<Settings>, report: Arc<Report>) -> Result<(), Failure> {
-    let (socket, upstream, addr) = super::bind_datagrams(&settings).await?;
-    let down = new_host(&settings, settings.max_connections, MAX_CHANNELS)
-        .map_err(|e| Failure::Input(e.to_string()))?;
+/// Serves ENet clients until `stop` resolves.
+pub(crate) async fn serve<F: Filter, O: Observer>(
+    socket: Arc<UdpSocket>,
+    upstream: SocketAddr,
+    shared: Arc<Shared<F, O>>,
+    stop: impl Future,
+) -> io::Result<()> {
+    let down = new_host(&shared.config, shared.config.max_connections, MAX_CHANNELS)?;
     let (inbox, mut datagrams) = mpsc::channel(INBOX);
     let reader = read_into(Arc::clone(&socket), Side::Down, inbox.clone());
-    // Listen for a stop before saying where the proxy listens.
-    let stop = stop_signal();
-    report.listening(addr, "enet");
     let mut proxy = Proxy {
-        settings,
-        report,
+        shared,
         down,
         socket,
         upstream,
@@ -147,7 +149,7 @@ pub async fn serve(settings: Arc<Settings>, report: Arc<Report>) -> Result<(), F
     tokio::pin!(stop);
     loop {
         tokio::select! {
-            () = &mut stop => break,
+            _ = &mut stop => break,
             Some(datagram) = datagrams.recv() => {
                 proxy.feed(datagram);
                 for _ in 1..BATCH {

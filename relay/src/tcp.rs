@@ -1,5 +1,7 @@
-//! The TCP proxy: length-prefixed frames (`StreamPeer.put_var`, `PacketPeerStream`), read with
-//! [`FrameCodec`] and forwarded as the exact bytes received.
+//! TCP: length-prefixed frames (`StreamPeer.put_var`, `PacketPeerStream`), read with
+//! [`FrameCodec`] (each value validated once, as Godot's `get_var` reads it), judged by the
+//! filter, and forwarded as the exact bytes received. Costs: O(bytes) per read plus the filter;
+//! a frame over the size limit is discarded as it arrives, never buffered whole.
 
 use std::io::IoSlice;
 
@@ -11,11 +13,13 @@ use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::time::timeout;
 use tokio_util::codec::Decoder;
 
-use super::accept::{Transport, both_ways};
-use super::activity::Activity;
-use super::report::Tally;
-use super::rules::admit;
-use super::{Context, Direction, End};
+use crate::config::Config;
+
+use crate::accept::{Stream, both_ways};
+use crate::activity::Activity;
+use crate::filter::{Direction, Filter};
+use crate::link::{Link, Message};
+use crate::observer::{End, Observer, Tally};
 
 /// Room kept free in a receive buffer before each read.
 const READ_ROOM: usize = 64 << 10;
@@ -28,50 +32,52 @@ const COPY_BELOW: usize = 4 << 10;
 /// Length-prefixed frames over TCP.
 pub struct Tcp;
 
-impl Transport for Tcp {
-    const NAME: &'static str = "tcp";
+impl Stream for Tcp {
     type Client = TcpStream;
     type Upstream = TcpStream;
-    type Error = std::io::Error;
 
-    async fn handshake(client: TcpStream, _: &Context) -> Result<TcpStream, (End, String)> {
+    async fn handshake(client: TcpStream, _: &Config) -> Result<TcpStream, String> {
         let _ = client.set_nodelay(true);
         Ok(client)
     }
 
-    async fn connect(context: &Context) -> std::io::Result<TcpStream> {
-        let upstream = TcpStream::connect(context.settings.upstream.as_str()).await?;
+    async fn connect(config: &Config) -> Result<TcpStream, String> {
+        let upstream =
+            TcpStream::connect(config.upstream.as_str()).await.map_err(|e| e.to_string())?;
         let _ = upstream.set_nodelay(true);
         Ok(upstream)
     }
 
-    async fn relay(client: TcpStream, upstream: TcpStream, context: &Context) -> End {
+    async fn relay<F: Filter, O: Observer>(
+        client: TcpStream,
+        upstream: TcpStream,
+        link: &Link<F, O>,
+    ) -> End {
         let (client_read, client_write) = client.into_split();
         let (upstream_read, upstream_write) = upstream.into_split();
         let activity = Activity::new();
-        let up = pump(client_read, upstream_write, Direction::ToUpstream, context, &activity);
-        let down = pump(upstream_read, client_write, Direction::ToClient, context, &activity);
+        let up = pump(client_read, upstream_write, Direction::ToUpstream, link, &activity);
+        let down = pump(upstream_read, client_write, Direction::ToClient, link, &activity);
         both_ways(up, down).await
     }
 }
 
 /// One direction: reads bytes, cuts them into frames, forwards the frames Godot accepts and
-/// the rules admit (their exact bytes: small frames copied together, large ones from the
+/// the filter lets go (their exact bytes: small frames copied together, large ones from the
 /// receive buffer, all with one vectored write per read), reports the rest.
-async fn pump(
+async fn pump<F: Filter, O: Observer>(
     mut src: OwnedReadHalf,
     mut dst: OwnedWriteHalf,
     direction: Direction,
-    context: &Context,
+    link: &Link<F, O>,
     activity: &Activity,
 ) -> End {
-    let settings = &context.settings;
-    let mut codec = FrameCodec::new(settings.prefix, settings.options);
+    let settings = link.config();
+    let mut codec = FrameCodec::new(settings.prefix(), settings.options);
     let mut buffer = BytesMut::with_capacity(READ_ROOM);
     let mut out: Vec<Bytes> = Vec::new();
     let mut small = BytesMut::new();
     let mut tally = Tally::new(direction);
-    let mut rate = context.rate_limit();
     loop {
         if buffer.capacity().saturating_sub(buffer.len()) < READ_ROOM / 4 {
             buffer.reserve(READ_ROOM);
@@ -88,7 +94,14 @@ async fn pump(
                 if at_end { codec.decode_eof(&mut buffer) } else { codec.decode(&mut buffer) };
             match item {
                 Ok(Some(Ok(packet))) => {
-                    if admit(context, direction, &packet, &mut rate) {
+                    let message = Message {
+                        direction,
+                        offset: packet.offset(),
+                        bytes: packet.payload(),
+                        len: packet.len(),
+                        channel: None,
+                    };
+                    if link.pass(&message, Some(&packet)) {
                         tally.add(&packet);
                         if packet.len() < COPY_BELOW {
                             small.extend_from_slice(packet.raw_bytes());
@@ -98,13 +111,13 @@ async fn pump(
                             }
                             out.push(packet.into_bytes());
                         }
-                    } else if settings.disconnect {
+                    } else if settings.close_on_drop {
                         return End::Refused;
                     }
                 }
                 Ok(Some(Err(bad))) => {
-                    context.report.bad_frame(context.peer, direction, &bad);
-                    if settings.disconnect {
+                    link.bad_frame(direction, &bad);
+                    if settings.close_on_drop {
                         return End::Refused;
                     }
                 }
@@ -118,7 +131,7 @@ async fn pump(
         if !out.is_empty() {
             activity.touch();
             let written = timeout(settings.idle, write_all(&mut dst, &mut out)).await;
-            context.report.merge(&mut tally);
+            link.merge(&mut tally);
             match written {
                 Err(_) => return End::Idle,
                 Ok(Err(_)) => return End::Error,

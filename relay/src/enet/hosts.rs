@@ -13,34 +13,32 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use gdvariant::Version;
-use gdvariant_multiplayer::capture::Transport;
 use rusty_enet::{EventNoRef, PeerID};
 use tokio::net::UdpSocket;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use crate::proxy::multiplayer::Filter;
-use crate::proxy::report::{Report, Tally};
-use crate::proxy::settings::Settings;
-use crate::proxy::{Context, Direction, End};
+use crate::config::Messages;
+use crate::filter::{Direction, Filter};
+use crate::link::Shared;
+use crate::observer::{End, Observer, Tally};
 
 use super::leg::{Leg, Upstream};
 use super::{CLOSING, Datagram, EnetHost, PENDING, Side, new_host, read_into};
 
 /// The owner task's state.
-pub(super) struct Proxy {
-    pub(super) settings: Arc<Settings>,
-    pub(super) report: Arc<Report>,
+pub(super) struct Proxy<F: Filter, O: Observer> {
+    pub(super) shared: Arc<Shared<F, O>>,
     pub(super) down: EnetHost,
     pub(super) socket: Arc<UdpSocket>,
     pub(super) upstream: SocketAddr,
-    pub(super) legs: HashMap<u64, Leg>,
+    pub(super) legs: HashMap<u64, Leg<F, O>>,
     pub(super) by_client: HashMap<PeerID, u64>,
     pub(super) next: u64,
     pub(super) inbox: mpsc::Sender<Datagram>,
 }
 
-impl Proxy {
+impl<F: Filter, O: Observer> Proxy<F, O> {
     /// Hands a datagram to the host of its socket.
     pub(super) fn feed(&mut self, (side, from, datagram): Datagram) {
         match side {
@@ -56,7 +54,7 @@ impl Proxy {
     /// Closes connections idle for the idle timeout, or still connecting upstream after it, and
     /// forgets those whose disconnect was not acknowledged in time.
     pub(super) fn check_times(&mut self) {
-        let idle = self.settings.idle;
+        let idle = self.shared.config.idle;
         let now = Instant::now();
         let mut expired = Vec::new();
         for (&n, leg) in &mut self.legs {
@@ -172,7 +170,7 @@ impl Proxy {
                 let _ = leg.socket.send(&datagram).await;
             }
             for tally in &mut leg.tallies {
-                leg.context.report.merge(tally);
+                leg.link.merge(tally);
             }
         }
         for n in gone {
@@ -188,41 +186,30 @@ impl Proxy {
     async fn connected(&mut self, client: PeerID, data: u32) {
         let Some(addr) = self.down.get_peer(client).and_then(|p| p.address()) else { return };
         let channels = self.down.get_peer(client).map_or(1, |p| p.channel_count());
-        self.report.connection();
+        let config = &self.shared.config;
         // Godot refuses the ids 0 and 1 (1 is the server) without a word: refuse them clearly.
-        if data < 2
-            && (self.settings.multiplayer || self.settings.options.version() == Version::Godot3)
-        {
+        let checks_id =
+            config.messages == Messages::Multiplayer || config.options.version() == Version::Godot3;
+        if data < 2 && checks_id {
             self.down.peer_mut(client).disconnect(0);
+            let link = self.shared.open(addr, Some(data));
             let detail = format!("connect data {data} is not a peer id Godot accepts");
-            self.report.closed(addr, End::BadPeerId, Some(detail));
+            link.closed(End::BadPeerId, Some(&detail));
             return;
         }
+        let link = self.shared.open(addr, Some(data));
         let opened = self.open(channels, data).await;
         let (host, socket, upstream) = match opened {
             Ok(opened) => opened,
             Err(e) => {
                 self.down.peer_mut(client).disconnect(0);
-                let detail = format!("cannot connect upstream: {e}");
-                self.report.closed(addr, End::Error, Some(detail));
+                link.closed(End::Error, Some(&format!("cannot connect upstream: {e}")));
                 return;
             }
         };
         let n = self.next;
         self.next = n.wrapping_add(1);
         let reader = read_into(Arc::clone(&socket), Side::Leg(n), self.inbox.clone());
-        let context = Context {
-            settings: Arc::clone(&self.settings),
-            report: Arc::clone(&self.report),
-            peer: addr,
-        };
-        let filter = self.settings.multiplayer.then(|| {
-            let transport = match self.settings.options.version() {
-                Version::Godot3 => Transport::Enet3,
-                Version::Godot4 => Transport::Packets,
-            };
-            Filter::over(&context, transport, i32::try_from(data).ok())
-        });
         let leg = Leg {
             client: Some(client),
             id: data,
@@ -235,9 +222,7 @@ impl Proxy {
             last: Instant::now(),
             end: None,
             closing: None,
-            rate: context.rate_limit(),
-            context,
-            filter,
+            link,
             tallies: [Tally::new(Direction::ToUpstream), Tally::new(Direction::ToClient)],
             offsets: [0, 0],
         };
@@ -251,15 +236,10 @@ impl Proxy {
         channels: usize,
         data: u32,
     ) -> io::Result<(EnetHost, Arc<UdpSocket>, PeerID)> {
-        let local: SocketAddr = if self.upstream.is_ipv4() {
-            SocketAddr::from(([0, 0, 0, 0], 0))
-        } else {
-            SocketAddr::from(([0u16; 8], 0))
-        };
-        let socket = UdpSocket::bind(local).await?;
+        let socket = UdpSocket::bind(crate::relay::any_port(self.upstream)).await?;
         // Only the upstream server's datagrams reach this socket.
         socket.connect(self.upstream).await?;
-        let mut host = new_host(&self.settings, 1, channels)?;
+        let mut host = new_host(&self.shared.config, 1, channels)?;
         let peer = host
             .connect(self.upstream, channels, data)
             .map_err(|e| io::Error::other(format!("{e:?}")))?
@@ -277,10 +257,10 @@ impl Proxy {
         let Some(mut leg) = self.legs.remove(&n) else { return };
         leg.reader.abort();
         for tally in &mut leg.tallies {
-            self.report.merge(tally);
+            leg.link.merge(tally);
         }
         let (end, detail) = leg.end.take().unwrap_or((End::Closed, None));
-        self.report.closed(leg.context.peer, end, detail);
+        leg.link.closed(end, detail.as_deref());
     }
 
     /// At a stop: disconnects every peer at once and sends the disconnects.
@@ -295,7 +275,7 @@ impl Proxy {
             }
             leg.reader.abort();
             for tally in &mut leg.tallies {
-                self.report.merge(tally);
+                leg.link.merge(tally);
             }
         }
         for peer in self.down.peers_mut() {

@@ -1,21 +1,21 @@
 //! What is read of an ENet packet before its content: the flags rusty_enet does not report
-//! right ([`flags`]), the channel and Godot transfer mode the capture records
-//! ([`channel_of`]), and why Godot 3's transport refuses a packet ([`enet3_refusal`]).
+//! right ([`flags`]), the Godot transfer mode they mean ([`mode_of`]), and why Godot 3's
+//! transport refuses a packet ([`enet3_refusal`]).
 //!
 //! What it validates: Godot 3's header (8 bytes, a source that is the sending client's peer id)
-//! and that clients do not send on the system channel. Costs: O(1), but [`flags`] formats the
-//! packet's `Debug` (its data shown) and so is linear in the packet; only the capture calls it.
+//! and that clients do not send on the system channel. Costs: O(1); [`flags`] formats the
+//! packet's `Debug` (a few numbers and the data's address, not the data), so it is called only
+//! when a filter or a report asks for the transfer mode.
 
 use gdvariant_multiplayer::transport::enet3;
 use rusty_enet::Packet;
 
-use crate::proxy::Direction;
-use crate::proxy::multiplayer::Channel;
+use crate::filter::{Direction, TransferMode};
 
 /// ENet's packet flags (reliable 1, unsequenced 2, unreliable fragment 8). rusty_enet 0.4.1's
 /// `Packet::kind` ORs where it should mask, and so always says reliable; the flags themselves
-/// are right, and are shown by its `Debug`. Only the capture needs them (forwarding sends the
-/// packet itself, flags and all).
+/// are right, and are shown by its `Debug`. Forwarding does not need them (it sends the packet
+/// itself, flags and all).
 fn flags(packet: &Packet) -> u32 {
     let shown = format!("{packet:?}");
     shown
@@ -25,18 +25,17 @@ fn flags(packet: &Packet) -> u32 {
         .unwrap_or(1)
 }
 
-/// The channel and Godot transfer mode of a packet on ENet channel `channel`: reliable 0,
-/// unsequenced 1 (Godot's `TRANSFER_MODE_UNRELIABLE`), plain unreliable 2 (`UNRELIABLE_ORDERED`).
-pub(super) fn channel_of(channel: u8, packet: &Packet) -> Channel {
+/// The Godot transfer mode of a packet: reliable, unsequenced (Godot's
+/// `TRANSFER_MODE_UNRELIABLE`), or plain unreliable (`UNRELIABLE_ORDERED`).
+pub(super) fn mode_of(packet: &Packet) -> TransferMode {
     let flags = flags(packet);
-    let mode = if flags & 1 != 0 {
-        0
+    if flags & 1 != 0 {
+        TransferMode::Reliable
     } else if flags & 2 != 0 {
-        1
+        TransferMode::Unreliable
     } else {
-        2
-    };
-    Channel { number: channel, mode }
+        TransferMode::UnreliableOrdered
+    }
 }
 
 /// Why Godot 3 refuses a packet before reading what it carries: a client's packet on the
@@ -71,17 +70,17 @@ mod tests {
     #[test]
     fn flags_and_modes_of_every_kind() {
         let cases = [
-            (PacketKind::Reliable, 1, 0),
-            (PacketKind::Unreliable { sequenced: false }, 2, 1),
-            (PacketKind::Unreliable { sequenced: true }, 0, 2),
-            (PacketKind::AlwaysUnreliable { sequenced: true }, 8, 2),
-            (PacketKind::AlwaysUnreliable { sequenced: false }, 10, 1),
+            (PacketKind::Reliable, 1, TransferMode::Reliable),
+            (PacketKind::Unreliable { sequenced: false }, 2, TransferMode::Unreliable),
+            (PacketKind::Unreliable { sequenced: true }, 0, TransferMode::UnreliableOrdered),
+            (PacketKind::AlwaysUnreliable { sequenced: true }, 8, TransferMode::UnreliableOrdered),
+            (PacketKind::AlwaysUnreliable { sequenced: false }, 10, TransferMode::Unreliable),
         ];
         for (kind, expected_flags, mode) in cases {
             let packet = Packet::new(vec![1u8, 2, 3], kind);
             // Packets made here also carry NO_ALLOCATE (4); received ones do not.
             assert_eq!(flags(&packet) & !4, expected_flags, "{kind:?}");
-            assert_eq!(channel_of(4, &packet), Channel { number: 4, mode }, "{kind:?}");
+            assert_eq!(mode_of(&packet), mode, "{kind:?}");
         }
     }
 

@@ -1,0 +1,74 @@
+//! [`Log`]: an [`Observer`] that writes one JSON line on standard error per dropped message,
+//! turned-away client and abnormally closed connection. Each line is formatted into one string
+//! and written with one call, so lines from concurrent connections do not interleave.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::net::SocketAddr;
+
+use gdvariant::json::write_escaped;
+
+use crate::filter::Connection;
+use crate::observer::{Dropped, End, Observer};
+
+/// Writes JSON lines on standard error:
+/// `{"event":"drop","peer":..,"direction":..,"offset":..,"len":..,"reason":..,"detail":..}`
+/// (with `"dry_run":true` when it was forwarded anyway),
+/// `{"event":"refused","peer":..,"reason":"connection_limit"}` and
+/// `{"event":"close","peer":..,"reason":..,"detail":..}` for a connection that did not end
+/// normally. A closed standard error is ignored.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Log;
+
+/// Writes `line` and a newline on standard error.
+fn emit(mut line: String) {
+    line.push('\n');
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+}
+
+/// `"key":` and the escaped `text`, after a comma.
+fn field(line: &mut String, key: &str, text: &str) {
+    let _ = write!(line, ",\"{key}\":");
+    let _ = write_escaped(line, text);
+}
+
+/// `{"event":"EVENT","peer":"PEER"`.
+fn start(event: &str, peer: SocketAddr) -> String {
+    let mut line = format!("{{\"event\":\"{event}\"");
+    field(&mut line, "peer", &peer.to_string());
+    line
+}
+
+impl Observer for Log {
+    fn refused(&self, peer: SocketAddr) {
+        let mut line = start("refused", peer);
+        line.push_str(",\"reason\":\"connection_limit\"}");
+        emit(line);
+    }
+
+    fn dropped(&self, dropped: &Dropped<'_>) {
+        let mut line = start("drop", dropped.peer);
+        field(&mut line, "direction", dropped.direction.name());
+        let _ = write!(line, ",\"offset\":{},\"len\":{}", dropped.offset, dropped.len);
+        field(&mut line, "reason", dropped.reason);
+        field(&mut line, "detail", dropped.detail);
+        if dropped.dry_run {
+            line.push_str(",\"dry_run\":true");
+        }
+        line.push('}');
+        emit(line);
+    }
+
+    fn closed(&self, connection: &Connection, end: End, detail: Option<&str>) {
+        if end == End::Closed {
+            return;
+        }
+        let mut line = start("close", connection.peer);
+        field(&mut line, "reason", end.name());
+        if let Some(detail) = detail {
+            field(&mut line, "detail", detail);
+        }
+        line.push('}');
+        emit(line);
+    }
+}

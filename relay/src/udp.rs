@@ -1,0 +1,159 @@
+//! UDP: one value per datagram (`PacketPeerUDP`), no prefix. Each client address gets its own
+//! upstream socket (a session), forgotten after the idle timeout. Costs: O(datagram) plus the
+//! filter per datagram; O(sessions) when a new client comes (finished sessions are swept).
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use tokio::net::UdpSocket;
+use tokio::task::JoinHandle;
+use tokio::time::timeout;
+
+use crate::activity::Activity;
+use crate::filter::{Direction, Filter};
+use crate::link::{Link, Shared};
+use crate::observer::{End, Observer, Tally};
+
+/// Largest datagram read (the largest UDP payload, rounded up).
+const DATAGRAM_ROOM: usize = 64 << 10;
+
+/// A client address and its upstream socket.
+struct Session<F: Filter, O: Observer> {
+    link: Arc<Link<F, O>>,
+    upstream: Arc<UdpSocket>,
+    activity: Arc<Activity>,
+    /// Bytes of the client's datagrams so far (offsets in the drop reports).
+    offset: u64,
+    tally: Tally,
+    /// Relays the upstream's replies; ends when the session is idle.
+    replies: JoinHandle<()>,
+}
+
+impl<F: Filter, O: Observer> Session<F, O> {
+    /// Reports what the session forwarded and how it ended, and stops its replies.
+    fn end(mut self, end: End) {
+        self.link.merge(&mut self.tally);
+        self.replies.abort();
+        self.link.closed(end, None);
+    }
+}
+
+/// Receives datagrams until `stop` resolves.
+pub(crate) async fn serve<F: Filter, O: Observer>(
+    socket: Arc<UdpSocket>,
+    upstream: SocketAddr,
+    shared: Arc<Shared<F, O>>,
+    stop: impl Future,
+) -> io::Result<()> {
+    let mut sessions: HashMap<SocketAddr, Session<F, O>> = HashMap::new();
+    let mut buffer = vec![0u8; DATAGRAM_ROOM];
+    tokio::pin!(stop);
+    loop {
+        let (len, peer) = tokio::select! {
+            _ = &mut stop => break,
+            received = socket.recv_from(&mut buffer) => match received {
+                Ok(received) => received,
+                // An ICMP error from an earlier send, say: go on.
+                Err(_) => continue,
+            },
+        };
+        let datagram = Bytes::copy_from_slice(buffer.get(..len).unwrap_or(&[]));
+        if sessions.get(&peer).is_some_and(|s| s.replies.is_finished()) {
+            if let Some(old) = sessions.remove(&peer) {
+                old.end(End::Idle);
+            }
+        }
+        if !sessions.contains_key(&peer) {
+            let finished: Vec<SocketAddr> =
+                sessions.iter().filter(|(_, s)| s.replies.is_finished()).map(|(a, _)| *a).collect();
+            for addr in finished {
+                if let Some(old) = sessions.remove(&addr) {
+                    old.end(End::Idle);
+                }
+            }
+            if sessions.len() >= shared.config.max_connections {
+                shared.observer.refused(peer);
+                continue;
+            }
+            let Ok(session) = open(&shared, &socket, upstream, peer).await else {
+                continue;
+            };
+            sessions.insert(peer, session);
+        }
+        let Some(session) = sessions.get_mut(&peer) else { continue };
+        let offset = session.offset;
+        session.offset = offset.saturating_add(u64::try_from(len).unwrap_or(u64::MAX));
+        let checked = session.link.check_value(Direction::ToUpstream, datagram, offset, None);
+        if let Some(packet) = checked {
+            session.activity.touch();
+            session.tally.add(&packet);
+            let _ = session.upstream.send(packet.raw_bytes()).await;
+            session.link.merge(&mut session.tally);
+        }
+    }
+    for (_, session) in sessions.drain() {
+        session.end(End::Closed);
+    }
+    Ok(())
+}
+
+/// A new session for `peer`: an upstream socket and the task relaying its replies.
+async fn open<F: Filter, O: Observer>(
+    shared: &Arc<Shared<F, O>>,
+    socket: &Arc<UdpSocket>,
+    upstream: SocketAddr,
+    peer: SocketAddr,
+) -> io::Result<Session<F, O>> {
+    let up = Arc::new(UdpSocket::bind(crate::relay::any_port(upstream)).await?);
+    up.connect(upstream).await?;
+    let activity = Arc::new(Activity::new());
+    let link = Arc::new(shared.open(peer, None));
+    let replies = tokio::spawn(replies(
+        Arc::clone(&link),
+        Arc::clone(&up),
+        Arc::clone(socket),
+        Arc::clone(&activity),
+    ));
+    Ok(Session {
+        link,
+        upstream: up,
+        activity,
+        offset: 0,
+        tally: Tally::new(Direction::ToUpstream),
+        replies,
+    })
+}
+
+/// Relays the upstream's datagrams back to the client until the session is idle.
+async fn replies<F: Filter, O: Observer>(
+    link: Arc<Link<F, O>>,
+    upstream: Arc<UdpSocket>,
+    socket: Arc<UdpSocket>,
+    activity: Arc<Activity>,
+) {
+    let mut buffer = vec![0u8; DATAGRAM_ROOM];
+    let mut offset = 0u64;
+    let mut tally = Tally::new(Direction::ToClient);
+    let idle = link.config().idle;
+    loop {
+        let left = activity.left(idle);
+        let len = match timeout(left, upstream.recv(&mut buffer)).await {
+            Err(_) => break,
+            Ok(Err(_)) => continue,
+            Ok(Ok(len)) => len,
+        };
+        let datagram = Bytes::copy_from_slice(buffer.get(..len).unwrap_or(&[]));
+        let at = offset;
+        offset = offset.saturating_add(u64::try_from(len).unwrap_or(u64::MAX));
+        if let Some(packet) = link.check_value(Direction::ToClient, datagram, at, None) {
+            activity.touch();
+            tally.add(&packet);
+            let _ = socket.send_to(packet.raw_bytes(), link.connection.peer).await;
+            link.merge(&mut tally);
+        }
+    }
+}
