@@ -73,3 +73,8 @@ pub use filter::{Channel, Connection, Direction, Filter, Frame, TransferMode, Ve
 pub use log::Log;
 pub use observer::{Count, Dropped, End, Observer, Tally};
 pub use relay::Relay;
+
+/// The README's examples, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
