@@ -67,6 +67,7 @@ mod tcp;
 mod udp;
 #[cfg(feature = "websocket")]
 mod websocket;
+mod work;
 
 pub use config::{Config, ENET_MAX_PEERS, Messages, Transport};
 pub use filter::{Channel, Connection, Direction, Filter, Frame, TransferMode, Verdict};

@@ -89,9 +89,11 @@ async fn pump<F: Filter, O: Observer>(
             Ok(Ok(read)) => read,
         };
         let at_end = read == 0;
+        crate::work::count(1);
         loop {
             let item =
                 if at_end { codec.decode_eof(&mut buffer) } else { codec.decode(&mut buffer) };
+            crate::work::count(1);
             match item {
                 Ok(Some(Ok(packet))) => {
                     let message = Message {

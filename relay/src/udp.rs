@@ -1,6 +1,7 @@
 //! UDP: one value per datagram (`PacketPeerUDP`), no prefix. Each client address gets its own
 //! upstream socket (a session), forgotten after the idle timeout. Costs: O(datagram) plus the
-//! filter per datagram; O(sessions) when a new client comes (finished sessions are swept).
+//! filter per datagram, whoever sends it: a session that ends says so on a channel, so finding
+//! the ended ones is O(1) per ended session, never a sweep per new client.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -10,6 +11,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use tokio::net::UdpSocket;
+use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::timeout;
 
@@ -51,6 +53,8 @@ pub(crate) async fn serve<F: Filter, O: Observer>(
 ) -> io::Result<()> {
     let mut sessions: HashMap<SocketAddr, Session<F, O>> = HashMap::new();
     let mut buffer = vec![0u8; DATAGRAM_ROOM];
+    // Each session's replies task sends its address and number when it ends (idle).
+    let (ended, mut endings) = mpsc::unbounded_channel::<(SocketAddr, u64)>();
     tokio::pin!(stop);
     loop {
         let (len, peer) = tokio::select! {
@@ -61,25 +65,22 @@ pub(crate) async fn serve<F: Filter, O: Observer>(
                 Err(_) => continue,
             },
         };
+        crate::work::count(1);
         let datagram = Bytes::copy_from_slice(buffer.get(..len).unwrap_or(&[]));
-        if sessions.get(&peer).is_some_and(|s| s.replies.is_finished()) {
-            if let Some(old) = sessions.remove(&peer) {
-                old.end(End::Idle);
-            }
-        }
-        if !sessions.contains_key(&peer) {
-            let finished: Vec<SocketAddr> =
-                sessions.iter().filter(|(_, s)| s.replies.is_finished()).map(|(a, _)| *a).collect();
-            for addr in finished {
+        while let Ok((addr, number)) = endings.try_recv() {
+            crate::work::count(1);
+            if sessions.get(&addr).is_some_and(|s| s.link.connection.number == number) {
                 if let Some(old) = sessions.remove(&addr) {
                     old.end(End::Idle);
                 }
             }
+        }
+        if !sessions.contains_key(&peer) {
             if sessions.len() >= shared.config.max_connections {
                 shared.observer.refused(peer);
                 continue;
             }
-            let Ok(session) = open(&shared, &socket, upstream, peer).await else {
+            let Ok(session) = open(&shared, &socket, upstream, peer, ended.clone()).await else {
                 continue;
             };
             sessions.insert(peer, session);
@@ -107,17 +108,21 @@ async fn open<F: Filter, O: Observer>(
     socket: &Arc<UdpSocket>,
     upstream: SocketAddr,
     peer: SocketAddr,
+    ended: mpsc::UnboundedSender<(SocketAddr, u64)>,
 ) -> io::Result<Session<F, O>> {
     let up = Arc::new(UdpSocket::bind(crate::relay::any_port(upstream)).await?);
     up.connect(upstream).await?;
     let activity = Arc::new(Activity::new());
     let link = Arc::new(shared.open(peer, None));
-    let replies = tokio::spawn(replies(
-        Arc::clone(&link),
-        Arc::clone(&up),
-        Arc::clone(socket),
-        Arc::clone(&activity),
-    ));
+    let replies = tokio::spawn({
+        let link = Arc::clone(&link);
+        let (up, socket, activity) = (Arc::clone(&up), Arc::clone(socket), Arc::clone(&activity));
+        async move {
+            let number = link.connection.number;
+            replies(link, up, socket, activity).await;
+            let _ = ended.send((peer, number));
+        }
+    });
     Ok(Session {
         link,
         upstream: up,
@@ -146,6 +151,7 @@ async fn replies<F: Filter, O: Observer>(
             Ok(Err(_)) => continue,
             Ok(Ok(len)) => len,
         };
+        crate::work::count(1);
         let datagram = Bytes::copy_from_slice(buffer.get(..len).unwrap_or(&[]));
         let at = offset;
         offset = offset.saturating_add(u64::try_from(len).unwrap_or(u64::MAX));
