@@ -6,7 +6,7 @@
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use bytes::Bytes;
 use gdvariant::net::{BadFrame, Packet};
@@ -122,9 +122,25 @@ impl<F: Filter, O: Observer> Link<F, O> {
         }
     }
 
+    /// The filter's state, locked: a pump that judges many messages of one read locks it once
+    /// for all of them (uncontended but for the moments the other direction judges).
+    pub(crate) fn state(&self) -> MutexGuard<'_, F::State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// Whether a message goes on: the filter's verdict (a drop reported; in a dry run reported
     /// and forwarded anyway). `value` is the checked value of a values relay.
     pub(crate) fn pass(&self, message: &Message<'_>, value: Option<&Packet>) -> bool {
+        self.pass_with(&mut self.state(), message, value)
+    }
+
+    /// [`Link::pass`] with the state already locked.
+    pub(crate) fn pass_with(
+        &self,
+        state: &mut F::State,
+        message: &Message<'_>,
+        value: Option<&Packet>,
+    ) -> bool {
         let frame = Frame {
             direction: message.direction,
             connection: &self.connection,
@@ -133,10 +149,7 @@ impl<F: Filter, O: Observer> Link<F, O> {
             value,
             channel: message.channel,
         };
-        let verdict = {
-            let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-            self.shared.filter.judge(&mut state, &frame)
-        };
+        let verdict = self.shared.filter.judge(state, &frame);
         match verdict {
             Verdict::Forward => true,
             Verdict::Drop { reason, detail } => {

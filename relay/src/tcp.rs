@@ -90,41 +90,45 @@ async fn pump<F: Filter, O: Observer>(
         };
         let at_end = read == 0;
         crate::work::count(1);
-        loop {
-            let item =
-                if at_end { codec.decode_eof(&mut buffer) } else { codec.decode(&mut buffer) };
-            crate::work::count(1);
-            match item {
-                Ok(Some(Ok(packet))) => {
-                    let message = Message {
-                        direction,
-                        offset: packet.offset(),
-                        bytes: packet.payload(),
-                        len: packet.len(),
-                        channel: None,
-                    };
-                    if link.pass(&message, Some(&packet)) {
-                        tally.add(&packet);
-                        if packet.len() < COPY_BELOW {
-                            small.extend_from_slice(packet.raw_bytes());
-                        } else {
-                            if !small.is_empty() {
-                                out.push(small.split().freeze());
+        {
+            // Every frame of this read is judged under one lock of the filter's state.
+            let mut state = link.state();
+            loop {
+                let item =
+                    if at_end { codec.decode_eof(&mut buffer) } else { codec.decode(&mut buffer) };
+                crate::work::count(1);
+                match item {
+                    Ok(Some(Ok(packet))) => {
+                        let message = Message {
+                            direction,
+                            offset: packet.offset(),
+                            bytes: packet.payload(),
+                            len: packet.len(),
+                            channel: None,
+                        };
+                        if link.pass_with(&mut state, &message, Some(&packet)) {
+                            tally.add(&packet);
+                            if packet.len() < COPY_BELOW {
+                                small.extend_from_slice(packet.raw_bytes());
+                            } else {
+                                if !small.is_empty() {
+                                    out.push(small.split().freeze());
+                                }
+                                out.push(packet.into_bytes());
                             }
-                            out.push(packet.into_bytes());
+                        } else if settings.close_on_drop {
+                            return End::Refused;
                         }
-                    } else if settings.close_on_drop {
-                        return End::Refused;
                     }
-                }
-                Ok(Some(Err(bad))) => {
-                    link.bad_frame(direction, &bad);
-                    if settings.close_on_drop {
-                        return End::Refused;
+                    Ok(Some(Err(bad))) => {
+                        link.bad_frame(direction, &bad);
+                        if settings.close_on_drop {
+                            return End::Refused;
+                        }
                     }
+                    Ok(None) => break,
+                    Err(_) => return End::Error,
                 }
-                Ok(None) => break,
-                Err(_) => return End::Error,
             }
         }
         if !small.is_empty() {
