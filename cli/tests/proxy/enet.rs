@@ -11,10 +11,10 @@ use rusty_enet::{Event, Host, HostSettings, Packet, PacketKind, PeerID};
 
 use crate::support::*;
 
-type UdpHost = Host<UdpSocket>;
+pub type UdpHost = Host<UdpSocket>;
 
 /// A host on a loopback port.
-fn host(peers: usize) -> UdpHost {
+pub fn host(peers: usize) -> UdpHost {
     let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
     let settings = HostSettings { peer_limit: peers, channel_limit: 8, ..Default::default() };
     Host::new(socket, settings).unwrap()
@@ -30,14 +30,14 @@ fn flags(packet: &Packet) -> u32 {
 
 /// What a host saw.
 #[derive(Debug, PartialEq, Eq)]
-enum Seen {
+pub enum Seen {
     Connect(u32, usize),
     Receive(u8, u32, Vec<u8>),
     Disconnect,
 }
 
 /// Services both hosts until `done` holds of what the server and the client saw.
-fn run(
+pub fn run(
     server: &mut UdpHost,
     client: &mut UdpHost,
     seen: &mut (Vec<Seen>, Vec<Seen>),
@@ -72,7 +72,7 @@ fn by_channel(seen: &[Seen]) -> Vec<&Seen> {
 }
 
 /// A Godot 3 ENet packet: the header (source, target), then `value`.
-fn packet(source: u32, target: i32, value: &[u8]) -> Vec<u8> {
+pub fn packet(source: u32, target: i32, value: &[u8]) -> Vec<u8> {
     let mut out = source.to_le_bytes().to_vec();
     out.extend(target.to_le_bytes());
     out.extend_from_slice(value);
@@ -80,12 +80,12 @@ fn packet(source: u32, target: i32, value: &[u8]) -> Vec<u8> {
 }
 
 /// Godot 3's int `n`.
-fn int(n: u32) -> Vec<u8> {
+pub fn int(n: u32) -> Vec<u8> {
     [2u32, n].iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
 /// Godot 3's `PoolByteArray` of `len` bytes.
-fn bytes(len: u32) -> Vec<u8> {
+pub fn bytes(len: u32) -> Vec<u8> {
     let mut out = [20u32, len].iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
     out.extend((0..len).map(|i| (i % 251) as u8));
     out.resize(out.len().next_multiple_of(4), 0);
@@ -93,7 +93,7 @@ fn bytes(len: u32) -> Vec<u8> {
 }
 
 /// The client's connection and the server's peer once both saw the connect.
-fn connect(
+pub fn connect(
     proxy: SocketAddr,
     data: u32,
     server: &mut UdpHost,

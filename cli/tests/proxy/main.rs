@@ -13,6 +13,7 @@ mod support;
 
 mod disguised;
 mod enet;
+mod enet_hostile;
 mod examples;
 mod hostile;
 mod multiplayer;
