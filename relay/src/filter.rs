@@ -10,7 +10,6 @@
 use std::net::SocketAddr;
 
 use gdvariant::VariantRef;
-use gdvariant::net::Packet;
 
 /// Which way a message goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -112,7 +111,7 @@ pub struct Frame<'a> {
     pub(crate) connection: &'a Connection,
     pub(crate) offset: u64,
     pub(crate) bytes: &'a [u8],
-    pub(crate) value: Option<&'a Packet>,
+    pub(crate) value: Option<VariantRef<'a>>,
     pub(crate) channel: Option<ChannelOf<'a>>,
 }
 
@@ -145,14 +144,9 @@ impl<'a> Frame<'a> {
     }
 
     /// The value it carries ([`Messages::Values`](crate::Messages::Values)): one Godot's
-    /// `get_var` accepts, read lazily from the received bytes. `None` for multiplayer messages
-    /// and Godot 3's ENet system messages.
+    /// `get_var` accepts (validated, every string's text included), read lazily from the
+    /// received bytes. `None` for multiplayer messages and Godot 3's ENet system messages. O(1).
     pub fn value(&self) -> Option<VariantRef<'a>> {
-        self.value.map(Packet::value)
-    }
-
-    /// The checked value with its bytes and offsets (`None` as for [`Frame::value`]).
-    pub fn packet(&self) -> Option<&'a Packet> {
         self.value
     }
 

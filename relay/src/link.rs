@@ -8,8 +8,9 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use bytes::Bytes;
-use gdvariant::net::{BadFrame, Packet};
+use gdvariant::VariantRef;
+use gdvariant::framing::{FrameError, FrameErrorKind};
+use gdvariant::view::Element;
 
 use crate::config::Config;
 use crate::filter::{ChannelOf, Connection, Direction, Filter, Frame, Verdict};
@@ -97,23 +98,6 @@ impl<F: Filter, O: Observer> Link<F, O> {
         });
     }
 
-    /// Reports a frame Godot refuses (a TCP frame, or a datagram's value).
-    pub(crate) fn bad_frame(&self, direction: Direction, bad: &BadFrame) {
-        let bytes = bad.bytes().map_or(&[][..], |b| &b[..]);
-        self.shared.observer.dropped(&Dropped {
-            peer: self.connection.peer,
-            connection: Some(self.connection.number),
-            direction,
-            offset: bad.offset(),
-            len: bad.len(),
-            reason: bad.reason(),
-            detail: &bad.error().to_string(),
-            bytes,
-            channel: None,
-            dry_run: false,
-        });
-    }
-
     /// Reports what a direction forwarded, and clears its tally.
     pub(crate) fn merge(&self, tally: &mut Tally) {
         if !tally.is_empty() {
@@ -130,7 +114,7 @@ impl<F: Filter, O: Observer> Link<F, O> {
 
     /// Whether a message goes on: the filter's verdict (a drop reported; in a dry run reported
     /// and forwarded anyway). `value` is the checked value of a values relay.
-    pub(crate) fn pass(&self, message: &Message<'_>, value: Option<&Packet>) -> bool {
+    pub(crate) fn pass(&self, message: &Message<'_>, value: Option<VariantRef<'_>>) -> bool {
         self.pass_with(&mut self.state(), message, value)
     }
 
@@ -139,7 +123,7 @@ impl<F: Filter, O: Observer> Link<F, O> {
         &self,
         state: &mut F::State,
         message: &Message<'_>,
-        value: Option<&Packet>,
+        value: Option<VariantRef<'_>>,
     ) -> bool {
         let frame = Frame {
             direction: message.direction,
@@ -171,29 +155,33 @@ impl<F: Filter, O: Observer> Link<F, O> {
         }
     }
 
-    /// A datagram's value, when it is within the size limit, Godot accepts it and the filter
-    /// lets it go; anything else is reported. O(datagram) plus the filter.
+    /// The type of a datagram's value, when it is within the size limit, Godot accepts it (one
+    /// pass, as its `get_var` reads it: bytes after the value are ignored) and the filter lets
+    /// it go; anything else is reported. O(datagram) plus the filter; nothing is copied.
     pub(crate) fn check_value(
         &self,
         direction: Direction,
-        datagram: Bytes,
+        datagram: &[u8],
         offset: u64,
         channel: Option<ChannelOf<'_>>,
-    ) -> Option<Packet> {
+    ) -> Option<gdvariant::VariantType> {
         let max = self.config().max_frame;
+        let message = Message::whole(direction, offset, datagram, channel);
         if datagram.len() > usize::try_from(max).unwrap_or(usize::MAX) {
-            let message = Message::whole(direction, offset, &datagram, channel);
             let detail = format!("datagram of {} bytes over the limit of {max}", datagram.len());
             self.dropped(&message, "too_large", &detail, false);
             return None;
         }
-        match Packet::datagram_at(datagram, offset, self.config().options) {
-            Ok(packet) => {
-                let message = Message::whole(direction, offset, packet.raw_bytes(), channel);
-                self.pass(&message, Some(&packet)).then_some(packet)
+        match Element::validate_at(datagram, 0, self.config().options) {
+            Ok(element) => {
+                let value = element.value();
+                self.pass(&message, Some(value)).then(|| value.variant_type())
             }
-            Err(bad) => {
-                self.bad_frame(direction, &bad);
+            Err(error) => {
+                let base = usize::try_from(offset).unwrap_or(usize::MAX);
+                let kind = FrameErrorKind::Value(error.offset_by(base));
+                let detail = FrameError::new(offset, kind).to_string();
+                self.dropped(&message, "invalid_value", &detail, false);
                 None
             }
         }

@@ -4,7 +4,6 @@
 
 use std::net::SocketAddr;
 
-use gdvariant::net::Packet;
 use gdvariant::{VariantType, Version};
 
 use crate::filter::{Channel, Connection, Direction};
@@ -110,12 +109,12 @@ impl Tally {
         self.forwarded.add(len);
     }
 
-    /// Counts a forwarded value. O(1).
-    pub(crate) fn add(&mut self, packet: &Packet) {
-        self.forwarded.add(packet.len());
-        let id = usize::from(packet.variant_type().id(Version::Godot4).unwrap_or(0));
+    /// Counts a forwarded value of `len` bytes (a TCP prefix counted) and type `ty`. O(1).
+    pub(crate) fn add(&mut self, len: usize, ty: VariantType) {
+        self.forwarded.add(len);
+        let id = usize::from(ty.id(Version::Godot4).unwrap_or(0));
         if let Some(count) = self.by_type.get_mut(id) {
-            count.add(packet.len());
+            count.add(len);
         }
     }
 

@@ -1,22 +1,23 @@
-//! TCP: length-prefixed frames (`StreamPeer.put_var`, `PacketPeerStream`), read with
-//! [`FrameCodec`] (each value validated once, as Godot's `get_var` reads it), judged by the
-//! filter, and forwarded as the exact bytes received. Costs: O(bytes) per read plus the filter;
-//! a frame over the size limit is discarded as it arrives, never buffered whole.
+//! TCP: length-prefixed frames (`StreamPeer.put_var`, `PacketPeerStream`). Each read is
+//! scanned in place ([`framing::receive`]: every value validated once, as Godot's `get_var`
+//! reads it), each complete frame judged by the filter, and the accepted frames are written from
+//! the receive buffer as they came, one vectored write per read (a read whose frames all pass is
+//! one slice). Nothing is allocated per frame. Costs: O(bytes) per read plus the filter; a frame
+//! over the size limit is discarded as it arrives, never buffered whole, so the buffer holds at
+//! most one frame of at most the limit plus one read.
 
 use std::io::IoSlice;
 
-use bytes::{Buf, Bytes, BytesMut};
-use gdvariant::net::FrameCodec;
+use bytes::{Buf, BytesMut};
+use gdvariant::framing::{self, FrameError, FrameErrorKind, Received};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::time::timeout;
-use tokio_util::codec::Decoder;
-
-use crate::config::Config;
 
 use crate::accept::{Stream, both_ways};
 use crate::activity::Activity;
+use crate::config::Config;
 use crate::filter::{Direction, Filter};
 use crate::link::{Link, Message};
 use crate::observer::{End, Observer, Tally};
@@ -25,10 +26,6 @@ use crate::observer::{End, Observer, Tally};
 const READ_ROOM: usize = 64 << 10;
 /// Slices handed to one vectored write.
 const MAX_SLICES: usize = 64;
-/// Frames up to this size are copied into one output buffer (one write for many small frames);
-/// larger ones are written from where they were received.
-const COPY_BELOW: usize = 4 << 10;
-
 /// Length-prefixed frames over TCP.
 pub struct Tcp;
 
@@ -62,9 +59,32 @@ impl Stream for Tcp {
     }
 }
 
-/// One direction: reads bytes, cuts them into frames, forwards the frames Godot accepts and
-/// the filter lets go (their exact bytes: small frames copied together, large ones from the
-/// receive buffer, all with one vectored write per read), reports the rest.
+/// Where one direction's stream stands: the stream offset of the first byte not scanned yet,
+/// and the bytes of a refused frame still to discard as they arrive.
+#[derive(Debug, Default)]
+struct Position {
+    offset: u64,
+    discard: u64,
+}
+
+impl Position {
+    /// Moves past `n` bytes.
+    fn advance(&mut self, n: usize) {
+        self.offset = self.offset.saturating_add(u64::try_from(n).unwrap_or(u64::MAX));
+    }
+}
+
+/// What scanning one read's bytes gave.
+enum Scanned {
+    /// Bytes of the buffer scanned (to drop once the accepted ones are written).
+    Read(usize),
+    /// A frame was dropped with `close_on_drop`.
+    Refused,
+}
+
+/// One direction: reads bytes, scans the frames they complete, and forwards the frames Godot
+/// accepts and the filter lets go (their exact bytes, from the receive buffer), reporting the
+/// rest.
 async fn pump<F: Filter, O: Observer>(
     mut src: OwnedReadHalf,
     mut dst: OwnedWriteHalf,
@@ -73,11 +93,10 @@ async fn pump<F: Filter, O: Observer>(
     activity: &Activity,
 ) -> End {
     let settings = link.config();
-    let mut codec = FrameCodec::new(settings.prefix(), settings.options);
     let mut buffer = BytesMut::with_capacity(READ_ROOM);
-    let mut out: Vec<Bytes> = Vec::new();
-    let mut small = BytesMut::new();
+    let mut runs: Vec<(usize, usize)> = Vec::new();
     let mut tally = Tally::new(direction);
+    let mut position = Position::default();
     loop {
         if buffer.capacity().saturating_sub(buffer.len()) < READ_ROOM / 4 {
             buffer.reserve(READ_ROOM);
@@ -90,54 +109,13 @@ async fn pump<F: Filter, O: Observer>(
         };
         let at_end = read == 0;
         crate::work::count(1);
-        {
-            // Every frame of this read is judged under one lock of the filter's state.
-            let mut state = link.state();
-            loop {
-                let item =
-                    if at_end { codec.decode_eof(&mut buffer) } else { codec.decode(&mut buffer) };
-                crate::work::count(1);
-                match item {
-                    Ok(Some(Ok(packet))) => {
-                        let message = Message {
-                            direction,
-                            offset: packet.offset(),
-                            bytes: packet.payload(),
-                            len: packet.len(),
-                            channel: None,
-                        };
-                        if link.pass_with(&mut state, &message, Some(&packet)) {
-                            tally.add(&packet);
-                            if packet.len() < COPY_BELOW {
-                                small.extend_from_slice(packet.raw_bytes());
-                            } else {
-                                if !small.is_empty() {
-                                    out.push(small.split().freeze());
-                                }
-                                out.push(packet.into_bytes());
-                            }
-                        } else if settings.close_on_drop {
-                            return End::Refused;
-                        }
-                    }
-                    Ok(Some(Err(bad))) => {
-                        link.bad_frame(direction, &bad);
-                        if settings.close_on_drop {
-                            return End::Refused;
-                        }
-                    }
-                    Ok(None) => break,
-                    Err(_) => return End::Error,
-                }
-            }
-        }
-        if !small.is_empty() {
-            out.push(small.split().freeze());
-        }
-        if !out.is_empty() {
+        let scanned = scan(&buffer, at_end, direction, link, &mut position, &mut runs, &mut tally);
+        let Scanned::Read(consumed) = scanned else { return End::Refused };
+        if !runs.is_empty() {
             activity.touch();
-            let written = timeout(settings.idle, write_all(&mut dst, &mut out)).await;
+            let written = timeout(settings.idle, write_runs(&mut dst, &buffer, &runs)).await;
             link.merge(&mut tally);
+            runs.clear();
             match written {
                 Err(_) => return End::Idle,
                 Ok(Err(_)) => return End::Error,
@@ -146,6 +124,7 @@ async fn pump<F: Filter, O: Observer>(
         } else if activity.left(settings.idle).is_zero() {
             return End::Idle;
         }
+        buffer.advance(consumed.min(buffer.len()));
         if at_end {
             let _ = dst.shutdown().await;
             return End::Closed;
@@ -153,35 +132,145 @@ async fn pump<F: Filter, O: Observer>(
     }
 }
 
-/// Writes every buffer of `queue` in order, several per system call, and empties the queue.
-async fn write_all(dst: &mut OwnedWriteHalf, queue: &mut Vec<Bytes>) -> std::io::Result<()> {
-    let mut first = 0;
-    while first < queue.len() {
+/// Scans the complete frames at the front of `buffer` (all of it at the end of the stream,
+/// where a cut frame is reported): each good frame is judged, accepted ones are added to `runs`
+/// (ranges of `buffer`, adjacent ones merged), refused ones reported. The filter's state is
+/// locked once for the whole read.
+fn scan<F: Filter, O: Observer>(
+    buffer: &[u8],
+    at_end: bool,
+    direction: Direction,
+    link: &Link<F, O>,
+    position: &mut Position,
+    runs: &mut Vec<(usize, usize)>,
+    tally: &mut Tally,
+) -> Scanned {
+    let settings = link.config();
+    let (prefix, options) = (settings.prefix(), settings.options);
+    let mut state = link.state();
+    let mut at = 0usize;
+    loop {
+        if position.discard > 0 {
+            let here = buffer.len().saturating_sub(at);
+            let n = usize::try_from(position.discard).unwrap_or(usize::MAX).min(here);
+            at = at.saturating_add(n);
+            position.advance(n);
+            position.discard =
+                position.discard.saturating_sub(u64::try_from(n).unwrap_or(u64::MAX));
+            if position.discard > 0 {
+                return Scanned::Read(at);
+            }
+        }
+        let rest = buffer.get(at..).unwrap_or(&[]);
+        if rest.is_empty() {
+            return Scanned::Read(at);
+        }
+        crate::work::count(1);
+        let offset = position.offset;
+        match framing::receive(rest, offset, prefix, options) {
+            Received::Incomplete { needed } => {
+                if at_end {
+                    let error = FrameError::new(offset, FrameErrorKind::Incomplete { needed });
+                    let message = Message::whole(direction, offset, rest, None);
+                    link.dropped(&message, "incomplete", &error.to_string(), false);
+                    position.advance(rest.len());
+                    return Scanned::Read(buffer.len());
+                }
+                return Scanned::Read(at);
+            }
+            Received::Frame(frame) => {
+                let len = frame.len();
+                let message =
+                    Message { direction, offset, bytes: frame.payload(), len, channel: None };
+                if link.pass_with(&mut state, &message, Some(frame.value())) {
+                    tally.add(len, frame.variant_type());
+                    let end = at.saturating_add(len);
+                    match runs.last_mut() {
+                        Some(run) if run.1 == at => run.1 = end,
+                        _ => runs.push((at, end)),
+                    }
+                } else if settings.close_on_drop {
+                    return Scanned::Refused;
+                }
+                at = at.saturating_add(len);
+                position.advance(len);
+            }
+            Received::Bad { error, len } => {
+                let reason = error.reason();
+                let detail = error.to_string();
+                match usize::try_from(len) {
+                    Ok(whole) if whole <= rest.len() => {
+                        let bytes = rest.get(..whole).unwrap_or(rest);
+                        link.dropped(
+                            &Message::whole(direction, offset, bytes, None),
+                            reason,
+                            &detail,
+                            false,
+                        );
+                        at = at.saturating_add(whole);
+                        position.advance(whole);
+                    }
+                    _ => {
+                        // Over the size limit: skip what is here, discard the rest as it comes.
+                        let message = Message {
+                            direction,
+                            offset,
+                            bytes: &[],
+                            len: usize::try_from(len).unwrap_or(usize::MAX),
+                            channel: None,
+                        };
+                        link.dropped(&message, reason, &detail, false);
+                        at = buffer.len();
+                        position.advance(rest.len());
+                        position.discard =
+                            len.saturating_sub(u64::try_from(rest.len()).unwrap_or(u64::MAX));
+                    }
+                }
+                if settings.close_on_drop {
+                    return Scanned::Refused;
+                }
+            }
+        }
+    }
+}
+
+/// Writes the `runs` of `buffer` in order, several per system call.
+async fn write_runs(
+    dst: &mut OwnedWriteHalf,
+    buffer: &[u8],
+    runs: &[(usize, usize)],
+) -> std::io::Result<()> {
+    let mut first = 0usize;
+    let mut skip = 0usize; // bytes of runs[first] already written
+    while first < runs.len() {
         let mut written = {
-            let mut slices = [IoSlice::new(&[]); MAX_SLICES];
+            let mut io = [IoSlice::new(&[]); MAX_SLICES];
             let mut count = 0usize;
-            for (slot, bytes) in slices.iter_mut().zip(queue.iter().skip(first)) {
-                *slot = IoSlice::new(bytes);
+            for (slot, (i, &(start, end))) in io.iter_mut().zip(runs.iter().enumerate().skip(first))
+            {
+                let start = if i == first { start.saturating_add(skip) } else { start };
+                *slot = IoSlice::new(buffer.get(start..end).unwrap_or(&[]));
                 count = count.saturating_add(1);
             }
-            let slices = slices.get(..count).unwrap_or(&[]);
-            let written = dst.write_vectored(slices).await?;
+            let io = io.get(..count).unwrap_or(&[]);
+            let written = dst.write_vectored(io).await?;
             if written == 0 {
                 return Err(std::io::ErrorKind::WriteZero.into());
             }
             written
         };
         while written > 0 {
-            let Some(front) = queue.get_mut(first) else { break };
-            if written >= front.len() {
-                written = written.saturating_sub(front.len());
+            let Some(&(start, end)) = runs.get(first) else { break };
+            let left = end.saturating_sub(start).saturating_sub(skip);
+            if written >= left {
+                written = written.saturating_sub(left);
                 first = first.saturating_add(1);
+                skip = 0;
             } else {
-                front.advance(written);
+                skip = skip.saturating_add(written);
                 written = 0;
             }
         }
     }
-    queue.clear();
     Ok(())
 }

@@ -9,7 +9,6 @@ use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use bytes::Bytes;
 use tokio::net::UdpSocket;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
@@ -66,7 +65,7 @@ pub(crate) async fn serve<F: Filter, O: Observer>(
             },
         };
         crate::work::count(1);
-        let datagram = Bytes::copy_from_slice(buffer.get(..len).unwrap_or(&[]));
+        let datagram = buffer.get(..len).unwrap_or(&[]);
         while let Ok((addr, number)) = endings.try_recv() {
             crate::work::count(1);
             if sessions.get(&addr).is_some_and(|s| s.link.connection.number == number) {
@@ -89,10 +88,10 @@ pub(crate) async fn serve<F: Filter, O: Observer>(
         let offset = session.offset;
         session.offset = offset.saturating_add(u64::try_from(len).unwrap_or(u64::MAX));
         let checked = session.link.check_value(Direction::ToUpstream, datagram, offset, None);
-        if let Some(packet) = checked {
+        if let Some(ty) = checked {
             session.activity.touch();
-            session.tally.add(&packet);
-            let _ = session.upstream.send(packet.raw_bytes()).await;
+            session.tally.add(datagram.len(), ty);
+            let _ = session.upstream.send(datagram).await;
             session.link.merge(&mut session.tally);
         }
     }
@@ -152,13 +151,13 @@ async fn replies<F: Filter, O: Observer>(
             Ok(Ok(len)) => len,
         };
         crate::work::count(1);
-        let datagram = Bytes::copy_from_slice(buffer.get(..len).unwrap_or(&[]));
+        let datagram = buffer.get(..len).unwrap_or(&[]);
         let at = offset;
         offset = offset.saturating_add(u64::try_from(len).unwrap_or(u64::MAX));
-        if let Some(packet) = link.check_value(Direction::ToClient, datagram, at, None) {
+        if let Some(ty) = link.check_value(Direction::ToClient, datagram, at, None) {
             activity.touch();
-            tally.add(&packet);
-            let _ = socket.send_to(packet.raw_bytes(), link.connection.peer).await;
+            tally.add(datagram.len(), ty);
+            let _ = socket.send_to(datagram, link.connection.peer).await;
             link.merge(&mut tally);
         }
     }

@@ -128,9 +128,9 @@ where
                 }
                 passes.then_some(data)
             }
-            Messages::Values => link.check_value(direction, data, at, None).map(|packet| {
-                tally.add(&packet);
-                packet.into_bytes()
+            Messages::Values => link.check_value(direction, &data, at, None).map(|ty| {
+                tally.add(data.len(), ty);
+                data
             }),
         };
         let Some(bytes) = passed else {

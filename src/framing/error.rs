@@ -70,6 +70,20 @@ impl FrameError {
         self.kind
     }
 
+    /// A short, stable name for logs and counters: `invalid_value`, `too_large`,
+    /// `negative_length`, `incomplete` (the stream ended inside the frame), `io` or
+    /// `output_full`. O(1).
+    pub const fn reason(&self) -> &'static str {
+        match self.kind {
+            FrameErrorKind::Incomplete { .. } => "incomplete",
+            FrameErrorKind::TooLarge { .. } => "too_large",
+            FrameErrorKind::NegativeLength { .. } => "negative_length",
+            FrameErrorKind::Value(_) => "invalid_value",
+            FrameErrorKind::OutputFull { .. } => "output_full",
+            FrameErrorKind::Io(_) => "io",
+        }
+    }
+
     /// The same error with its offsets moved `by` bytes further (the frame's, and a
     /// [`FrameErrorKind::Value`] error's inner offset), for frames read out of a buffer that
     /// starts `by` bytes into a stream. Saturates instead of overflowing.

@@ -239,19 +239,7 @@ impl BadFrame {
     /// `negative_length`, `incomplete` (the stream ended inside the frame), `io` or
     /// `output_full`.
     pub fn reason(&self) -> &'static str {
-        reason(self.error.kind())
-    }
-}
-
-/// The short name of an error kind.
-pub(crate) fn reason(kind: FrameErrorKind) -> &'static str {
-    match kind {
-        FrameErrorKind::Incomplete { .. } => "incomplete",
-        FrameErrorKind::TooLarge { .. } => "too_large",
-        FrameErrorKind::NegativeLength { .. } => "negative_length",
-        FrameErrorKind::Value(_) => "invalid_value",
-        FrameErrorKind::OutputFull { .. } => "output_full",
-        FrameErrorKind::Io(_) => "io",
+        self.error.reason()
     }
 }
 

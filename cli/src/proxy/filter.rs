@@ -74,8 +74,8 @@ impl gdvariant_relay::Filter for ProxyFilter {
     fn judge(&self, state: &mut State, frame: &Frame<'_>) -> Verdict {
         match state {
             State::Values(rate) => {
-                let Some(packet) = frame.packet() else { return Verdict::Forward };
-                if let Some(rule) = refusal(&self.settings.drop_if, frame.direction(), packet) {
+                let Some(value) = frame.value() else { return Verdict::Forward };
+                if let Some(rule) = refusal(&self.settings.drop_if, frame.direction(), value) {
                     return Verdict::drop("drop_if", rule);
                 }
                 over_rate(frame, rate, "frames")

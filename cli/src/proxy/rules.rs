@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use gdvariant::net::Packet;
+use gdvariant::VariantRef;
 use tokio::time::Instant;
 
 use crate::failure::Failure;
@@ -41,15 +41,15 @@ impl DropIf {
         Ok(DropIf { text, condition, direction })
     }
 
-    /// Why `packet`, going `direction`, is dropped by this rule: `None` when it is not (another
+    /// Why `value`, going `direction`, is dropped by this rule: `None` when it is not (another
     /// direction, or the value does not meet the condition). A value the path cannot be followed
     /// in is dropped (fail closed; see [`Condition::holds_or_unreadable`]). O(bytes of the value
     /// x steps of the path).
-    pub fn refuses(&self, direction: Direction, packet: &Packet) -> Option<String> {
+    pub fn refuses(&self, direction: Direction, value: VariantRef<'_>) -> Option<String> {
         if self.direction.is_some_and(|only| only != direction) {
             return None;
         }
-        match self.condition.holds_or_unreadable(packet.value()) {
+        match self.condition.holds_or_unreadable(value) {
             Ok(true) => Some(self.text.clone()),
             Ok(false) => None,
             Err(error) => Some(format!("{} (the path cannot be followed: {error})", self.text)),
@@ -92,10 +92,10 @@ impl RateLimit {
     }
 }
 
-/// Why a frame that Godot accepts, going `direction`, is still dropped: the first rule that
+/// Why a value that Godot accepts, going `direction`, is still dropped: the first rule that
 /// refuses it.
-pub fn refusal(rules: &[DropIf], direction: Direction, packet: &Packet) -> Option<String> {
-    rules.iter().find_map(|rule| rule.refuses(direction, packet))
+pub fn refusal(rules: &[DropIf], direction: Direction, value: VariantRef<'_>) -> Option<String> {
+    rules.iter().find_map(|rule| rule.refuses(direction, value))
 }
 
 #[cfg(test)]
@@ -104,6 +104,7 @@ mod tests {
     use super::*;
     use bytes::Bytes;
     use gdvariant::Options;
+    use gdvariant::net::Packet;
 
     /// A Godot 3 datagram holding `[element]`.
     fn one_element(element: &[u8]) -> Packet {
@@ -133,7 +134,8 @@ mod tests {
         ];
         for (rule, packet, drops) in cases {
             let drop_if = DropIf::parse(rule, None).unwrap();
-            assert_eq!(drop_if.refuses(Direction::ToUpstream, packet).is_some(), drops, "{rule}");
+            let value = packet.value();
+            assert_eq!(drop_if.refuses(Direction::ToUpstream, value).is_some(), drops, "{rule}");
             let condition = Condition::parse(rule).unwrap();
             assert_eq!(condition.holds(packet.value()), drops, "--where {rule}");
         }

@@ -9,7 +9,6 @@
 
 use std::sync::Arc;
 
-use bytes::Bytes;
 use gdvariant::Version;
 use gdvariant_multiplayer::transport::enet3;
 use rusty_enet::{Packet, PeerID};
@@ -140,12 +139,12 @@ impl<F: Filter, O: Observer> Leg<F, O> {
             }
             Messages::Values => {
                 let skip = if godot3 { HEADER } else { 0 };
-                let payload = Bytes::copy_from_slice(data.get(skip..).unwrap_or(&[]));
+                let payload = data.get(skip..).unwrap_or(&[]);
                 let offset = at.saturating_add(u64::try_from(skip).unwrap_or(0));
                 match self.link.check_value(direction, payload, offset, Some(place)) {
-                    Some(value) => {
+                    Some(ty) => {
                         if let Some(tally) = self.tallies.get_mut(index) {
-                            tally.add(&value);
+                            tally.add(payload.len(), ty);
                         }
                         true
                     }
