@@ -10,6 +10,7 @@
 use std::net::SocketAddr;
 
 use gdvariant::VariantRef;
+use gdvariant::view::Element;
 
 /// Which way a message goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -111,7 +112,7 @@ pub struct Frame<'a> {
     pub(crate) connection: &'a Connection,
     pub(crate) offset: u64,
     pub(crate) bytes: &'a [u8],
-    pub(crate) value: Option<VariantRef<'a>>,
+    pub(crate) value: Option<Element<'a>>,
     pub(crate) channel: Option<ChannelOf<'a>>,
 }
 
@@ -145,8 +146,14 @@ impl<'a> Frame<'a> {
 
     /// The value it carries ([`Messages::Values`](crate::Messages::Values)): one Godot's
     /// `get_var` accepts (validated, every string's text included), read lazily from the
-    /// received bytes. `None` for multiplayer messages and Godot 3's ENet system messages. O(1).
+    /// received bytes. `None` for multiplayer messages and Godot 3's ENet system messages. O(1)
+    /// (its head is read when asked for, not before).
     pub fn value(&self) -> Option<VariantRef<'a>> {
+        self.value.map(|element| element.value())
+    }
+
+    /// The value with where it sits and its exact bytes (`None` as for [`Frame::value`]). O(1).
+    pub fn element(&self) -> Option<Element<'a>> {
         self.value
     }
 

@@ -8,7 +8,6 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use gdvariant::VariantRef;
 use gdvariant::framing::{FrameError, FrameErrorKind};
 use gdvariant::view::Element;
 
@@ -114,7 +113,7 @@ impl<F: Filter, O: Observer> Link<F, O> {
 
     /// Whether a message goes on: the filter's verdict (a drop reported; in a dry run reported
     /// and forwarded anyway). `value` is the checked value of a values relay.
-    pub(crate) fn pass(&self, message: &Message<'_>, value: Option<VariantRef<'_>>) -> bool {
+    pub(crate) fn pass(&self, message: &Message<'_>, value: Option<Element<'_>>) -> bool {
         self.pass_with(&mut self.state(), message, value)
     }
 
@@ -123,7 +122,7 @@ impl<F: Filter, O: Observer> Link<F, O> {
         &self,
         state: &mut F::State,
         message: &Message<'_>,
-        value: Option<VariantRef<'_>>,
+        value: Option<Element<'_>>,
     ) -> bool {
         let frame = Frame {
             direction: message.direction,
@@ -173,10 +172,7 @@ impl<F: Filter, O: Observer> Link<F, O> {
             return None;
         }
         match Element::validate_at(datagram, 0, self.config().options) {
-            Ok(element) => {
-                let value = element.value();
-                self.pass(&message, Some(value)).then(|| value.variant_type())
-            }
+            Ok(element) => self.pass(&message, Some(element)).then(|| element.variant_type()),
             Err(error) => {
                 let base = usize::try_from(offset).unwrap_or(usize::MAX);
                 let kind = FrameErrorKind::Value(error.offset_by(base));

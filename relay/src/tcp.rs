@@ -182,7 +182,7 @@ fn scan<F: Filter, O: Observer>(
                 let len = frame.len();
                 let message =
                     Message { direction, offset, bytes: frame.payload(), len, channel: None };
-                if link.pass_with(&mut state, &message, Some(frame.value())) {
+                if link.pass_with(&mut state, &message, Some(frame.element())) {
                     tally.add(len, frame.variant_type());
                     let end = at.saturating_add(len);
                     match runs.last_mut() {

@@ -74,8 +74,12 @@ impl gdvariant_relay::Filter for ProxyFilter {
     fn judge(&self, state: &mut State, frame: &Frame<'_>) -> Verdict {
         match state {
             State::Values(rate) => {
-                let Some(value) = frame.value() else { return Verdict::Forward };
-                if let Some(rule) = refusal(&self.settings.drop_if, frame.direction(), value) {
+                // The value's head is read only when a rule needs it.
+                let rules = &self.settings.drop_if;
+                if !rules.is_empty()
+                    && let Some(value) = frame.value()
+                    && let Some(rule) = refusal(rules, frame.direction(), value)
+                {
                     return Verdict::drop("drop_if", rule);
                 }
                 over_rate(frame, rate, "frames")
