@@ -40,8 +40,8 @@
 //!
 //! # Costs
 //!
-//! Per message: O(its bytes) to check it (the value is validated once, in one pass), plus the
-//! filter. Memory per connection: its receive buffers (64 KiB for TCP and UDP, ENet's own
+//! Per message: O(its bytes) to check it (the value is validated once, in one pass, where it
+//! was received), plus the filter; nothing is allocated or copied per message. Memory per connection: its receive buffers (64 KiB for TCP and UDP, ENet's own
 //! per-peer buffers, at most `max_frame` waiting in ENet reassembly) plus the filter's state.
 //! Over ENet one task owns every host; over the other transports each connection has its own
 //! task.
