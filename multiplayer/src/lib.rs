@@ -213,6 +213,8 @@ mod field;
 pub mod godot3;
 pub mod godot4;
 #[cfg(feature = "alloc")]
+pub mod project;
+#[cfg(feature = "alloc")]
 pub mod session;
 pub mod transport;
 
