@@ -48,6 +48,8 @@ pub struct Rules {
     pub allow: Vec<Allow>,
     /// `allow-raw`: RAW packets pass (`Some(rate)`; `Some(None)` without a limit).
     pub raw: Option<Option<u32>>,
+    /// The node keys of the `methods` and `native` lines, in order, each once.
+    pub keys: Vec<String>,
 }
 
 impl Rules {
@@ -137,6 +139,11 @@ impl Rules {
                     rules.raw = Some(rate);
                 }
                 _ => return Err(at("unknown rule")),
+            }
+        }
+        for (node, _) in scripts.iter().chain(&natives) {
+            if !rules.keys.contains(node) {
+                rules.keys.push(node.clone());
             }
         }
         // A node's list holds both kinds: pair them by node.

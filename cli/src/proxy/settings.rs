@@ -11,6 +11,7 @@ use super::rules::DropIf;
 use super::{Direction, ProxyArgs, ProxyGodot};
 use crate::FrameArgs;
 use crate::failure::Failure;
+use crate::multiplayer::project;
 use crate::multiplayer::rules::Rules;
 
 /// Most peers an ENet host serves (ENet's 12-bit peer ids).
@@ -101,6 +102,7 @@ impl Settings {
             max_frame_len: args.max_frame,
         };
         let rules = args.rules.as_deref().map(Rules::read).transpose()?;
+        let rules = project::for_proxy(rules, args.project.as_deref(), version)?;
         let capture = match &args.capture {
             Some(path) => {
                 use gdvariant_multiplayer::capture::Transport;

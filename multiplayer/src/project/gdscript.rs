@@ -112,15 +112,15 @@ fn string_body(text: &str, start: usize, quote: char, triple: bool, raw: bool) -
                 'f' => out.push('\u{c}'),
                 'v' => out.push('\u{b}'),
                 'u' | 'U' => {
-                    let digits = if next == 'u' { 4 } else { 6 };
+                    let digits: u8 = if next == 'u' { 4 } else { 6 };
                     let mut value: u32 = 0;
-                    let mut read = 0;
+                    let mut read = 0u8;
                     while read < digits {
                         match chars.peek().and_then(|&(_, d)| d.to_digit(16)) {
                             Some(d) => {
                                 value = value.saturating_mul(16).saturating_add(d);
                                 chars.next();
-                                read += 1;
+                                read = read.saturating_add(1);
                             }
                             None => break,
                         }

@@ -432,9 +432,9 @@ impl ProjectIndex {
         let none = (Vec::new(), Vec::new());
         let scripts = core::iter::once(&none).chain(self.scripts.iter());
         for (native, script) in scripts {
-            if !(native.is_empty() && script.is_empty()) {
-                methods.script(MethodList::new(native, script));
-            }
+            // The empty list too: a node without RPCs (a synchronizer, a spawner) announces
+            // the MD5 of no names.
+            methods.script(MethodList::new(native, script));
             if self.loose.is_empty() {
                 continue;
             }
