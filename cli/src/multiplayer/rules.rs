@@ -16,6 +16,10 @@
 //! allow-raw 10/s
 //! ```
 //!
+//! With `--project DIR` the project's lists come after the file's (a node a `methods` or
+//! `native` pattern matches keeps the file's list), and a `methods`/`native` key that matches
+//! no node of the project or of the traffic is a warning (`project.rs`).
+//!
 //! With at least one `allow` or `allow-raw` line, the proxy drops every call that no line
 //! allows, every call it cannot name (an unknown cache id, a method id no verified list names, a
 //! node path not spelled as Godot spells it), and RAW packets unless `allow-raw` is given.

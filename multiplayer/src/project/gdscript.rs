@@ -280,7 +280,7 @@ fn tokens(text: &str) -> Vec<Lexed<'_>> {
 ///
 /// let info = parse_script(
 ///     "extends \"res://base.gd\"\n\
-///      # @rpc func commented(): pass\n\
+///      \t# @rpc func commented(): pass\n\
 ///      @rpc(\"any_peer\", \"unreliable\")\n\
 ///      func jump():\n\
 ///      \tvar s = \"@rpc func not_code()\"\n\
