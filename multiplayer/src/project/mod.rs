@@ -54,8 +54,8 @@ pub use scene::{
     parse_settings,
 };
 
-/// Most nodes the index expands from scenes (instanced scenes included), over the whole
-/// project: 65,536.
+/// Most scene nodes the index reads, instanced scenes expanded, over the whole project (the
+/// spawnable scenes and the tree under `/root` together): 65,536.
 pub const MAX_NODES: usize = 1 << 16;
 
 /// Most levels of `extends` and of scenes instanced inside scenes: 64.
@@ -273,6 +273,7 @@ impl Project {
         prefix: &str,
         out: &mut Vec<TreeNode>,
         stack: &mut Vec<String>,
+        budget: &mut usize,
         warnings: &mut Vec<String>,
     ) {
         if stack.len() >= MAX_DEPTH || stack.iter().any(|s| s == scene) {
@@ -281,16 +282,16 @@ impl Project {
         }
         let Some(parsed) = self.scenes.get(scene) else { return };
         stack.push(scene.into());
-        let base = out.len();
         let mut index: BTreeMap<String, usize> = BTreeMap::new();
         for node in &parsed.nodes {
             crate::work(1);
-            if out.len() >= MAX_NODES {
+            if *budget == 0 {
                 warnings.push(format!(
                     "more than {MAX_NODES} nodes in the scenes: the rest is not read"
                 ));
                 break;
             }
+            *budget = budget.saturating_sub(1);
             let path = match node.parent.as_deref() {
                 None => String::from(prefix),
                 Some(".") => child(prefix, &node.name),
@@ -301,7 +302,7 @@ impl Project {
             };
             if let Some(instance) = &node.instance {
                 let start = out.len();
-                self.expand(instance, &path, out, stack, warnings);
+                self.expand(instance, &path, out, stack, budget, warnings);
                 for (at, n) in out.iter().enumerate().skip(start) {
                     index.entry(n.path.clone()).or_insert(at);
                 }
@@ -330,7 +331,6 @@ impl Project {
                 }
             }
         }
-        let _ = base;
         stack.pop();
     }
 
@@ -339,11 +339,12 @@ impl Project {
     pub fn index(&self) -> ProjectIndex {
         let mut index = ProjectIndex::default();
         let mut warnings = Vec::new();
+        let mut budget = MAX_NODES;
         // The scenes a spawner can spawn.
         let scene_paths: Vec<&String> = self.scenes.keys().collect();
         for path in &scene_paths {
             let mut nodes = Vec::new();
-            self.expand(path, "", &mut nodes, &mut Vec::new(), &mut warnings);
+            self.expand(path, "", &mut nodes, &mut Vec::new(), &mut budget, &mut warnings);
             let synchronizers = nodes
                 .iter()
                 .filter_map(|n| {
@@ -364,7 +365,7 @@ impl Project {
                     ..TreeNode::default()
                 });
             } else if let Some(scene) = self.scene_path(path) {
-                self.expand(&scene, name, &mut tree, &mut Vec::new(), &mut warnings);
+                self.expand(&scene, name, &mut tree, &mut Vec::new(), &mut budget, &mut warnings);
             }
         }
         if let Some(main) = self.settings.main_scene.as_deref().and_then(|m| self.scene_path(m)) {
@@ -375,7 +376,7 @@ impl Project {
                 .map(|n| n.name.clone())
                 .unwrap_or_default();
             if !root.is_empty() {
-                self.expand(&main, &root, &mut tree, &mut Vec::new(), &mut warnings);
+                self.expand(&main, &root, &mut tree, &mut Vec::new(), &mut budget, &mut warnings);
             }
         }
         let mut lists: BTreeMap<String, (Vec<String>, Vec<String>)> = BTreeMap::new();
@@ -415,6 +416,8 @@ impl Project {
             loose.extend(info.other_config.iter().cloned());
         }
         index.loose = loose.into_iter().collect();
+        warnings.sort_unstable();
+        warnings.dedup();
         index.warnings = warnings;
         index
     }
@@ -688,6 +691,29 @@ mod tests {
         );
         assert_eq!(property_name(".:position"), "position");
         assert_eq!(property_name("Sprite:modulate"), "Sprite:modulate");
+    }
+
+    #[test]
+    fn scenes_instancing_scenes_twice_stop_at_the_cap() {
+        // Scene k instances scene k+1 twice: 2^40 nodes if expanded whole.
+        const DEPTH: usize = 40;
+        let mut project = Project::new();
+        project
+            .add_file("res://project.godot", "[application]\nrun/main_scene=\"res://s0.tscn\"\n");
+        for k in 0..DEPTH {
+            let next = k + 1;
+            project.add_file(
+                &format!("res://s{k}.tscn"),
+                &format!("[gd_scene format=3]\n[ext_resource type=\"PackedScene\" path=\"res://s{next}.tscn\" id=\"1\"]\n[node name=\"N\" type=\"Node\"]\n[node name=\"A\" parent=\".\" instance=ExtResource(\"1\")]\n[node name=\"B\" parent=\".\" instance=ExtResource(\"1\")]\n"),
+            );
+        }
+        let index = project.index();
+        assert!(index.node_paths().count() <= MAX_NODES);
+        assert!(
+            index.warnings().iter().any(|w| w.contains("the rest is not read")),
+            "{:?}",
+            index.warnings()
+        );
     }
 
     #[test]
