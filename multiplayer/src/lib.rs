@@ -11,7 +11,8 @@
 //! indexes, compressed values. This crate reads every packet of both without copying or
 //! allocating, with the engines' own accept/refuse behaviour and typed errors at byte offsets
 //! ([`PacketError`]); writes each kind byte for byte as the engines do (the `write` modules);
-//! follows a connection's ids ([`session`], feature `alloc`); reads the transports' framing
+//! follows a connection's ids ([`session`], feature `alloc`); reads a Godot 4 project's method
+//! lists and replication configs from its scripts and scenes ([`project`]); reads the transports' framing
 //! ([`transport`]); and reads and writes capture files ([`capture`]). Every packet of the
 //! real-engine captures (`corpus/multiplayer/` in the repository: 1,300 Godot 4.6 packets, 580
 //! Godot 3.2.3 packets over ENet and WebSocket) decodes to what the receiving engine did with it
@@ -139,7 +140,7 @@
 //! # Features
 //!
 //! * `std` (default): implies `alloc`.
-//! * `alloc`: the [`session`] trackers, and owned `gdvariant::Variant` arguments in the writers.
+//! * `alloc`: the [`session`] trackers, the [`project`] reader, and owned `gdvariant::Variant` arguments in the writers.
 //! * `work-counter`: counts this crate's work with the core's counter (`gdvariant::work`), for
 //!   the tests and the fuzz target that prove its time bounds.
 //!
@@ -212,6 +213,8 @@ mod error;
 mod field;
 pub mod godot3;
 pub mod godot4;
+#[cfg(feature = "alloc")]
+pub mod project;
 #[cfg(feature = "alloc")]
 pub mod session;
 pub mod transport;

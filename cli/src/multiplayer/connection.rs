@@ -2,11 +2,13 @@
 //! (`gdvariant_multiplayer`) and followed with a session, as text and JSON. Shared by
 //! `gdvariant multiplayer` and `gdvariant proxy --multiplayer`.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use gdvariant::{Options, VariantRef, Version};
 use gdvariant_multiplayer::capture::{Direction, Transport};
 use gdvariant_multiplayer::godot4::{self, Godot4Packet, NodeAddress, Sys};
+use gdvariant_multiplayer::project::{ProjectIndex, ReplicationConfig, property_name};
 use gdvariant_multiplayer::session::{Limits, Route, RpcMethods, Session3, Session4, SyncTarget};
 use gdvariant_multiplayer::transport::{enet3, websocket3, websocket4};
 use gdvariant_multiplayer::{PacketError, godot3};
@@ -89,6 +91,13 @@ pub struct Connection {
     four: Session4,
     three: Session3,
     natural_json: bool,
+    /// The project (`--project`): names the properties SPAWN and SYNC carry.
+    project: Option<Arc<ProjectIndex>>,
+    /// The project scene each spawned node (route, network id) was made from, and whether it
+    /// was inferred; kept while the session keeps the node.
+    scenes: BTreeMap<(Route, u32), (usize, bool)>,
+    /// The paths announced with SIMPLIFY_PATH (bounded by the session's limits).
+    seen: BTreeSet<String>,
 }
 
 /// Godot's text of a value (its error's text if it has none), on one line: the line breaks
@@ -109,6 +118,26 @@ fn json_value(value: VariantRef<'_>, natural: bool) -> Value {
     match written {
         Ok(text) => super::exact_json::verbatim(text),
         Err(error) => json!({ "error": error.to_string() }),
+    }
+}
+
+/// Sets `key` of a JSON object.
+fn set(object: &mut Value, key: &str, value: Value) {
+    if let Some(object) = object.as_object_mut() {
+        object.insert(key.into(), value);
+    }
+}
+
+/// Values as text, joined by `, `; each after its property's name when `names` are given.
+fn named(values: &[String], names: Option<&[&str]>) -> String {
+    match names {
+        Some(names) => values
+            .iter()
+            .zip(names)
+            .map(|(value, name)| format!("{name} = {value}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        None => values.join(", "),
     }
 }
 
@@ -145,7 +174,21 @@ impl Connection {
             four: Session4::new(methods, LIMITS),
             three: Session3::new(LIMITS),
             natural_json: false,
+            project: None,
+            scenes: BTreeMap::new(),
+            seen: BTreeSet::new(),
         }
+    }
+
+    /// Names the properties of SPAWN and SYNC packets from `project`'s scenes.
+    pub fn with_project(mut self, project: Option<Arc<ProjectIndex>>) -> Self {
+        self.project = project;
+        self
+    }
+
+    /// The node paths peers announced on this connection (Godot 4 SIMPLIFY_PATH).
+    pub fn paths_seen(&self) -> impl Iterator<Item = &str> {
+        self.seen.iter().map(String::as_str)
     }
 
     /// The client's peer id, when the transport tells it before any packet (ENet's connect
@@ -246,6 +289,32 @@ impl Connection {
             _ => None,
         };
         self.four.observe(from, to, &packet)?;
+        match inner {
+            Godot4Packet::SimplifyPath(simplify) => {
+                let path = std::str::from_utf8(simplify.path().text_bytes()).ok();
+                if let Some(path) = path.filter(|p| !self.seen.contains(*p)) {
+                    self.seen.insert(path.to_string());
+                }
+            }
+            Godot4Packet::Spawn(spawn) => {
+                if let Some(project) = &self.project {
+                    let spawner = self.four.path(route, spawn.spawner());
+                    let found = project.spawn_scene(
+                        spawner,
+                        spawn.scene(),
+                        spawn.sync_ids().len(),
+                        spawn.state().count(),
+                    );
+                    if let Some(found) = found {
+                        self.scenes.insert((route, spawn.net_id()), (found.scene, found.inferred));
+                    }
+                }
+            }
+            Godot4Packet::Despawn(despawn) => {
+                self.scenes.remove(&(route, despawn.net_id()));
+            }
+            _ => {}
+        }
         let (mut json, mut text, call, raw) = self.describe4(route, &inner, despawned)?;
         if let Godot4Packet::Sys(Sys::Relay(relay)) = packet {
             let way = if from == 1 { "from" } else { "to" };
@@ -325,19 +394,42 @@ impl Connection {
                 let (state, state_json) = values4(spawn.state(), self.natural_json)?;
                 let argument = spawn.argument().map(|a| text(a.value(), Version::Godot4));
                 let sync_ids: Vec<u32> = spawn.sync_ids().collect();
+                let known = self.scenes.get(&(route, spawn.net_id())).copied();
+                let project = self.project.as_deref();
+                let names = known
+                    .and_then(|(scene, _)| {
+                        project.map(|p| {
+                            p.spawn_properties(scene).into_iter().map(property_name).collect()
+                        })
+                    })
+                    .filter(|names: &Vec<&str>| names.len() == state.len());
+                let scene_path =
+                    known.and_then(|(scene, _)| project.and_then(|p| p.scene_path(scene)));
                 let text = format!(
-                    "spawn {} by {} scene {}{} net {} sync {:?} state [{}]",
+                    "spawn {} by {} scene {}{}{} net {} sync {:?} state [{}]",
                     name,
                     spawner.as_deref().unwrap_or("?"),
                     spawn.scene(),
+                    match (scene_path, known) {
+                        (Some(path), Some((_, true))) => format!(" ({path}?)"),
+                        (Some(path), _) => format!(" ({path})"),
+                        _ => String::new(),
+                    },
                     argument.as_ref().map(|a| format!(" argument {a}")).unwrap_or_default(),
                     spawn.net_id(),
                     sync_ids,
-                    state.join(", ")
+                    named(&state, names.as_deref())
                 );
-                let json = json!({"command": command, "name": name, "spawner": spawner, "spawner_id": spawn.spawner(),
+                let mut json = json!({"command": command, "name": name, "spawner": spawner, "spawner_id": spawn.spawner(),
                     "scene": spawn.scene(), "net_id": spawn.net_id(), "sync_ids": sync_ids,
                     "argument": spawn.argument().map(|a| json_value(a.value(), self.natural_json)), "state": state_json});
+                if let (Some(path), Some((_, inferred))) = (scene_path, known) {
+                    set(&mut json, "scene_path", json!(path));
+                    set(&mut json, "scene_inferred", json!(inferred));
+                }
+                if let Some(names) = names {
+                    set(&mut json, "properties", json!(names));
+                }
                 (json, text, None, false)
             }
             Godot4Packet::Despawn(despawn) => {
@@ -359,10 +451,17 @@ impl Connection {
                     let element = element?;
                     let (values, values_json) = values4(element.values(), self.natural_json)?;
                     let target = self.sync_target(route, element.net_id());
-                    parts.push(format!("{target} [{}]", values.join(", ")));
-                    elements.push(
-                        json!({"net_id": element.net_id(), "node": target, "values": values_json}),
-                    );
+                    let names = self
+                        .sync_config(route, element.net_id())
+                        .map(|c| c.sync().map(property_name).collect::<Vec<_>>())
+                        .filter(|names| names.len() == values.len());
+                    parts.push(format!("{target} [{}]", named(&values, names.as_deref())));
+                    let mut element_json =
+                        json!({"net_id": element.net_id(), "node": target, "values": values_json});
+                    if let Some(names) = names {
+                        set(&mut element_json, "properties", json!(names));
+                    }
+                    elements.push(element_json);
                 }
                 let text = format!("sync time {}: {}", sync.time(), parts.join("; "));
                 (
@@ -380,8 +479,27 @@ impl Connection {
                     let (values, values_json) = values4(element.values(), self.natural_json)?;
                     let target = self.sync_target(route, element.net_id());
                     let indexes: Vec<u32> = element.indexes().collect();
-                    parts.push(format!("{target} {indexes:?} [{}]", values.join(", ")));
-                    elements.push(json!({"net_id": element.net_id(), "node": target, "indexes": indexes, "values": values_json}));
+                    let names = self
+                        .sync_config(route, element.net_id())
+                        .and_then(|c| {
+                            let watch: Vec<&str> = c.watch().map(property_name).collect();
+                            indexes
+                                .iter()
+                                .map(|&i| {
+                                    usize::try_from(i).ok().and_then(|i| watch.get(i).copied())
+                                })
+                                .collect::<Option<Vec<&str>>>()
+                        })
+                        .filter(|names| names.len() == values.len());
+                    parts.push(format!(
+                        "{target} {indexes:?} [{}]",
+                        named(&values, names.as_deref())
+                    ));
+                    let mut element_json = json!({"net_id": element.net_id(), "node": target, "indexes": indexes, "values": values_json});
+                    if let Some(names) = names {
+                        set(&mut element_json, "properties", json!(names));
+                    }
+                    elements.push(element_json);
                 }
                 let text = format!("delta_sync: {}", parts.join("; "));
                 (json!({"command": "delta_sync", "elements": elements}), text, None, false)
@@ -411,6 +529,19 @@ impl Connection {
                 (json!({"command": command}), command.to_string(), None, false)
             }
         })
+    }
+
+    /// The replication config of synchronizer `net_id` on `route`, from the project: a
+    /// spawned node's synchronizer by its scene and index, a scene's by its path.
+    fn sync_config(&self, route: Route, net_id: u32) -> Option<&ReplicationConfig> {
+        let project = self.project.as_deref()?;
+        match self.four.synchronizer(route, net_id)? {
+            SyncTarget::Path(path) => project.synchronizer(path),
+            SyncTarget::Spawned { net_id, index, .. } => {
+                let &(scene, _) = self.scenes.get(&(route, net_id))?;
+                project.spawned_synchronizer(scene, index)
+            }
+        }
     }
 
     /// A synchronizer's node, as text.

@@ -1,10 +1,12 @@
 //! `gdvariant multiplayer FILE`: a multiplayer capture (`gdvariant proxy --capture`) decoded,
 //! one line per message (Godot's text of the arguments, or JSON), then per-call statistics.
 //! `connection.rs` decodes and follows each connection (shared with the proxy), `rules.rs` reads
-//! the rules file (Godot 4 method lists, the proxy's allow-list), `stats.rs` counts.
+//! the rules file (Godot 4 method lists, the proxy's allow-list), `project.rs` reads the game's
+//! project (`--project`: method lists, spawn and sync property names), `stats.rs` counts.
 
 pub mod connection;
 mod exact_json;
+pub mod project;
 pub mod rules;
 pub mod stats;
 
@@ -35,6 +37,11 @@ pub struct MultiplayerArgs {
     /// A rules file whose `methods` lines name Godot 4 RPC method ids.
     #[arg(long, value_name = "FILE")]
     rules: Option<PathBuf>,
+    /// The game's Godot 4 project folder (the one holding `project.godot`): its scripts and
+    /// scenes name RPC methods and the properties SPAWN and SYNC carry (a rules file's method
+    /// lines win for the nodes they name).
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
     /// RPC arguments may hold full objects (`allow_object_decoding`).
     #[arg(long)]
     allow_objects: bool,
@@ -45,14 +52,20 @@ pub struct MultiplayerArgs {
 
 /// Runs `multiplayer`.
 pub fn run(args: &MultiplayerArgs) -> Result<ExitCode, Failure> {
-    let methods = match &args.rules {
-        Some(path) => rules::Rules::read(path)?.methods,
-        None => Arc::default(),
-    };
+    let rules_file = args.rules.as_deref().map(rules::Rules::read).transpose()?;
+    let index = args.project.as_deref().map(project::read).transpose()?.map(Arc::new);
+    let rules = project::combine(rules_file, index.as_deref());
+    let methods = rules.as_ref().map(|r| Arc::clone(&r.methods)).unwrap_or_default();
     let name = input::name(&args.file);
     let bytes = input::open(&args.file)?;
     let header = capture::header(&bytes)
         .map_err(|e| Failure::input(&name, format!("not a capture: {e}")))?;
+    if index.is_some() && header.version == gdvariant::Version::Godot3 {
+        project::warn(
+            "--project: a Godot 3 capture names its methods itself; the project is not used",
+        );
+    }
+    let mut called: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut connections: BTreeMap<u32, Connection> = BTreeMap::new();
     let mut stats = Stats::default();
     let mut out = Out::stdout();
@@ -67,6 +80,7 @@ pub fn run(args: &MultiplayerArgs) -> Result<ExitCode, Failure> {
                 Arc::clone(&methods),
             )
             .with_natural_json(args.format == Format::Natural)
+            .with_project(index.clone())
         });
         let seconds = head.micros as f64 / 1e6;
         let decoded = connection.message(head.direction, head.channel, record.bytes);
@@ -74,6 +88,10 @@ pub fn run(args: &MultiplayerArgs) -> Result<ExitCode, Failure> {
         let dropped = head.flags & capture::DROPPED != 0;
         match decoded {
             Ok(message) => {
+                let node = message.call.as_ref().and_then(|c| c.node.as_ref());
+                if let Some(node) = node.filter(|n| !called.contains(*n)) {
+                    called.insert(node.clone());
+                }
                 match &message.call {
                     Some(call) => stats.call(call.key(), record.bytes.len()),
                     None => stats.command(
@@ -132,5 +150,19 @@ pub fn run(args: &MultiplayerArgs) -> Result<ExitCode, Failure> {
         Format::Json | Format::Natural => out.line(&stats.json().to_string())?,
     }
     out.finish()?;
+    // A rules key that names no node of the project or of the capture is likely misspelled.
+    if let Some(rules) = &rules {
+        let mut paths: Vec<&str> = called.iter().map(String::as_str).collect();
+        paths.extend(connections.values().flat_map(Connection::paths_seen));
+        if let Some(index) = &index {
+            paths.extend(index.node_paths());
+        }
+        for key in project::unmatched(rules, &paths) {
+            project::warn(&format!(
+                "rules file: `{key}` names no node of the {}capture",
+                if index.is_some() { "project or of the " } else { "" }
+            ));
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -16,6 +16,10 @@
 //! allow-raw 10/s
 //! ```
 //!
+//! With `--project DIR` the project's lists come after the file's (a node a `methods` or
+//! `native` pattern matches keeps the file's list), and a `methods`/`native` key that matches
+//! no node of the project or of the traffic is a warning (`project.rs`).
+//!
 //! With at least one `allow` or `allow-raw` line, the proxy drops every call that no line
 //! allows, every call it cannot name (an unknown cache id, a method id no verified list names, a
 //! node path not spelled as Godot spells it), and RAW packets unless `allow-raw` is given.
@@ -48,6 +52,8 @@ pub struct Rules {
     pub allow: Vec<Allow>,
     /// `allow-raw`: RAW packets pass (`Some(rate)`; `Some(None)` without a limit).
     pub raw: Option<Option<u32>>,
+    /// The node keys of the `methods` and `native` lines, in order, each once.
+    pub keys: Vec<String>,
 }
 
 impl Rules {
@@ -137,6 +143,11 @@ impl Rules {
                     rules.raw = Some(rate);
                 }
                 _ => return Err(at("unknown rule")),
+            }
+        }
+        for (node, _) in scripts.iter().chain(&natives) {
+            if !rules.keys.contains(node) {
+                rules.keys.push(node.clone());
             }
         }
         // A node's list holds both kinds: pair them by node.

@@ -120,6 +120,10 @@ pub struct ProxyArgs {
     /// they allow pass from clients, each at most at its rate).
     #[arg(long, value_name = "FILE", requires = "multiplayer")]
     pub rules: Option<std::path::PathBuf>,
+    /// With --multiplayer (Godot 4): the game's project folder, whose scripts and scenes name
+    /// RPC methods (a rules file's method lines win for the nodes they name).
+    #[arg(long, value_name = "DIR", requires = "multiplayer")]
+    pub project: Option<std::path::PathBuf>,
     /// With --multiplayer: log every call (RPC, rset) as a JSON line on standard error.
     #[arg(long, requires = "multiplayer")]
     pub log_calls: bool,

@@ -11,6 +11,7 @@ use super::rules::DropIf;
 use super::{ProxyArgs, ProxyGodot};
 use crate::FrameArgs;
 use crate::failure::Failure;
+use crate::multiplayer::project;
 use crate::multiplayer::rules::Rules;
 
 /// Everything the proxy's filter needs to know, shared by every connection.
@@ -88,6 +89,7 @@ impl Settings {
             max_frame_len: args.max_frame,
         };
         let rules = args.rules.as_deref().map(Rules::read).transpose()?;
+        let rules = project::for_proxy(rules, args.project.as_deref(), version)?;
         let capture = match &args.capture {
             Some(path) => {
                 use gdvariant_multiplayer::capture::Transport;

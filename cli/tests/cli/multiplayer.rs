@@ -43,11 +43,11 @@ fn write_capture(path: &Path, header: Header, packets: &[(Direction, u8, Vec<u8>
     std::fs::write(path, file).unwrap();
 }
 
-/// The Godot 4 capture's traffic between the server and client A, as client A's connection
-/// would carry it over WebSocket: its id first, then every packet of either way.
-fn godot4_capture(path: &Path) -> usize {
+/// The Godot 4 capture's packets between the server and client A, in order, with their
+/// records.
+fn godot4_records() -> Vec<(Direction, Vec<u8>, Value)> {
     const A: i64 = 1_234_567_890;
-    let mut packets = vec![(Direction::ToClient, 0, (A as i32).to_le_bytes().to_vec())];
+    let mut packets = Vec::new();
     for record in records("godot4") {
         if !record["injected"].is_null()
             || record["net"] != "main"
@@ -57,10 +57,21 @@ fn godot4_capture(path: &Path) -> usize {
         }
         let bytes = unhex(record["hex"].as_str().unwrap());
         if record["from"] == A && record["to"][0] == 1 {
-            packets.push((Direction::ToServer, 0, bytes));
+            packets.push((Direction::ToServer, bytes, record));
         } else if record["from"] == 1 && record["to"][0] == A {
-            packets.push((Direction::ToClient, 0, bytes));
+            packets.push((Direction::ToClient, bytes, record));
         }
+    }
+    packets
+}
+
+/// The Godot 4 capture's traffic between the server and client A, as client A's connection
+/// would carry it over WebSocket: its id first, then every packet of either way.
+fn godot4_capture(path: &Path) -> usize {
+    const A: i64 = 1_234_567_890;
+    let mut packets = vec![(Direction::ToClient, 0, (A as i32).to_le_bytes().to_vec())];
+    for (direction, bytes, _) in godot4_records() {
+        packets.push((direction, 0, bytes));
     }
     write_capture(
         path,
@@ -144,6 +155,154 @@ fn a_godot4_capture_prints_named_calls_and_statistics() {
     assert_eq!(natural.len(), count + 1);
     let call = natural.iter().find(|l| l["message"]["method"] == "r3").unwrap();
     assert_eq!(call["message"]["args"], serde_json::json!([true, 2.5, {"x": 3.0, "y": 4.0}]));
+    let _ = std::fs::remove_file(&file);
+    let _ = std::fs::remove_file(&rules);
+}
+
+/// `corpus/multiplayer/godot4`, the capture's own project.
+fn godot4_project() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/multiplayer/godot4")
+}
+
+/// The RPC of a JSON line (inside a relay too).
+fn rpc_of(line: &Value) -> Option<&Value> {
+    let message = &line["message"];
+    let message = if message["command"] == "relay" { &message["packet"] } else { message };
+    (message["command"] == "rpc").then_some(message)
+}
+
+/// `--project corpus/multiplayer/godot4`, without a rules file, names every RPC the
+/// hand-written list names, with the same name and a verified checksum, and more: every call
+/// the engine received is named as the engine's receiver named it, except the nodes whose
+/// script the capture builds at run time (`World/ManyMethods`: GDScript.new()) and the node
+/// whose lists differ between the peers (`World/Mismatch`: named as the sender's script names
+/// it). SPAWN and SYNC values print with their property names, from `spawned.tscn`.
+#[test]
+fn a_godot4_project_names_methods_and_replicated_properties() {
+    let file = scratch("godot4-project.capture");
+    let count = godot4_capture(&file);
+    let rules = scratch("project-rules.txt");
+    std::fs::write(
+        &rules,
+        "methods World/Player = r0 r1 r2 r3 rv u1 o1 local1 auth1\nnative World/Player = plain\nmethods World/Nodes/* = r0 r1 r2 r3 rv u1 o1 local1 auth1\n",
+    )
+    .unwrap();
+    let project = godot4_project();
+    let json = |extra: &[OsArg]| -> Vec<Value> {
+        let mut args = vec![OsArg::from("multiplayer"), "--format".into(), "json".into()];
+        args.extend_from_slice(extra);
+        args.extend(["--allow-objects".into(), file.clone().into()]);
+        let output = run(&args);
+        assert_eq!(code(&output), 0, "{}", stderr(&output));
+        let lines: Vec<Value> = stdout(&output).lines().map(parse_json).collect();
+        assert_eq!(lines.len(), count + 1);
+        lines
+    };
+    let by_rules = json(&["--rules".into(), rules.clone().into()]);
+    let by_project = json(&["--project".into(), project.clone().into()]);
+    let mut named = 0;
+    for (hand, read) in by_rules.iter().zip(&by_project) {
+        let (Some(hand), Some(read)) = (rpc_of(hand), rpc_of(read)) else { continue };
+        if hand["method"].is_string() {
+            assert_eq!(hand["method"], read["method"], "{hand} {read}");
+            assert_eq!(read["checksum"], "verified", "{read}");
+            named += 1;
+        }
+    }
+    assert!(named > 100, "{named}");
+    // Against what the engine's receiver called (the first line is the peer id message).
+    let mut checked = 0;
+    for ((_, _, record), line) in godot4_records().iter().zip(&by_project[1..]) {
+        let Some(rpc) = rpc_of(line) else { continue };
+        let calls: Vec<&Value> = record["deliveries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|d| d["effects"].as_array().unwrap())
+            .filter(|e| e["kind"] == "call")
+            .collect();
+        let node = rpc["node"].as_str().unwrap_or("?");
+        match node {
+            "World/ManyMethods" => assert!(rpc["method"].is_null(), "{rpc}"),
+            "World/Mismatch" => assert!(rpc["method"] == "alpha" || rpc["method"] == "beta"),
+            _ => {
+                for call in calls {
+                    assert_eq!(rpc["method"], call["method"], "{rpc} {call}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "{checked}");
+    // Text: every call of World/Child (an inherited script) is named; values have names.
+    let text = stdout(&run(&[
+        OsArg::from("multiplayer"),
+        "--allow-objects".into(),
+        "--project".into(),
+        project.clone().into(),
+        file.clone().into(),
+    ]));
+    assert!(text.contains("rpc World/Child::child1(1)"), "{text}");
+    assert!(text.contains("rpc World/Player::plain(\"native\")"), "{text}");
+    assert!(
+        text.contains("spawn Hero by World/Spawner scene 0 (res://spawned.tscn?) net 1 sync [2] state [position = Vector2(10, 20), hp = 250, label = \"hero\", inventory = { \"gold\": 99, \"items\": [\"sword\", \"shield\"] }]"),
+        "{text}"
+    );
+    assert!(text.contains("Hero (net 1) [position = Vector2(11, 21), flag = true]"), "{text}");
+    assert!(text.contains("Hero (net 1) [0, 1] [hp = 230, label = \"wounded\"]"), "{text}");
+    // JSON: the property names beside the values.
+    let spawn = by_project.iter().find(|l| l["message"]["name"] == "Hero").unwrap();
+    assert_eq!(
+        spawn["message"]["properties"],
+        serde_json::json!(["position", "hp", "label", "inventory"])
+    );
+    assert_eq!(spawn["message"]["scene_path"], "res://spawned.tscn");
+    let sync = by_project
+        .iter()
+        .flat_map(|l| l["message"]["elements"].as_array().cloned().unwrap_or_default())
+        .find(|e| e["node"] == "Hero (net 1)")
+        .unwrap();
+    assert_eq!(sync["properties"], serde_json::json!(["position", "flag"]));
+    // Without --project the same values print by position only.
+    for line in &by_rules {
+        assert!(line["message"]["properties"].is_null(), "{line}");
+        for element in line["message"]["elements"].as_array().into_iter().flatten() {
+            assert!(element["properties"].is_null(), "{element}");
+        }
+    }
+    let _ = std::fs::remove_file(&file);
+    let _ = std::fs::remove_file(&rules);
+}
+
+/// A rules-file node key that names no node of the project or of the capture is a warning;
+/// one that names a node of either is not.
+#[test]
+fn a_rules_key_naming_no_node_is_a_warning() {
+    let file = scratch("godot4-keys.capture");
+    godot4_capture(&file);
+    let rules = scratch("keys-rules.txt");
+    std::fs::write(
+        &rules,
+        "methods World/Plyer = r0 r1\nmethods World/Player = r0 r1 r2 r3 rv u1 o1 local1 auth1\nnative World/Player = plain\nmethods Main = x\n",
+    )
+    .unwrap();
+    for project in [false, true] {
+        let mut args = vec![OsArg::from("multiplayer"), "--stats".into()];
+        if project {
+            args.extend(["--project".into(), godot4_project().into()]);
+        }
+        args.extend(["--rules".into(), rules.clone().into(), file.clone().into()]);
+        let output = run(&args);
+        assert_eq!(code(&output), 0, "{}", stderr(&output));
+        let warnings = stderr(&output);
+        assert!(
+            warnings.contains("gdvariant: warning: rules file: `World/Plyer` names no node"),
+            "{warnings}"
+        );
+        assert!(!warnings.contains("`World/Player`"), "{warnings}");
+        // `Main` is the project's main scene root: named with --project, not without.
+        assert_eq!(warnings.contains("`Main`"), !project, "{warnings}");
+    }
     let _ = std::fs::remove_file(&file);
     let _ = std::fs::remove_file(&rules);
 }

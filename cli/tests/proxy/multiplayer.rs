@@ -119,3 +119,108 @@ fn calls_are_filtered_by_the_allow_list_and_its_rates() {
     assert_eq!(summary["calls"][0]["count"], 4 + 4);
     let _ = std::fs::remove_file(&rules);
 }
+
+/// `--project` reaches the proxy's filter: a Godot 4 client's calls to `World/Child` (the
+/// corpus project's inherited script, announced with its checksum) are named from the project's
+/// files, so the allow-list lets `child1` through and drops `auth1`; without `--project` the
+/// ids cannot be named and both are dropped. A rules key naming no node of the project is a
+/// warning at start; `--project` with Godot 3 is refused.
+#[test]
+fn godot4_calls_are_named_from_the_project() {
+    use gdvariant_multiplayer::godot4::write as write4;
+    use gdvariant_multiplayer::session::MethodList;
+    let rules =
+        std::env::temp_dir().join(format!("gdvariant-proxy-project-{}.txt", std::process::id()));
+    std::fs::write(&rules, "allow World/Child child1\nallow-raw\nmethods World/Chidl = x\n")
+        .unwrap();
+    let project = root().join("corpus/multiplayer/godot4");
+    let child =
+        MethodList::script(["r0", "r1", "r2", "r3", "rv", "u1", "o1", "local1", "auth1", "child1"]);
+    let mut raw = Vec::new();
+    write4::raw(&mut raw, &[0, 0, 0]).unwrap(); // echoed first: the "peer id" 3
+    let mut simplify = Vec::new();
+    write4::simplify_path(&mut simplify, child.checksum(), 1, "World/Child").unwrap();
+    let call = |name: &str| {
+        let one = gdvariant::Variant::Int(1);
+        let mut out = Vec::new();
+        write4::rpc(
+            &mut out,
+            write4::Target::Cached(1),
+            child.id(name).unwrap(),
+            &[write4::Arg::Variant(&one)],
+            gdvariant::EncodeOptions::godot4(),
+        )
+        .unwrap();
+        out
+    };
+    for with_project in [true, false] {
+        let upstream = websocket_echo().to_string();
+        let mut args = vec![
+            "--websocket",
+            "--multiplayer",
+            "--godot",
+            "4",
+            "--upstream",
+            &upstream,
+            "--rules",
+            rules.to_str().unwrap(),
+            "--log-calls",
+        ];
+        if with_project {
+            args.extend(["--project", project.to_str().unwrap()]);
+        }
+        let proxy = Proxy::start(&args);
+        let warned = proxy
+            .lines()
+            .iter()
+            .any(|l| l.starts_with("gdvariant: warning: rules file: `World/Chidl` names no node"));
+        assert_eq!(warned, with_project, "{:?}", proxy.lines());
+        let sent = [raw.clone(), simplify.clone(), call("child1"), call("auth1"), call("child1")];
+        let back: Vec<Vec<u8>> = if with_project {
+            vec![raw.clone(), simplify.clone(), call("child1"), call("child1")]
+        } else {
+            vec![raw.clone(), simplify.clone()]
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async {
+            let url = format!("ws://{}/", proxy.addr);
+            let (mut socket, _) =
+                tokio::time::timeout(PATIENCE, tokio_tungstenite::connect_async(url))
+                    .await
+                    .unwrap()
+                    .unwrap();
+            for m in &sent {
+                socket.send(Message::Binary(m.clone().into())).await.unwrap();
+            }
+            for m in &back {
+                let got =
+                    tokio::time::timeout(PATIENCE, socket.next()).await.unwrap().unwrap().unwrap();
+                assert_eq!(got, Message::Binary(m.clone().into()));
+            }
+            socket.close(None).await.unwrap();
+        });
+        let drops = proxy.wait_for("drop", if with_project { 1 } else { 3 });
+        let (status, events) = proxy.stop();
+        assert!(status.success());
+        let calls: Vec<_> = events
+            .iter()
+            .filter(|e| e["event"] == "call" && e["direction"] == "to_upstream")
+            .map(|e| e["method"].clone())
+            .collect();
+        if with_project {
+            assert_eq!(calls, ["child1", "auth1", "child1"]);
+            assert_eq!(drops[0]["detail"], "World/Child::auth1", "{drops:?}");
+        } else {
+            assert!(calls.iter().all(serde_json::Value::is_null), "{calls:?}");
+        }
+    }
+    // Godot 3 packets name their methods: refused.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_gdvariant"))
+        .args(["proxy", "--listen", "127.0.0.1:0", "--websocket", "--multiplayer", "--godot", "3"])
+        .args(["--upstream", "127.0.0.1:9", "--project", project.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--project names Godot 4 methods"));
+    let _ = std::fs::remove_file(&rules);
+}

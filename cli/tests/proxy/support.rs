@@ -106,6 +106,11 @@ impl Proxy {
         lines.iter().filter_map(|line| serde_json::from_str(line).ok()).collect()
     }
 
+    /// Every line printed on standard error so far, JSON or not.
+    pub fn lines(&self) -> Vec<String> {
+        self.lines.lock().unwrap().clone()
+    }
+
     /// The `event` lines of one kind printed so far.
     pub fn events_of(&self, kind: &str) -> Vec<Value> {
         self.events().into_iter().filter(|e| e["event"] == kind).collect()

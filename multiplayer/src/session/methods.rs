@@ -6,9 +6,10 @@
 //! ones included. SIMPLIFY_PATH carries the MD5 of every name of both lists in that order,
 //! concatenated, so a list that does not match the peer's is detected, not silently misnamed.
 //!
-//! [`RpcMethods`] holds lists per node path pattern and lists per script (found by their
-//! checksum). Building a list sorts it: O(k log k) for k names. Finding the list of a path is
-//! O(patterns x path length); of a checksum, O(log lists).
+//! [`RpcMethods`] holds lists per node path pattern (a rules file's), per exact node path (a
+//! project's scenes, [`crate::project`]) and per script (found by their checksum). Building a
+//! list sorts it: O(k log k) for k names. Finding the list of a path is O(patterns x path
+//! length + log paths); of a checksum, O(log lists).
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
@@ -139,6 +140,9 @@ impl Checksum {
 pub struct RpcMethods {
     lists: Vec<MethodList>,
     nodes: Vec<(PathPattern, usize)>,
+    /// Exact paths read from a project: their list is a guess (a script can be swapped at run
+    /// time), so a checksum that disagrees falls back to the lists per checksum.
+    exact: BTreeMap<String, usize>,
     by_checksum: BTreeMap<[u8; 32], Vec<usize>>,
 }
 
@@ -154,6 +158,40 @@ impl RpcMethods {
         let index = self.add(list);
         self.nodes.push((PathPattern::new(pattern), index));
         self
+    }
+
+    /// The methods of the node at exactly `path`, as read from a project's scenes. A pattern
+    /// given with [`RpcMethods::node`] that matches the path wins; a path given twice keeps its
+    /// first list. When the peer's checksum is not this list's, the node is named by a list
+    /// with the peer's checksum if there is one (a script set at run time), else its methods
+    /// stay unnamed ([`Checksum::Mismatch`]).
+    pub fn project_node(&mut self, path: &str, list: MethodList) -> &mut Self {
+        if !self.exact.contains_key(path) {
+            let index = self.add(list);
+            self.exact.insert(path.into(), index);
+        }
+        self
+    }
+
+    /// Whether a pattern given with [`RpcMethods::node`] or a path given with
+    /// [`RpcMethods::project_node`] matches `path`.
+    pub fn names_path(&self, path: &str) -> bool {
+        self.for_path(path).is_some()
+    }
+
+    /// The node patterns given with [`RpcMethods::node`], in order.
+    pub fn patterns(&self) -> impl Iterator<Item = &PathPattern> {
+        self.nodes.iter().map(|(pattern, _)| pattern)
+    }
+
+    /// The number of method lists held (of every kind).
+    pub fn len(&self) -> usize {
+        self.lists.len()
+    }
+
+    /// Whether no list is held.
+    pub fn is_empty(&self) -> bool {
+        self.lists.is_empty()
     }
 
     /// The methods of a script, for any node whose SIMPLIFY_PATH carries its checksum.
@@ -174,28 +212,43 @@ impl RpcMethods {
         self.lists.get(index)
     }
 
-    /// The list given for `path`, if a pattern matches.
+    /// The list given for `path`: the first pattern that matches, else the exact path.
     pub(crate) fn for_path(&self, path: &str) -> Option<usize> {
-        self.nodes.iter().find(|(pattern, _)| pattern.matches(path)).map(|&(_, index)| index)
+        self.nodes
+            .iter()
+            .find(|(pattern, _)| pattern.matches(path))
+            .map(|&(_, index)| index)
+            .or_else(|| self.exact.get(path).copied())
     }
 
     /// The list for a node at `path` announced with `checksum`, and what the checksum says: the
     /// path's list when it has this checksum; else, when no path pattern matches, a script list
-    /// with this checksum (the first one given, if several share it).
+    /// with this checksum (the first one given, if several share it). A project's exact path
+    /// whose list has another checksum falls back to the lists per checksum.
     pub(crate) fn resolve(&self, path: &str, checksum: &[u8]) -> (Option<usize>, Checksum) {
-        if let Some(index) = self.for_path(path) {
-            let same =
-                self.lists.get(index).is_some_and(|list| list.checksum.as_slice() == checksum);
-            return if same {
+        let same = |index: usize| {
+            self.lists.get(index).is_some_and(|list| list.checksum.as_slice() == checksum)
+        };
+        let found = <[u8; 32]>::try_from(checksum)
+            .ok()
+            .and_then(|key| self.by_checksum.get(&key))
+            .and_then(|indexes| indexes.first().copied());
+        if let Some(index) =
+            self.nodes.iter().find(|(pattern, _)| pattern.matches(path)).map(|&(_, i)| i)
+        {
+            return if same(index) {
                 (Some(index), Checksum::Verified)
             } else {
                 (None, Checksum::Mismatch)
             };
         }
-        let found = <[u8; 32]>::try_from(checksum)
-            .ok()
-            .and_then(|key| self.by_checksum.get(&key))
-            .and_then(|indexes| indexes.first().copied());
+        if let Some(&index) = self.exact.get(path) {
+            return match (same(index), found) {
+                (true, _) => (Some(index), Checksum::Verified),
+                (false, Some(other)) => (Some(other), Checksum::Verified),
+                (false, None) => (None, Checksum::Mismatch),
+            };
+        }
         match found {
             Some(index) => (Some(index), Checksum::Verified),
             None => (None, Checksum::Unlisted),
