@@ -376,3 +376,48 @@ fn a_failing_output_is_reported() {
     assert_eq!(error.to_string(), "string is not valid UTF-8 at byte offset 12");
     assert!(std::error::Error::source(&error).is_some());
 }
+
+/// `corpus/text/display/godot{3,4}.jsonl`: RIDs, objects sent by id, `Callable` and `Signal`,
+/// alone and inside containers, with each engine's `var2str` / `var_to_str` of the decoded value.
+fn display_cases(version: Version) -> Vec<serde_json::Value> {
+    let name = match version {
+        G3 => "godot3.jsonl",
+        G4 => "godot4.jsonl",
+    };
+    common::read_jsonl(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/text/display").join(name),
+    )
+}
+
+#[test]
+fn rids_and_objects_by_id_print_as_the_engines_print_them() {
+    let mut godot3_rids = 0;
+    for version in [G3, G4] {
+        let cases = display_cases(version);
+        assert!(cases.len() >= 7, "{version:?}");
+        for case in &cases {
+            let name = case["name"].as_str().unwrap();
+            let Some(input) = case["input"].as_str() else { continue };
+            let bytes = common::unhex(input);
+            let value = gdvariant::parse(&bytes, Options::new(version)).unwrap();
+            let engine = case["var2str"].as_str().unwrap();
+            assert_eq!(text::to_text_as(value, version).unwrap(), engine, "{version:?} {name}");
+            // The display text differs only where Godot 3 prints an RID as nothing.
+            let display = text::to_display_text_as(value, version).unwrap();
+            assert!(!display.is_empty(), "{version:?} {name}");
+            if version == G3 && name.starts_with("rid") {
+                godot3_rids += 1;
+                assert_ne!(display, engine, "{name}");
+                assert!(display.contains("RID()"), "{name}: {display}");
+                assert_eq!(display.replace("RID()", ""), engine, "{name}");
+            } else {
+                assert_eq!(display, engine, "{version:?} {name}");
+            }
+        }
+    }
+    assert_eq!(godot3_rids, 4);
+    // Godot 3 prints nothing for an RID: `[ , 1 ]`; the display text names it.
+    let bytes = common::unhex("1300000002000000100000000200000001000000");
+    let value = gdvariant::parse(&bytes, Options::godot3()).unwrap();
+    assert_eq!(text::to_display_text_as(value, G3).unwrap(), "[ RID(), 1 ]");
+}

@@ -1,6 +1,8 @@
 //! `gdvariant proxy` against a plain byte-forwarding proxy (no parsing), on loopback, in the
 //! same run: throughput for small (64-256 B) and large (about 64 KB) frames, and the latency
-//! each adds to a round trip. Prints a Markdown table (recorded in BENCHMARKS.md).
+//! each adds to a round trip; and `gdvariant proxy --enet` against a plain ENet forwarder
+//! (`enet.rs`): throughput for small (64-256 B) and large (16-60 KB, fragmented) reliable
+//! packets. Prints a Markdown table (recorded in BENCHMARKS.md).
 //!
 //! ```sh
 //! cargo bench -p gdvariant-cli --bench proxy            # full run
@@ -29,10 +31,17 @@ use std::time::{Duration, Instant};
 use gdvariant::EncodeOptions;
 use gdvariant::framing::{self, LengthPrefix};
 
+#[path = "proxy/enet.rs"]
+mod enet;
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("--plain-forwarder") {
         plain_forwarder(&args[2]);
+        return;
+    }
+    if args.get(1).map(String::as_str) == Some("--plain-enet-forwarder") {
+        enet::plain_forwarder(&args[2]);
         return;
     }
     let quick = args.iter().any(|a| a == "--test");
@@ -59,6 +68,29 @@ fn main() {
             "| {name}: frames/s | {:.0} | {:.0} | {:.2} |",
             frames as f64 / plain,
             frames as f64 / proxy,
+            plain / proxy
+        );
+        println!("| {name}: MB/s | {:.0} | {:.0} | {:.2} |", mb / plain, mb / proxy, plain / proxy);
+    }
+    let small_enet = enet::small_packets(if quick { 300 } else { 100_000 });
+    let large_enet = enet::large_packets(if quick { 4 } else { 1_000 });
+    for (name, workload) in [
+        ("ENet small packets (64-256 B, reliable)", &small_enet),
+        ("ENet large packets (16-60 KB, reliable, fragmented)", &large_enet),
+    ] {
+        let mut plain = Vec::new();
+        let mut proxy = Vec::new();
+        for _ in 0..rounds {
+            plain.push(enet::throughput(enet::Relay::Plain, workload));
+            proxy.push(enet::throughput(enet::Relay::Proxy, workload));
+        }
+        let (plain, proxy) = (median(plain), median(proxy));
+        let packets = workload.packets.len() as f64;
+        let mb = workload.bytes as f64 / 1e6;
+        println!(
+            "| {name}: packets/s | {:.0} | {:.0} | {:.2} |",
+            packets / plain,
+            packets / proxy,
             plain / proxy
         );
         println!("| {name}: MB/s | {:.0} | {:.0} | {:.2} |", mb / plain, mb / proxy, plain / proxy);

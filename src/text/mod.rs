@@ -80,7 +80,8 @@
 //!   forms print as the characters they spell, and dictionary keys sort and merge by code
 //!   point, as in Godot 3 (an overlong `"type"` and `"type"` are one key).
 //! * Types Godot 3 lacks, printed with [`Version::Godot3`], use their Godot 4 name in Godot 3's
-//!   layout. A Godot 3 `RID` prints as nothing at all, as Godot 3 prints it.
+//!   layout. A Godot 3 `RID` prints as nothing at all, as Godot 3 prints it
+//!   (`corpus/text/display`); [`to_display_text_as`] prints it `RID()` instead.
 //!
 //! # What is checked, and costs
 //!
@@ -196,7 +197,24 @@ pub fn write_text_as<W: Write + ?Sized>(
     version: Version,
     out: &mut W,
 ) -> Result<(), TextError> {
-    TextWriter { out, version, numbers: KeyClasses::new(0, version) }.run(value)
+    TextWriter { out, version, numbers: KeyClasses::new(0, version), display: false }.run(value)
+}
+
+/// Writes the text `version` prints for `value` ([`write_text_as`]), except that no value prints
+/// as nothing: a Godot 3 `RID`, which `var2str` prints as nothing at all (its bytes hold no id,
+/// so it is always an empty RID), prints `RID()` (the text Godot 4 prints for an empty RID, and
+/// the Godot 3 expression that makes one), alone and inside containers. Every other value prints
+/// as with [`write_text_as`]. For logs and listings, where a value printed as nothing would look
+/// absent (`call(RID)` printed as `call()`).
+///
+/// # Errors
+/// As [`write_text`].
+pub fn write_display_text_as<W: Write + ?Sized>(
+    value: VariantRef<'_>,
+    version: Version,
+    out: &mut W,
+) -> Result<(), TextError> {
+    TextWriter { out, version, numbers: KeyClasses::new(0, version), display: true }.run(value)
 }
 
 /// Godot 4's text of `value` (`var_to_str`), as a `String`.
@@ -214,6 +232,23 @@ pub fn to_text(value: VariantRef<'_>) -> Result<alloc::string::String, Error> {
 pub fn to_text_as(value: VariantRef<'_>, version: Version) -> Result<alloc::string::String, Error> {
     let mut text = alloc::string::String::new();
     match write_text_as(value, version, &mut text) {
+        Ok(()) => Ok(text),
+        Err(TextError::Malformed(error)) => Err(error),
+        // Writing to a String does not fail.
+        Err(TextError::Write(_)) => Ok(text),
+    }
+}
+
+/// The text of [`write_display_text_as`], as a `String`.
+///
+/// # Errors
+/// The first malformed part reached, with its byte offset.
+pub fn to_display_text_as(
+    value: VariantRef<'_>,
+    version: Version,
+) -> Result<alloc::string::String, Error> {
+    let mut text = alloc::string::String::new();
+    match write_display_text_as(value, version, &mut text) {
         Ok(()) => Ok(text),
         Err(TextError::Malformed(error)) => Err(error),
         // Writing to a String does not fail.
@@ -254,6 +289,8 @@ struct TextWriter<'w, 'a, W: ?Sized> {
     version: Version,
     /// Equality numbers of everything inside dictionary keys, kept for the whole run.
     numbers: KeyClasses<'a>,
+    /// [`write_display_text_as`]: a Godot 3 RID prints `RID()` instead of nothing.
+    display: bool,
 }
 
 /// How a string is escaped.

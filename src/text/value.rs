@@ -77,6 +77,7 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                 self.out.write_str("\")")?;
             }
             V::Rid(id) => match (self.version, id) {
+                (Version::Godot3, _) if self.display => self.out.write_str("RID()")?,
                 (Version::Godot3, _) => {}
                 (Version::Godot4, None | Some(0)) => self.out.write_str("RID()")?,
                 (Version::Godot4, Some(id)) => write!(self.out, "RID({})", id as i64)?,

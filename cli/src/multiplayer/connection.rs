@@ -100,11 +100,66 @@ pub struct Connection {
     seen: BTreeSet<String>,
 }
 
-/// Godot's text of a value (its error's text if it has none), on one line: the line breaks
-/// Godot puts in dictionaries become spaces.
-fn text(value: VariantRef<'_>, version: Version) -> String {
-    let text = gdvariant::text::to_text_as(value, version).unwrap_or_else(|e| format!("<{e}>"));
-    if text.contains('\n') { text.replace('\n', " ") } else { text }
+/// Godot's text of a value (its error's text if it has none), on one line ([`one_line`]). No
+/// value prints as nothing: a Godot 3 RID, which `var2str` prints as nothing, prints `RID()`
+/// ([`gdvariant::text::to_display_text_as`]).
+pub(crate) fn text(value: VariantRef<'_>, version: Version) -> String {
+    match gdvariant::text::to_display_text_as(value, version) {
+        Ok(text) => one_line(&text),
+        Err(error) => format!("<{error}>"),
+    }
+}
+
+/// Godot's text on one line without tabs, read back by Godot's parser as the same value: the
+/// line breaks Godot puts between dictionary entries and after objects become spaces (the one
+/// that ends the text is left out), and inside string literals (where Godot writes a `String`'s
+/// control characters as they are) a line feed, tab and carriage return become `\n`, `\t`, `\r`
+/// and any other control character `\uXXXX`, escapes Godot's parser reads. O(length).
+fn one_line(text: &str) -> String {
+    let text = text.strip_suffix('\n').unwrap_or(text);
+    let mut out = String::with_capacity(text.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for c in text.chars() {
+        if !in_string {
+            in_string = c == '"';
+            out.push(if c == '\n' { ' ' } else { c });
+            continue;
+        }
+        match c {
+            _ if escaped => {
+                escaped = false;
+                out.push(c);
+            }
+            '\\' => {
+                escaped = true;
+                out.push(c);
+            }
+            '"' => {
+                in_string = false;
+                out.push(c);
+            }
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => {
+                out.push_str(&format!("\\u{:04x}", u32::from(c)));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Bytes as lowercase hex.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A value a message carries, as JSON: `{"value": ..., "hex": ...}`, the value as
+/// [`json_value`] writes it and the bytes the packet carried it in, as hex (Godot 3: the value's
+/// `var2bytes` bytes; Godot 4: its compressed form, see [`godot4::Carried::bytes`]).
+fn carried_json(value: VariantRef<'_>, bytes: &[u8], natural: bool) -> Value {
+    json!({"value": json_value(value, natural), "hex": hex(bytes)})
 }
 
 /// A value as JSON: natural (objects, numbers) or lossless (every type tagged), kept as the
@@ -141,17 +196,37 @@ fn named(values: &[String], names: Option<&[&str]>) -> String {
     }
 }
 
-/// Godot 4 compressed values as text and JSON.
+/// Godot 4 compressed values, each with the bytes it was carried in: an RPC's arguments, a
+/// spawn's state, a sync element's values.
+trait CarriedValues<'a> {
+    /// The next value, or the first error (then nothing more).
+    fn next_carried(&mut self) -> Option<Result<godot4::Carried<'a>, PacketError>>;
+}
+
+impl<'a> CarriedValues<'a> for godot4::Arguments<'a> {
+    fn next_carried(&mut self) -> Option<Result<godot4::Carried<'a>, PacketError>> {
+        godot4::Arguments::next_carried(self)
+    }
+}
+
+impl<'a> CarriedValues<'a> for godot4::Values<'a> {
+    fn next_carried(&mut self) -> Option<Result<godot4::Carried<'a>, PacketError>> {
+        godot4::Values::next_carried(self)
+    }
+}
+
+/// Godot 4 compressed values as text and JSON ([`carried_json`]).
 fn values4<'a>(
-    values: impl Iterator<Item = Result<godot4::Value<'a>, PacketError>>,
+    mut values: impl CarriedValues<'a>,
     natural: bool,
 ) -> Result<(Vec<String>, Vec<Value>), PacketError> {
     let mut texts = Vec::new();
     let mut jsons = Vec::new();
-    for value in values {
-        let value = value?.value();
+    while let Some(carried) = values.next_carried() {
+        let carried = carried?;
+        let value = carried.value.value();
         texts.push(text(value, Version::Godot4));
-        jsons.push(json_value(value, natural));
+        jsons.push(carried_json(value, carried.bytes, natural));
     }
     Ok((texts, jsons))
 }
@@ -349,7 +424,7 @@ impl Connection {
                     "command": command, "node": node, "node_id": match rpc.node() {
                         NodeAddress::Cached(id) => json!(id), NodeAddress::Path { .. } => Value::Null },
                     "method": method, "method_id": rpc.method_id(), "checksum": named.checksum.name(),
-                    "args": json_args,
+                    "byte_only": rpc.is_byte_only(), "args": json_args,
                 });
                 let canonical =
                     node.as_deref().is_some_and(gdvariant_multiplayer::session::is_canonical_path);
@@ -380,7 +455,7 @@ impl Connection {
                 )
             }
             Godot4Packet::Raw(payload) => {
-                let hex: String = payload.iter().map(|b| format!("{b:02x}")).collect();
+                let hex = hex(payload);
                 (
                     json!({"command": command, "hex": hex}),
                     format!("raw {} bytes {hex}", payload.len()),
@@ -392,7 +467,8 @@ impl Connection {
                 let spawner = self.four.path(route, spawn.spawner()).map(String::from);
                 let name = spawn.name().to_string_lossy().into_owned();
                 let (state, state_json) = values4(spawn.state(), self.natural_json)?;
-                let argument = spawn.argument().map(|a| text(a.value(), Version::Godot4));
+                let argument =
+                    spawn.argument_carried().map(|a| text(a.value.value(), Version::Godot4));
                 let sync_ids: Vec<u32> = spawn.sync_ids().collect();
                 let known = self.scenes.get(&(route, spawn.net_id())).copied();
                 let project = self.project.as_deref();
@@ -422,7 +498,8 @@ impl Connection {
                 );
                 let mut json = json!({"command": command, "name": name, "spawner": spawner, "spawner_id": spawn.spawner(),
                     "scene": spawn.scene(), "net_id": spawn.net_id(), "sync_ids": sync_ids,
-                    "argument": spawn.argument().map(|a| json_value(a.value(), self.natural_json)), "state": state_json});
+                    "argument": spawn.argument_carried().map(|a| carried_json(a.value.value(), a.bytes, self.natural_json)),
+                    "state": state_json});
                 if let (Some(path), Some((_, inferred))) = (scene_path, known) {
                     set(&mut json, "scene_path", json!(path));
                     set(&mut json, "scene_inferred", json!(inferred));
@@ -505,7 +582,7 @@ impl Connection {
                 (json!({"command": "delta_sync", "elements": elements}), text, None, false)
             }
             Godot4Packet::Sys(Sys::Auth(data)) => {
-                let hex: String = data.iter().map(|b| format!("{b:02x}")).collect();
+                let hex = hex(data);
                 (
                     json!({"command": "auth", "hex": hex}),
                     format!("auth {} bytes {hex}", data.len()),
@@ -577,9 +654,10 @@ impl Connection {
                 let mut args = Vec::new();
                 let mut json_args = Vec::new();
                 for arg in call.arguments() {
-                    let value = arg?.value();
+                    let arg = arg?;
+                    let value = arg.value();
                     args.push(text(value, version));
-                    json_args.push(json_value(value, self.natural_json));
+                    json_args.push(carried_json(value, arg.raw_bytes(), self.natural_json));
                 }
                 let text = format!(
                     "call {shown}::{}({})",
@@ -595,11 +673,13 @@ impl Connection {
             godot3::Godot3Packet::Set(set) => {
                 let (node, shown) = node_of(&set.node());
                 let property = set.property().to_text().ok().map(|m| m.into_owned());
-                let value = set.value()?.value();
+                let element = set.value()?;
+                let value = element.value();
                 let value_text = text(value, version);
                 let text =
                     format!("set {shown}.{} = {value_text}", property.as_deref().unwrap_or("?"));
-                let json = json!({"command": command, "node": node, "property": property, "value": json_value(value, self.natural_json)});
+                let json = json!({"command": command, "node": node, "property": property,
+                    "value": carried_json(value, element.raw_bytes(), self.natural_json)});
                 let canonical =
                     node.as_deref().is_some_and(gdvariant_multiplayer::session::is_canonical_path);
                 (
@@ -628,7 +708,7 @@ impl Connection {
                 )
             }
             godot3::Godot3Packet::Raw(payload) => {
-                let hex: String = payload.iter().map(|b| format!("{b:02x}")).collect();
+                let hex = hex(payload);
                 (
                     json!({"command": command, "hex": hex}),
                     format!("raw {} bytes {hex}", payload.len()),

@@ -6,7 +6,7 @@
 //! as [`verbatim`]: a one-entry object under a key no decoded name can produce (object keys of a
 //! message are the command's own field names), and [`to_line`] writes its text unchanged.
 //! Cost: O(bytes of the line); the walk over the message recurses only on the message's own
-//! fixed structure (at most four levels), never on a value's nesting.
+//! fixed structure (at most eight levels), never on a value's nesting.
 
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::value::RawValue;

@@ -30,7 +30,10 @@ use stats::Stats;
 pub struct MultiplayerArgs {
     /// The capture file (`-`: standard input).
     file: FileArg,
-    /// How to print each message: text, or one JSON object per line (`natural`: the values as
+    /// How to print each message: text (an argument as Godot's `var2str` / `var_to_str` on one
+    /// line, string escapes `\n` `\t` `\r`; a Godot 3 RID, which Godot prints as nothing, as
+    /// `RID()`), or one JSON object per line: each value a message carries as
+    /// `{"value": lossless JSON, "hex": its bytes in the packet}` (`natural`: the values as
     /// natural JSON).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,

@@ -138,7 +138,11 @@ fn a_godot4_capture_prints_named_calls_and_statistics() {
     let call = lines.iter().find(|l| l["message"]["method"] == "r3").unwrap();
     assert_eq!(
         call["message"]["args"],
-        serde_json::json!([true, 2.5, {"type": "Vector2", "value": [3.0, 4.0]}])
+        serde_json::json!([
+            {"value": true, "hex": "81"},
+            {"value": 2.5, "hex": "0300000000002040"},
+            {"value": {"type": "Vector2", "value": [3.0, 4.0]}, "hex": "050000000000404000008040"},
+        ])
     );
     assert!(lines.last().unwrap()["stats"]["calls"].as_array().unwrap().len() > 5);
     // Natural JSON: the same records, the arguments as natural JSON.
@@ -154,7 +158,14 @@ fn a_godot4_capture_prints_named_calls_and_statistics() {
     let natural: Vec<Value> = natural.lines().map(parse_json).collect();
     assert_eq!(natural.len(), count + 1);
     let call = natural.iter().find(|l| l["message"]["method"] == "r3").unwrap();
-    assert_eq!(call["message"]["args"], serde_json::json!([true, 2.5, {"x": 3.0, "y": 4.0}]));
+    assert_eq!(
+        call["message"]["args"],
+        serde_json::json!([
+            {"value": true, "hex": "81"},
+            {"value": 2.5, "hex": "0300000000002040"},
+            {"value": {"x": 3.0, "y": 4.0}, "hex": "050000000000404000008040"},
+        ])
+    );
     let _ = std::fs::remove_file(&file);
     let _ = std::fs::remove_file(&rules);
 }
@@ -439,4 +450,241 @@ fn argument_json_is_the_library_text_unchanged() {
         }
     }
     let _ = std::fs::remove_file(&file);
+}
+
+/// Godot's text on one line, as `gdvariant multiplayer` prints a value: the final line break
+/// left out, the others spaces, but inside string literals `\n`, `\t`, `\r` (the corpora's
+/// strings hold no other control characters).
+fn one_line(text: &str) -> String {
+    let mut out = String::new();
+    let (mut in_string, mut escaped) = (false, false);
+    for c in text.strip_suffix('\n').unwrap_or(text).chars() {
+        match (in_string, escaped, c) {
+            (true, false, '\n') => out.push_str("\\n"),
+            (true, false, '\t') => out.push_str("\\t"),
+            (true, false, '\r') => out.push_str("\\r"),
+            (false, _, '\n') => out.push(' '),
+            _ => out.push(c),
+        }
+        (in_string, escaped) = match (in_string, escaped, c) {
+            (false, _, '"') => (true, false),
+            (true, false, '\\') => (true, true),
+            (true, false, '"') => (false, false),
+            (true, true, _) => (true, false),
+            state => (state.0, state.1),
+        };
+    }
+    out
+}
+
+/// Every Variant type of both versions, as an argument of a call, prints as something in the
+/// text output: each value case of the real-engine corpora (`corpus/godot{3,4}`), sent as the
+/// one argument of a Godot 3 CALL (over ENet) or a Godot 4 RPC, prints as the engine's
+/// `var2str` / `var_to_str` on one line, but for Godot 3 RIDs, which Godot prints as nothing
+/// and which print `RID()` here, and the cases whose text the bytes do not hold (objects sent by
+/// id, `tests/text.rs`), which print the library's text.
+#[test]
+fn every_variant_type_prints_as_a_call_argument() {
+    use gdvariant::view::Element;
+    use gdvariant::{EncodeOptions, Options, VariantType};
+    for (version, field, count) in
+        [(Version::Godot3, "var2str", 27u32), (Version::Godot4, "var_to_str", 39)]
+    {
+        let folder = if version == Version::Godot3 { "godot3" } else { "godot4" };
+        let options = Options::new(version).with_allow_objects(true);
+        let mut cases = Vec::new();
+        let mut packets = Vec::new();
+        for case in read_jsonl(&corpus_dir(folder).join("manifest.jsonl")) {
+            let name = case["name"].as_str().unwrap();
+            let Some(engine) = case[field].as_str() else { continue };
+            let path = corpus_dir(folder).join(format!("{name}.bin"));
+            let Ok(bytes) = std::fs::read(&path) else { continue };
+            if bytes.is_empty() || bytes.len() > 4096 {
+                continue;
+            }
+            let element = Element::validate_at(&bytes, 0, options).unwrap();
+            let mut packet = Vec::new();
+            if version == Version::Godot3 {
+                use gdvariant_multiplayer::godot3::write::{self, Arg, Target};
+                packet.extend_from_slice(&7u32.to_le_bytes());
+                packet.extend_from_slice(&1i32.to_le_bytes());
+                let options = EncodeOptions::godot3().with_full_objects(true);
+                write::call(
+                    &mut packet,
+                    Target::Path("Main"),
+                    "m",
+                    &[Arg::Element(element)],
+                    options,
+                )
+                .unwrap();
+            } else {
+                use gdvariant_multiplayer::godot4::write::{self, Arg, Target};
+                let options = EncodeOptions::godot4().with_full_objects(true);
+                write::rpc(&mut packet, Target::Path("Main"), 0, &[Arg::Element(element)], options)
+                    .unwrap();
+            }
+            packets.push((Direction::ToServer, 1, packet));
+            cases.push((name.to_string(), element.variant_type(), engine.to_string(), bytes));
+        }
+        let transport =
+            if version == Version::Godot3 { Transport::Enet3 } else { Transport::Packets };
+        let file = scratch(&format!("{folder}-types.capture"));
+        write_capture(&file, Header { version, transport }, &packets);
+        let output =
+            run(&[OsArg::from("multiplayer"), "--allow-objects".into(), file.clone().into()]);
+        assert_eq!(code(&output), 0, "{}", stderr(&output));
+        let text = stdout(&output);
+        let lines: Vec<&str> = text.lines().take(cases.len()).collect();
+        assert_eq!(lines.len(), cases.len());
+        let (open, close) = if version == Version::Godot3 {
+            ("call Main::m(", ")")
+        } else {
+            ("rpc Main::#0(", ")")
+        };
+        let mut types = std::collections::BTreeSet::new();
+        let mut as_the_engine = 0;
+        for ((name, variant_type, engine, bytes), line) in cases.iter().zip(&lines) {
+            let shown = line.split('\t').nth(4).unwrap();
+            if version == Version::Godot4 && bytes == b"\x1d\0\0\0\0\0\0\0" {
+                // A lone PackedByteArray goes in the byte-only form, where an empty one is no
+                // argument at all (Godot calls the method without one).
+                assert_eq!(shown, "rpc Main::#0()", "{name}");
+                continue;
+            }
+            let argument = shown
+                .strip_prefix(open)
+                .and_then(|s| s.strip_suffix(close))
+                .unwrap_or_else(|| panic!("{name}: {line}"));
+            assert!(!argument.is_empty(), "{version:?} {name}: {line}");
+            assert_eq!(line.split('\t').count(), 5, "{version:?} {name}: {line}");
+            types.insert(*variant_type);
+            let value = gdvariant::parse(bytes, options).unwrap();
+            let library = gdvariant::text::to_text_as(value, version).unwrap();
+            let display = gdvariant::text::to_display_text_as(value, version).unwrap();
+            assert_eq!(argument, one_line(&display), "{version:?} {name}");
+            if *variant_type == VariantType::Rid && version == Version::Godot3 {
+                assert_eq!((engine.as_str(), argument), ("", "RID()"), "{name}");
+            } else if library == *engine {
+                assert_eq!(argument, one_line(engine), "{version:?} {name}");
+                as_the_engine += 1;
+            } else {
+                // The bytes do not hold what Godot prints (a live object sent by id, ...).
+                assert!(name.contains("object") || name.contains("typed"), "{name}");
+            }
+        }
+        // A string's line break and tab are escaped, so the line keeps its columns and the text
+        // reads back (`str_to_var`) as the same string.
+        assert!(
+            text.contains(r#"("line1\nline2\t\"quoted\" back\\slash")"#),
+            "{version:?}: {text}"
+        );
+        let every: std::collections::BTreeSet<VariantType> =
+            (0..count).map(|id| VariantType::from_id(version, id).unwrap()).collect();
+        assert_eq!(types, every, "{version:?}");
+        assert!(
+            as_the_engine + 12 >= cases.len(),
+            "{version:?}: {as_the_engine} of {}",
+            cases.len()
+        );
+        let _ = std::fs::remove_file(&file);
+    }
+}
+
+/// Every value a message carries, in `--format json`: the `{"value", "hex"}` objects of call
+/// arguments, a SET's value, a spawn's argument and state, a sync's values.
+fn carried_values<'a>(message: &'a Value, out: &mut Vec<&'a Value>) {
+    let message = if message["command"] == "relay" { &message["packet"] } else { message };
+    for field in ["args", "state"] {
+        out.extend(message[field].as_array().into_iter().flatten());
+    }
+    for field in ["value", "argument"] {
+        if message[field].is_object() {
+            out.push(&message[field]);
+        }
+    }
+    for element in message["elements"].as_array().into_iter().flatten() {
+        out.extend(element["values"].as_array().into_iter().flatten());
+    }
+}
+
+/// `gdvariant multiplayer --format json` on the real-engine captures: every argument (and every
+/// other value a message carries) gives its lossless value and its bytes as the packet carried
+/// them, in hex; those bytes lie in the packet, and decoded (Godot 3: `var2bytes` bytes; Godot 4:
+/// one compressed value, or a byte-only RPC's `PackedByteArray`) they are that value.
+#[test]
+fn every_argument_gives_its_value_and_its_bytes() {
+    use gdvariant::Options;
+    use gdvariant_multiplayer::godot4;
+    let godot4_file = scratch("godot4-bytes.capture");
+    godot4_capture(&godot4_file);
+    let mut files = vec![(Version::Godot4, godot4_file)];
+    for (name, transport) in [("enet", Transport::Enet3), ("websocket", Transport::WebSocket3)] {
+        let packets: Vec<(Direction, u8, Vec<u8>)> = records(&format!("godot3-{name}"))
+            .iter()
+            .filter(|r| r["conn"] == 0 && r["injected"].is_null())
+            .map(|r| {
+                let direction =
+                    if r["dir"] == "to_server" { Direction::ToServer } else { Direction::ToClient };
+                (direction, r["channel"].as_u64().unwrap() as u8, unhex(r["hex"].as_str().unwrap()))
+            })
+            .collect();
+        let file = scratch(&format!("godot3-{name}-bytes.capture"));
+        write_capture(&file, Header { version: Version::Godot3, transport }, &packets);
+        files.push((Version::Godot3, file));
+    }
+    for (version, file) in &files {
+        let options = Options::new(*version).with_allow_objects(true);
+        let output = run(&[
+            OsArg::from("multiplayer"),
+            "--format".into(),
+            "json".into(),
+            "--allow-objects".into(),
+            file.clone().into(),
+        ]);
+        assert_eq!(code(&output), 0, "{}", stderr(&output));
+        let (mut checked, mut compressed, mut byte_only) = (0, 0, 0);
+        let mut types = std::collections::BTreeSet::new();
+        for line in stdout(&output).lines().map(parse_json) {
+            let mut values = Vec::new();
+            carried_values(&line["message"], &mut values);
+            let packet = line["hex"].as_str().unwrap_or("");
+            for carried in values {
+                let hex = carried["hex"].as_str().unwrap();
+                assert!(packet.contains(hex), "{version:?}: {hex} not in {packet}");
+                let bytes = unhex(hex);
+                let expected = &carried["value"];
+                let decoded = if *version == Version::Godot3 {
+                    let value = gdvariant::parse(&bytes, options).unwrap();
+                    types.insert(value.variant_type());
+                    gdvariant::json::to_json(value).unwrap()
+                } else if line["message"]["byte_only"] == true
+                    || line["message"]["packet"]["byte_only"] == true
+                {
+                    byte_only += 1;
+                    let value = gdvariant::Variant::PackedByteArray(bytes.clone());
+                    let encoded = value.encode(gdvariant::EncodeOptions::godot4()).unwrap();
+                    let value = gdvariant::parse(&encoded, options).unwrap();
+                    gdvariant::json::to_json(value).unwrap()
+                } else {
+                    let (value, used) = godot4::read_compressed(&bytes, options).unwrap();
+                    assert_eq!(used, bytes.len(), "{hex}");
+                    if matches!(value, godot4::Value::Bool(_) | godot4::Value::Int { .. }) {
+                        compressed += 1;
+                    }
+                    types.insert(value.variant_type());
+                    gdvariant::json::to_json(value.value()).unwrap()
+                };
+                assert_eq!(&parse_json(&decoded), expected, "{version:?}: {hex}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "{version:?}: {checked}");
+        // Every type of the version was an argument (the captures send one of each).
+        let count = if *version == Version::Godot3 { 27 } else { 39 };
+        assert_eq!(types.len(), count, "{version:?}: {types:?}");
+        if *version == Version::Godot4 {
+            assert!(compressed > 50 && byte_only > 0, "{compressed} {byte_only}");
+        }
+        let _ = std::fs::remove_file(file);
+    }
 }

@@ -224,3 +224,50 @@ fn godot4_calls_are_named_from_the_project() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("--project names Godot 4 methods"));
     let _ = std::fs::remove_file(&rules);
 }
+
+/// `--log-calls` prints every argument as something: a Godot 3 RID (which Godot's `var2str`
+/// prints as nothing) as `RID()`, alone and in an array, and a string's tab escaped.
+#[test]
+fn logged_calls_print_every_argument() {
+    use gdvariant::Variant;
+    let upstream = websocket_echo();
+    let proxy = Proxy::start(&[
+        "--websocket",
+        "--multiplayer",
+        "--godot",
+        "3",
+        "--upstream",
+        &upstream.to_string(),
+        "--log-calls",
+    ]);
+    let args = [
+        Variant::Rid(0),
+        Variant::Array(vec![Variant::Rid(0), Variant::Int(1)].into()),
+        Variant::String("a\tb".into()),
+    ];
+    let args: Vec<Arg<'_>> = args.iter().map(Arg::Variant).collect();
+    let mut packet = Vec::new();
+    write::call(&mut packet, Target::Path("Main"), "r1", &args, gdvariant::EncodeOptions::godot3())
+        .unwrap();
+    let sent = message(&packet);
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let url = format!("ws://{}/", proxy.addr);
+        let (mut socket, _) = tokio::time::timeout(PATIENCE, tokio_tungstenite::connect_async(url))
+            .await
+            .unwrap()
+            .unwrap();
+        socket.send(Message::Binary(sent.clone().into())).await.unwrap();
+        let got = tokio::time::timeout(PATIENCE, socket.next()).await.unwrap().unwrap().unwrap();
+        assert_eq!(got, Message::Binary(sent.into()));
+        socket.close(None).await.unwrap();
+    });
+    let (status, events) = proxy.stop();
+    assert!(status.success());
+    let call = events
+        .iter()
+        .find(|e| e["event"] == "call" && e["direction"] == "to_upstream")
+        .expect("the call is logged");
+    assert_eq!(call["method"], "r1");
+    assert_eq!(call["args"], serde_json::json!(["RID()", "[ RID(), 1 ]", r#""a\tb""#]));
+}

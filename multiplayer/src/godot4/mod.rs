@@ -48,7 +48,7 @@ pub use sync::{
     DeltaElement, DeltaElements, DeltaSync, FullSync, PATH_ID, SyncElement, SyncElements,
 };
 pub use sys::{Relay, Sys};
-pub use value::{IntWidth, Value, Values};
+pub use value::{Carried, IntWidth, Value, Values, read_compressed};
 
 use super::error::{PacketError, PacketErrorKind};
 use super::field::{rest, u8_at};

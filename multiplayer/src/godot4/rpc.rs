@@ -19,7 +19,7 @@
 
 use crate::error::{PacketError, PacketErrorKind};
 use crate::field::{rest, u8_at, u16_at, u32_at};
-use crate::godot4::value::{Value, read_value};
+use crate::godot4::value::{Carried, Value, carried_bytes, read_value};
 use gdvariant::view::GdStr;
 use gdvariant::{Options, Version};
 
@@ -233,6 +233,19 @@ pub struct Arguments<'a> {
     left: usize,
     bytes: Option<&'a [u8]>,
     options: Options,
+}
+
+impl<'a> Arguments<'a> {
+    /// The next argument with the bytes it was carried in: [`Iterator::next`] with
+    /// [`Carried::bytes`] (in the byte-only form, the `PackedByteArray`'s bytes). O(its size).
+    pub fn next_carried(&mut self) -> Option<Result<Carried<'a>, PacketError>> {
+        let start = self.pos;
+        let value = self.next()?;
+        Some(value.map(|value| match value {
+            Value::Bytes(bytes) => Carried { value, bytes },
+            _ => Carried { value, bytes: carried_bytes(self.buf, start, self.pos, self.buf.len()) },
+        }))
+    }
 }
 
 impl<'a> Iterator for Arguments<'a> {

@@ -20,7 +20,7 @@
 
 use crate::error::{PacketError, PacketErrorKind};
 use crate::field::{slice, u8_at, u32_at};
-use crate::godot4::value::{Value, Values, read_value};
+use crate::godot4::value::{Carried, Value, Values, carried_bytes, read_value};
 use gdvariant::view::GdStr;
 use gdvariant::{Options, Version};
 
@@ -40,7 +40,7 @@ pub struct Spawn<'a> {
     sync_ids_at: usize,
     sync_count: u32,
     name: GdStr<'a>,
-    argument: Option<Value<'a>>,
+    argument: Option<Carried<'a>>,
     state_at: usize,
     options: Options,
 }
@@ -90,9 +90,9 @@ impl<'a> Spawn<'a> {
                 return Err(PacketError::new(size_at, PacketErrorKind::BadSize { size }));
             }
             let value_end = value_at.saturating_add(size as usize);
-            let (value, _) = read_value(buf, value_at, value_end, state_options)?;
+            let (value, next) = read_value(buf, value_at, value_end, state_options)?;
             state_at = value_end;
-            Some(value)
+            Some(Carried { value, bytes: carried_bytes(buf, value_at, next, value_end) })
         } else {
             None
         };
@@ -146,6 +146,11 @@ impl<'a> Spawn<'a> {
 
     /// A custom spawn's argument (the value handed to `spawn_function`).
     pub fn argument(&self) -> Option<Value<'a>> {
+        self.argument.map(|carried| carried.value)
+    }
+
+    /// A custom spawn's argument with the bytes it was carried in (within the argument's size).
+    pub fn argument_carried(&self) -> Option<Carried<'a>> {
         self.argument
     }
 

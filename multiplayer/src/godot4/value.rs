@@ -108,6 +108,44 @@ impl<'a> Value<'a> {
     }
 }
 
+/// A compressed value and the bytes the packet carried it in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Carried<'a> {
+    /// The value.
+    pub value: Value<'a>,
+    /// Its bytes in the packet: the first byte and what follows it (a `bool`'s one byte, form
+    /// bits as sent; an `int`'s 2 to 9; any other type's `var_to_bytes` bytes), or, for an RPC's
+    /// byte-only form, the `PackedByteArray`'s bytes alone. [`read_compressed`] reads them back
+    /// (but for the byte-only form, which has no header).
+    pub bytes: &'a [u8],
+}
+
+/// The compressed value at the start of `bytes` (as RPC arguments, spawn arguments and
+/// synchronized state hold it), and how many bytes it takes. O(its size).
+///
+/// ```
+/// use gdvariant_multiplayer::godot4::{Value, read_compressed};
+///
+/// // An int in two bytes (form 1), then a byte that belongs to the next value.
+/// let (value, used) = read_compressed(&[0x42, 0x2C, 0x01, 0x81], gdvariant::Options::godot4())?;
+/// assert_eq!(used, 3);
+/// assert!(matches!(value, Value::Int { value: 300, .. }));
+/// # Ok::<(), gdvariant_multiplayer::PacketError>(())
+/// ```
+///
+/// # Errors
+/// What Godot's reader refuses in it (an unknown type, a cut value, what `var_to_bytes`'s
+/// reader refuses).
+pub fn read_compressed(bytes: &[u8], options: Options) -> Result<(Value<'_>, usize), PacketError> {
+    let (value, next) = read_value(bytes, 0, bytes.len(), options)?;
+    Ok((value, next.min(bytes.len())))
+}
+
+/// The bytes from `start` to `next` (clamped to `end` and the buffer), as [`Carried::bytes`].
+pub(crate) fn carried_bytes(buf: &[u8], start: usize, next: usize, end: usize) -> &[u8] {
+    buf.get(start..next.min(end).min(buf.len())).unwrap_or(&[])
+}
+
 /// Reads the compressed value at `pos`; `end` is where the bytes it may use end (the packet's or
 /// an element's end). Returns the value and where the next one starts (for a final
 /// `PackedByteArray`, possibly past `end` by its missing padding, as Godot counts it). O(size).
@@ -162,6 +200,19 @@ impl<'a> Values<'a> {
     /// by a final `PackedByteArray`'s missing padding).
     pub fn position(&self) -> usize {
         self.pos
+    }
+}
+
+impl<'a> Values<'a> {
+    /// The next value with the bytes it was carried in: [`Iterator::next`] with
+    /// [`Carried::bytes`]. O(its size).
+    pub fn next_carried(&mut self) -> Option<Result<Carried<'a>, PacketError>> {
+        let start = self.pos;
+        let value = self.next()?;
+        Some(value.map(|value| Carried {
+            value,
+            bytes: carried_bytes(self.buf, start, self.pos, self.end),
+        }))
     }
 }
 
