@@ -9,6 +9,7 @@ mod exact_json;
 pub mod project;
 pub mod rules;
 pub mod stats;
+mod values;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
