@@ -59,6 +59,21 @@ pub struct Message {
     pub json: Value,
     /// The decoded message on one line.
     pub text: String,
+    /// What it replicates (Godot 4 SYNC, DELTA_SYNC, SPAWN), for the allow-list.
+    pub replicas: Vec<Replica>,
+}
+
+/// What a SYNC, DELTA_SYNC or SPAWN replicates, as the allow-list names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replica {
+    /// A SPAWN (else a synchronizer's values).
+    pub spawn: bool,
+    /// SYNC: the synchronizer's node path, or a spawned node's name; SPAWN: the spawner's path.
+    /// `None` when the session cannot name it.
+    pub node: Option<String>,
+    /// SYNC: the properties carried, in order; SPAWN: the scene's path. `None` when they cannot
+    /// be named (without `--project`, or a synchronizer the project does not describe).
+    pub members: Option<Vec<String>>,
 }
 
 /// Why a message is refused.
@@ -171,6 +186,7 @@ impl Connection {
                     raw: false,
                     json: json!({"command": "peer_id", "peer": id}),
                     text: format!("peer_id {id}"),
+                    replicas: Vec::new(),
                 })
             }
             (Version::Godot4, _) => {
@@ -261,21 +277,25 @@ impl Connection {
             }
             _ => {}
         }
-        let (mut json, mut text, call, raw) = self.describe4(route, &inner, despawned)?;
+        let mut replicas = Vec::new();
+        let (mut json, mut text, call, raw) =
+            self.describe4(route, &inner, despawned, &mut replicas)?;
         if let Godot4Packet::Sys(Sys::Relay(relay)) = packet {
             let way = if from == 1 { "from" } else { "to" };
             text = format!("relay {way} {}: {text}", relay.peer());
             json = json!({"command": "relay", "peer": relay.peer(), "packet": json});
         }
-        Ok(Message { from, to, call, raw, json, text })
+        Ok(Message { from, to, call, raw, json, text, replicas })
     }
 
-    /// A Godot 4 packet (not a relay) on `route`: JSON, text, the call, whether it is RAW.
+    /// A Godot 4 packet (not a relay) on `route`: JSON, text, the call, whether it is RAW; what
+    /// it replicates is added to `replicas`.
     fn describe4(
         &self,
         route: Route,
         packet: &Godot4Packet<'_>,
         despawned: Option<String>,
+        replicas: &mut Vec<Replica>,
     ) -> Result<(Value, String, Option<Call>, bool), Refusal> {
         let command = packet.command().name();
         Ok(match packet {
@@ -378,6 +398,11 @@ impl Connection {
                 if let Some(names) = names {
                     set(&mut json, "properties", json!(names));
                 }
+                replicas.push(Replica {
+                    spawn: true,
+                    node: spawner,
+                    members: scene_path.map(|path| vec![path.to_string()]),
+                });
                 (json, text, None, false)
             }
             Godot4Packet::Despawn(despawn) => {
@@ -404,6 +429,7 @@ impl Connection {
                         .map(|c| c.sync().map(property_name).collect::<Vec<_>>())
                         .filter(|names| names.len() == values.len());
                     parts.push(format!("{target} [{}]", named(&values, names.as_deref())));
+                    replicas.push(self.replica(route, element.net_id(), names.as_deref()));
                     let mut element_json =
                         json!({"net_id": element.net_id(), "node": target, "values": values_json});
                     if let Some(names) = names {
@@ -443,6 +469,7 @@ impl Connection {
                         "{target} {indexes:?} [{}]",
                         named(&values, names.as_deref())
                     ));
+                    replicas.push(self.replica(route, element.net_id(), names.as_deref()));
                     let mut element_json = json!({"net_id": element.net_id(), "node": target, "indexes": indexes, "values": values_json});
                     if let Some(names) = names {
                         set(&mut element_json, "properties", json!(names));
@@ -490,6 +517,18 @@ impl Connection {
                 project.spawned_synchronizer(scene, index)
             }
         }
+    }
+
+    /// What a synchronizer's element replicates: its node (a spawned node's name) and the
+    /// properties `names` it carries.
+    fn replica(&self, route: Route, net_id: u32, names: Option<&[&str]>) -> Replica {
+        let node = match self.four.synchronizer(route, net_id) {
+            Some(SyncTarget::Path(path)) => Some(path.to_string()),
+            Some(SyncTarget::Spawned { name, .. }) => Some(name.to_string()),
+            None => None,
+        };
+        let members = names.map(|names| names.iter().map(|n| n.to_string()).collect());
+        Replica { spawn: false, node, members }
     }
 
     /// A synchronizer's node, as text.
@@ -589,7 +628,7 @@ impl Connection {
             }
             _ => (json!({"command": command}), command.to_string(), None, false),
         };
-        Ok(Message { from, to, call, raw, json, text })
+        Ok(Message { from, to, call, raw, json, text, replicas: Vec::new() })
     }
 }
 
@@ -602,5 +641,6 @@ fn system(from: i32, to: i32, name: &str, peer: i64) -> Message {
         raw: false,
         json: json!({"command": name, "peer": peer}),
         text: format!("{name} {peer}"),
+        replicas: Vec::new(),
     }
 }

@@ -36,7 +36,8 @@ pub fn combine(rules: Option<Rules>, project: Option<&ProjectIndex>) -> Option<R
     Some(rules)
 }
 
-/// The proxy's rules (`--rules`, `--project`): with a project, the rules file's keys that name
+/// The proxy's rules (`--rules`, `--project`) and the project (which names what SPAWN and SYNC
+/// carry, for `allow-sync` and `allow-spawn`): with a project, the rules file's keys that name
 /// no node of the project's scenes are warned about at start (a node made at run time is not
 /// in the scenes: the warning says so), and the lists combined. Godot 3 packets carry their
 /// method names: `--project` is refused there.
@@ -44,8 +45,8 @@ pub fn for_proxy(
     rules: Option<Rules>,
     dir: Option<&Path>,
     version: gdvariant::Version,
-) -> Result<Option<Rules>, Failure> {
-    let Some(dir) = dir else { return Ok(rules) };
+) -> Result<(Option<Rules>, Option<Arc<ProjectIndex>>), Failure> {
+    let Some(dir) = dir else { return Ok((rules, None)) };
     if version == gdvariant::Version::Godot3 {
         return Err(Failure::Usage(
             "--project names Godot 4 methods; Godot 3 packets carry their method names".into(),
@@ -61,7 +62,8 @@ pub fn for_proxy(
             ));
         }
     }
-    Ok(combine(rules, Some(&index)))
+    let rules = combine(rules, Some(&index));
+    Ok((rules, Some(Arc::new(index))))
 }
 
 /// The rules file's node keys (`methods` and `native` lines) that match none of `paths`.

@@ -14,6 +14,12 @@
 //! allow World/Player say 2/s
 //! allow World/Players/* * 30/s
 //! allow-raw 10/s
+//! # what clients may replicate (Godot 4, with --project to name the properties): a SYNC or
+//! # DELTA_SYNC synchronizer's node (a spawned node: its name) and each property it carries; a
+//! # SPAWN's spawner and scene
+//! allow-sync World/Player position
+//! allow-sync Hero* * 60/s
+//! allow-spawn World/Spawner res://bullet.tscn
 //! ```
 //!
 //! With `--project DIR` the project's lists come after the file's (a node a `methods` or
@@ -23,6 +29,10 @@
 //! With at least one `allow` or `allow-raw` line, the proxy drops every call that no line
 //! allows, every call it cannot name (an unknown cache id, a method id no verified list names, a
 //! node path not spelled as Godot spells it), and RAW packets unless `allow-raw` is given.
+//! With at least one `allow-sync` line, a client's SYNC and DELTA_SYNC pass only when every
+//! property of every synchronizer they carry is allowed (properties the proxy cannot name, as
+//! without `--project`, are not); with at least one `allow-spawn` line, a client's SPAWN passes
+//! only when a line allows its spawner and scene. Without such lines both pass, as before.
 
 use std::sync::Arc;
 
@@ -52,21 +62,34 @@ pub struct Rules {
     pub allow: Vec<Allow>,
     /// `allow-raw`: RAW packets pass (`Some(rate)`; `Some(None)` without a limit).
     pub raw: Option<Option<u32>>,
+    /// The `allow-sync` lines (member: a property), in order.
+    pub allow_sync: Vec<Allow>,
+    /// The `allow-spawn` lines (member: a scene path), in order.
+    pub allow_spawn: Vec<Allow>,
     /// The node keys of the `methods` and `native` lines, in order, each once.
     pub keys: Vec<String>,
 }
 
 impl Rules {
-    /// Whether the file asks for filtering.
+    /// Whether the file asks for calls and RAW packets to be filtered (an `allow` or
+    /// `allow-raw` line; `allow-sync` and `allow-spawn` lines filter only what they name).
     pub fn filters(&self) -> bool {
         !self.allow.is_empty() || self.raw.is_some()
     }
 
     /// The first `allow` line that lets `member` on `node` through, with its index.
     pub fn allowing(&self, node: &str, member: &str) -> Option<(usize, &Allow)> {
-        self.allow.iter().enumerate().find(|(_, rule)| {
-            rule.node.matches(node) && rule.member.as_deref().is_none_or(|m| m == member)
-        })
+        first_allowing(&self.allow, node, member)
+    }
+
+    /// The first `allow-sync` line that lets `property` of the synchronizer on `node` through.
+    pub fn allowing_sync(&self, node: &str, property: &str) -> Option<(usize, &Allow)> {
+        first_allowing(&self.allow_sync, node, property)
+    }
+
+    /// The first `allow-spawn` line that lets `spawner` spawn `scene`.
+    pub fn allowing_spawn(&self, spawner: &str, scene: &str) -> Option<(usize, &Allow)> {
+        first_allowing(&self.allow_spawn, spawner, scene)
     }
 
     /// Reads the rules file at `path`.
@@ -112,7 +135,7 @@ impl Rules {
                         .ok_or_else(|| at("expected script = NAMES"))?;
                     methods.script(MethodList::script(names.split_whitespace()));
                 }
-                "allow" => {
+                "allow" | "allow-sync" | "allow-spawn" => {
                     let parts: Vec<&str> = rest.split_whitespace().collect();
                     let (node, member, rate) = match parts.as_slice() {
                         [node, member] => (node, member, None),
@@ -124,14 +147,19 @@ impl Rules {
                                     .ok_or_else(|| at("expected a rate such as 10/s"))?,
                             ),
                         ),
-                        _ => return Err(at("expected allow NODE MEMBER [N/s]")),
+                        _ => return Err(at(&format!("expected {keyword} NODE MEMBER [N/s]"))),
                     };
-                    rules.allow.push(Allow {
+                    let allow = Allow {
                         node: PathPattern::new(node),
                         member: (*member != "*").then(|| member.to_string()),
                         rate,
                         text: line.to_string(),
-                    });
+                    };
+                    match keyword {
+                        "allow" => rules.allow.push(allow),
+                        "allow-sync" => rules.allow_sync.push(allow),
+                        _ => rules.allow_spawn.push(allow),
+                    }
                 }
                 "allow-raw" => {
                     let rate = match rest {
@@ -161,6 +189,13 @@ impl Rules {
         rules.methods = Arc::new(methods);
         Ok(rules)
     }
+}
+
+/// The first of `lines` that lets `member` of `node` through, with its index.
+fn first_allowing<'a>(lines: &'a [Allow], node: &str, member: &str) -> Option<(usize, &'a Allow)> {
+    lines.iter().enumerate().find(|(_, rule)| {
+        rule.node.matches(node) && rule.member.as_deref().is_none_or(|m| m == member)
+    })
 }
 
 /// `N/s`.

@@ -28,6 +28,7 @@ use super::report::Report;
 use super::rules::{RateLimit, refusal};
 use super::settings::Settings;
 use crate::multiplayer::connection::{Connection as Session, Message};
+use crate::multiplayer::rules::Rules;
 
 /// The proxy's filter: its settings and where it reports calls.
 #[derive(Debug)]
@@ -104,7 +105,8 @@ fn over_rate(frame: &Frame<'_>, rate: &mut Option<RateLimit>, what: &str) -> Ver
 #[derive(Debug)]
 pub struct Calls {
     session: Session,
-    rates: BTreeMap<usize, RateLimit>,
+    /// Per rule line (its kind: 0 `allow`, 1 `allow-sync`, 2 `allow-spawn`; its index).
+    rates: BTreeMap<(u8, usize), RateLimit>,
     raw_rate: Option<RateLimit>,
     /// `--rate-limit`, on every client packet.
     rate: Option<RateLimit>,
@@ -132,6 +134,7 @@ impl Calls {
         if let Some(client) = client {
             session.set_client(client);
         }
+        let session = session.with_project(settings.project.clone());
         Calls {
             session,
             rates: BTreeMap::new(),
@@ -184,9 +187,13 @@ impl Calls {
 
     /// The allow-list's verdict on a message from the client.
     fn rules(&mut self, settings: &Settings, message: &Message) -> Verdict {
-        let Some(rules) = settings.rules.as_ref().filter(|r| r.filters()) else {
+        let Some(rules) = settings.rules.as_ref() else { return Verdict::Forward };
+        if !message.replicas.is_empty() {
+            return self.replicas(rules, message);
+        }
+        if !rules.filters() {
             return Verdict::Forward;
-        };
+        }
         if message.raw {
             if rules.raw.is_none() {
                 return Verdict::drop("not_allowed", "raw packets are not allowed");
@@ -210,9 +217,59 @@ impl Calls {
             return Verdict::drop("not_allowed", call.key());
         };
         if let Some(per_second) = rule.rate {
-            let rate = self.rates.entry(index).or_insert_with(|| RateLimit::new(per_second));
+            let rate = self.rates.entry((0, index)).or_insert_with(|| RateLimit::new(per_second));
             if !rate.allow() {
                 return Verdict::drop("rate_limit", format!("{}: {}", call.key(), rule.text));
+            }
+        }
+        Verdict::Forward
+    }
+
+    /// The allow-list's verdict on what a client's SYNC, DELTA_SYNC or SPAWN replicates: with
+    /// `allow-sync` (`allow-spawn`) lines, each synchronizer's node and every property it
+    /// carries (each spawner and its scene) must be allowed, and named; at most each line's rate.
+    fn replicas(&mut self, rules: &Rules, message: &Message) -> Verdict {
+        let mut used: Vec<(u8, usize, u32, &str)> = Vec::new();
+        for replica in &message.replicas {
+            let (kind, lines, what) = if replica.spawn {
+                (2u8, &rules.allow_spawn, "spawn")
+            } else {
+                (1u8, &rules.allow_sync, "sync")
+            };
+            if lines.is_empty() {
+                continue;
+            }
+            let Some(node) = replica.node.as_deref() else {
+                return Verdict::drop("not_allowed", format!("cannot name the {what}'s node"));
+            };
+            let Some(members) = &replica.members else {
+                return Verdict::drop(
+                    "not_allowed",
+                    format!("cannot name what the {what} of {node} carries (--project)"),
+                );
+            };
+            for member in members {
+                let found = if replica.spawn {
+                    rules.allowing_spawn(node, member)
+                } else {
+                    rules.allowing_sync(node, member)
+                };
+                let Some((index, rule)) = found else {
+                    return Verdict::drop("not_allowed", format!("{what} {node}: {member}"));
+                };
+                if let Some(rate) = rule.rate
+                    && !used.iter().any(|&(k, i, ..)| (k, i) == (kind, index))
+                {
+                    used.push((kind, index, rate, rule.text.as_str()));
+                }
+            }
+        }
+        // Each line that allowed something takes one token per message.
+        for (kind, index, per_second, text) in used {
+            let rate =
+                self.rates.entry((kind, index)).or_insert_with(|| RateLimit::new(per_second));
+            if !rate.allow() {
+                return Verdict::drop("rate_limit", text.to_string());
             }
         }
         Verdict::Forward

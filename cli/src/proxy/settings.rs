@@ -31,6 +31,8 @@ pub struct Settings {
     pub multiplayer: bool,
     /// The multiplayer rules file.
     pub rules: Option<Rules>,
+    /// The game's project (`--project`): names what SPAWN and SYNC carry.
+    pub project: Option<std::sync::Arc<gdvariant_multiplayer::project::ProjectIndex>>,
     /// Log every multiplayer call.
     pub log_calls: bool,
     /// The capture file (taken by the report).
@@ -89,7 +91,7 @@ impl Settings {
             max_frame_len: args.max_frame,
         };
         let rules = args.rules.as_deref().map(Rules::read).transpose()?;
-        let rules = project::for_proxy(rules, args.project.as_deref(), version)?;
+        let (rules, project) = project::for_proxy(rules, args.project.as_deref(), version)?;
         let capture = match &args.capture {
             Some(path) => {
                 use gdvariant_multiplayer::capture::Transport;
@@ -131,6 +133,7 @@ impl Settings {
             rate_limit: args.rate_limit,
             multiplayer: args.multiplayer,
             rules,
+            project,
             log_calls: args.log_calls,
             capture,
             monitor: args.monitor,

@@ -271,3 +271,102 @@ fn logged_calls_print_every_argument() {
     assert_eq!(call["method"], "r1");
     assert_eq!(call["args"], serde_json::json!(["RID()", "[ RID(), 1 ]", r#""a\tb""#]));
 }
+
+/// `allow-sync` and `allow-spawn` name what a Godot 4 client replicates, with `--project`
+/// naming the properties: a client spawns a `Hero` of the corpus project's `spawned.tscn`
+/// (allowed by its spawner and scene), then syncs it twice: `position` and `flag` (the scene's
+/// always-synced properties) pass under `allow-sync Hero *` and are dropped under
+/// `allow-sync Hero position`, which does not allow `flag`. Without `--project` the properties
+/// cannot be named, and the sync is dropped.
+#[test]
+fn godot4_syncs_and_spawns_are_filtered_by_property_and_scene() {
+    use gdvariant_multiplayer::godot4::write::{self as write4, Arg, SpawnFields};
+    let project = root().join("corpus/multiplayer/godot4");
+    let mut raw = Vec::new();
+    write4::raw(&mut raw, &[0, 0, 0]).unwrap(); // echoed first: the "peer id" 3
+    let mut simplify = Vec::new();
+    write4::simplify_path(&mut simplify, &[0; 32], 1, "World/Spawner").unwrap();
+    let state = [Arg::Int(1), Arg::Int(250), Arg::Int(3), Arg::Int(4)];
+    let fields = SpawnFields {
+        scene: 0,
+        spawner: 1,
+        net_id: 10,
+        sync_ids: &[11],
+        name: "Hero",
+        argument: None,
+        state: &state,
+    };
+    let mut spawn = Vec::new();
+    write4::spawn(&mut spawn, &fields, gdvariant::EncodeOptions::godot4()).unwrap();
+    let mut sync = Vec::new();
+    let values = [Arg::Int(7), Arg::Bool(true)];
+    write4::sync(&mut sync, 1, &[(11, &values[..])], gdvariant::EncodeOptions::godot4()).unwrap();
+    let cases = [
+        ("allow-spawn World/Spawner res://spawned.tscn\nallow-sync Hero *\n", true, true),
+        ("allow-spawn World/Spawner res://spawned.tscn\nallow-sync Hero position\n", true, false),
+        ("allow-spawn World/Spawner res://spawned.tscn\nallow-sync Hero *\n", false, false),
+        // Without allow-sync or allow-spawn lines, what is replicated passes (named or not).
+        ("allow World/Player jump\nallow-raw\n", false, true),
+    ];
+    for (n, (text, with_project, sync_passes)) in cases.into_iter().enumerate() {
+        let rules = std::env::temp_dir()
+            .join(format!("gdvariant-proxy-sync-{}-{n}.txt", std::process::id()));
+        std::fs::write(&rules, text).unwrap();
+        let upstream = websocket_echo().to_string();
+        let mut args = vec![
+            "--websocket",
+            "--multiplayer",
+            "--godot",
+            "4",
+            "--upstream",
+            &upstream,
+            "--rules",
+            rules.to_str().unwrap(),
+        ];
+        if with_project {
+            args.extend(["--project", project.to_str().unwrap()]);
+        }
+        let proxy = Proxy::start(&args);
+        // The spawn passes only when the project names its scene (inferred from the
+        // synchronizers, the spawner being made at run time): without it, nothing names it.
+        let spawn_passes = with_project || text.starts_with("allow ");
+        let sent = [raw.clone(), simplify.clone(), spawn.clone(), sync.clone()];
+        let mut back = vec![raw.clone(), simplify.clone()];
+        if spawn_passes {
+            back.push(spawn.clone());
+        }
+        if sync_passes {
+            back.push(sync.clone());
+        }
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async {
+            let url = format!("ws://{}/", proxy.addr);
+            let (mut socket, _) =
+                tokio::time::timeout(PATIENCE, tokio_tungstenite::connect_async(url))
+                    .await
+                    .unwrap()
+                    .unwrap();
+            for m in &sent {
+                socket.send(Message::Binary(m.clone().into())).await.unwrap();
+            }
+            for m in &back {
+                let got = tokio::time::timeout(PATIENCE, socket.next()).await;
+                let got = got.unwrap_or_else(|_| panic!("case {n}: {:?}", proxy.lines()));
+                assert_eq!(got.unwrap().unwrap(), Message::Binary(m.clone().into()), "case {n}");
+            }
+            socket.close(None).await.unwrap();
+        });
+        let (_, events) = proxy.stop();
+        let drops: Vec<String> = events
+            .iter()
+            .filter(|e| e["event"] == "drop")
+            .map(|e| e["detail"].as_str().unwrap_or("").to_string())
+            .collect();
+        let expected = usize::from(!spawn_passes) + usize::from(!sync_passes);
+        assert_eq!(drops.len(), expected, "case {n}: {drops:?}");
+        if n == 1 {
+            assert_eq!(drops, ["sync Hero: flag"]);
+        }
+        let _ = std::fs::remove_file(&rules);
+    }
+}
