@@ -80,6 +80,7 @@ impl FrameError {
             FrameErrorKind::NegativeLength { .. } => "negative_length",
             FrameErrorKind::Value(_) => "invalid_value",
             FrameErrorKind::OutputFull { .. } => "output_full",
+            #[cfg(feature = "std")]
             FrameErrorKind::Io(_) => "io",
         }
     }
