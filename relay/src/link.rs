@@ -137,18 +137,7 @@ impl<F: Filter, O: Observer> Link<F, O> {
             Verdict::Forward => true,
             Verdict::Drop { reason, detail } => {
                 let dry_run = self.shared.config.dry_run;
-                self.shared.observer.dropped(&Dropped {
-                    peer: self.connection.peer,
-                    connection: Some(self.connection.number),
-                    direction: message.direction,
-                    offset: message.offset,
-                    len: u64::try_from(message.len).unwrap_or(u64::MAX),
-                    reason,
-                    detail: &detail,
-                    bytes: message.bytes,
-                    channel: message.channel.map(|c| c.get()),
-                    dry_run,
-                });
+                self.dropped(message, reason, &detail, dry_run);
                 dry_run
             }
         }

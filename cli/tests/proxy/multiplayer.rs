@@ -181,24 +181,7 @@ fn godot4_calls_are_named_from_the_project() {
         } else {
             vec![raw.clone(), simplify.clone()]
         };
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        runtime.block_on(async {
-            let url = format!("ws://{}/", proxy.addr);
-            let (mut socket, _) =
-                tokio::time::timeout(PATIENCE, tokio_tungstenite::connect_async(url))
-                    .await
-                    .unwrap()
-                    .unwrap();
-            for m in &sent {
-                socket.send(Message::Binary(m.clone().into())).await.unwrap();
-            }
-            for m in &back {
-                let got =
-                    tokio::time::timeout(PATIENCE, socket.next()).await.unwrap().unwrap().unwrap();
-                assert_eq!(got, Message::Binary(m.clone().into()));
-            }
-            socket.close(None).await.unwrap();
-        });
+        exchange(&proxy, &sent, &back, "--project");
         let drops = proxy.wait_for("drop", if with_project { 1 } else { 3 });
         let (status, events) = proxy.stop();
         assert!(status.success());
@@ -338,24 +321,7 @@ fn godot4_syncs_and_spawns_are_filtered_by_property_and_scene() {
         if sync_passes {
             back.push(sync.clone());
         }
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        runtime.block_on(async {
-            let url = format!("ws://{}/", proxy.addr);
-            let (mut socket, _) =
-                tokio::time::timeout(PATIENCE, tokio_tungstenite::connect_async(url))
-                    .await
-                    .unwrap()
-                    .unwrap();
-            for m in &sent {
-                socket.send(Message::Binary(m.clone().into())).await.unwrap();
-            }
-            for m in &back {
-                let got = tokio::time::timeout(PATIENCE, socket.next()).await;
-                let got = got.unwrap_or_else(|_| panic!("case {n}: {:?}", proxy.lines()));
-                assert_eq!(got.unwrap().unwrap(), Message::Binary(m.clone().into()), "case {n}");
-            }
-            socket.close(None).await.unwrap();
-        });
+        exchange(&proxy, &sent, &back, &format!("case {n}"));
         let (_, events) = proxy.stop();
         let drops: Vec<String> = events
             .iter()
@@ -369,4 +335,27 @@ fn godot4_syncs_and_spawns_are_filtered_by_property_and_scene() {
         }
         let _ = std::fs::remove_file(&rules);
     }
+}
+
+/// Sends `sent` as binary messages to the WebSocket proxy, then expects `back` from it (the
+/// echo server's answers to what passed), in order; `what` names the case in a failure, with
+/// the proxy's lines.
+fn exchange(proxy: &Proxy, sent: &[Vec<u8>], back: &[Vec<u8>], what: &str) {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let url = format!("ws://{}/", proxy.addr);
+        let (mut socket, _) = tokio::time::timeout(PATIENCE, tokio_tungstenite::connect_async(url))
+            .await
+            .unwrap()
+            .unwrap();
+        for m in sent {
+            socket.send(Message::Binary(m.clone().into())).await.unwrap();
+        }
+        for m in back {
+            let got = tokio::time::timeout(PATIENCE, socket.next()).await;
+            let got = got.unwrap_or_else(|_| panic!("{what}: {:?}", proxy.lines()));
+            assert_eq!(got.unwrap().unwrap(), Message::Binary(m.clone().into()), "{what}");
+        }
+        socket.close(None).await.unwrap();
+    });
 }
