@@ -81,16 +81,17 @@ fn godot4_capture(path: &Path) -> usize {
     packets.len()
 }
 
+/// The hand-written method lists of the corpus session's nodes (`corpus/multiplayer/godot4`).
+const HAND_LIST: &str = "methods World/Player = r0 r1 r2 r3 rv u1 o1 local1 auth1\n\
+    native World/Player = plain\n\
+    methods World/Nodes/* = r0 r1 r2 r3 rv u1 o1 local1 auth1\n";
+
 #[test]
 fn a_godot4_capture_prints_named_calls_and_statistics() {
     let file = scratch("godot4.capture");
     let count = godot4_capture(&file);
     let rules = scratch("rules.txt");
-    std::fs::write(
-        &rules,
-        "methods World/Player = r0 r1 r2 r3 rv u1 o1 local1 auth1\nnative World/Player = plain\nmethods World/Nodes/* = r0 r1 r2 r3 rv u1 o1 local1 auth1\n",
-    )
-    .unwrap();
+    std::fs::write(&rules, HAND_LIST).unwrap();
     let output = run(&[
         OsArg::from("multiplayer"),
         "--allow-objects".into(),
@@ -193,11 +194,7 @@ fn a_godot4_project_names_methods_and_replicated_properties() {
     let file = scratch("godot4-project.capture");
     let count = godot4_capture(&file);
     let rules = scratch("project-rules.txt");
-    std::fs::write(
-        &rules,
-        "methods World/Player = r0 r1 r2 r3 rv u1 o1 local1 auth1\nnative World/Player = plain\nmethods World/Nodes/* = r0 r1 r2 r3 rv u1 o1 local1 auth1\n",
-    )
-    .unwrap();
+    std::fs::write(&rules, HAND_LIST).unwrap();
     let project = godot4_project();
     let json = |extra: &[OsArg]| -> Vec<Value> {
         let mut args = vec![OsArg::from("multiplayer"), "--format".into(), "json".into()];

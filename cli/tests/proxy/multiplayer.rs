@@ -154,22 +154,8 @@ fn godot4_calls_are_named_from_the_project() {
         out
     };
     for with_project in [true, false] {
-        let upstream = websocket_echo().to_string();
-        let mut args = vec![
-            "--websocket",
-            "--multiplayer",
-            "--godot",
-            "4",
-            "--upstream",
-            &upstream,
-            "--rules",
-            rules.to_str().unwrap(),
-            "--log-calls",
-        ];
-        if with_project {
-            args.extend(["--project", project.to_str().unwrap()]);
-        }
-        let proxy = Proxy::start(&args);
+        let project = with_project.then_some(project.as_path());
+        let proxy = godot4_proxy(&rules, project, &["--log-calls"]);
         let warned = proxy
             .lines()
             .iter()
@@ -295,21 +281,8 @@ fn godot4_syncs_and_spawns_are_filtered_by_property_and_scene() {
         let rules = std::env::temp_dir()
             .join(format!("gdvariant-proxy-sync-{}-{n}.txt", std::process::id()));
         std::fs::write(&rules, text).unwrap();
-        let upstream = websocket_echo().to_string();
-        let mut args = vec![
-            "--websocket",
-            "--multiplayer",
-            "--godot",
-            "4",
-            "--upstream",
-            &upstream,
-            "--rules",
-            rules.to_str().unwrap(),
-        ];
-        if with_project {
-            args.extend(["--project", project.to_str().unwrap()]);
-        }
-        let proxy = Proxy::start(&args);
+        let project = with_project.then_some(project.as_path());
+        let proxy = godot4_proxy(&rules, project, &[]);
         // The spawn passes only when the project names its scene (inferred from the
         // synchronizers, the spawner being made at run time): without it, nothing names it.
         let spawn_passes = with_project || text.starts_with("allow ");
@@ -358,4 +331,21 @@ fn exchange(proxy: &Proxy, sent: &[Vec<u8>], back: &[Vec<u8>], what: &str) {
         }
         socket.close(None).await.unwrap();
     });
+}
+
+/// A Godot 4 multiplayer proxy over WebSocket to a new echo server, with `rules`, `project`
+/// (when given) and `extra` arguments.
+fn godot4_proxy(
+    rules: &std::path::Path,
+    project: Option<&std::path::Path>,
+    extra: &[&str],
+) -> Proxy {
+    let upstream = websocket_echo().to_string();
+    let mut args = vec!["--websocket", "--multiplayer", "--godot", "4", "--upstream", &upstream];
+    args.extend(["--rules", rules.to_str().unwrap()]);
+    if let Some(project) = project {
+        args.extend(["--project", project.to_str().unwrap()]);
+    }
+    args.extend(extra);
+    Proxy::start(&args)
 }
