@@ -1,6 +1,7 @@
 //! The multiplayer decoders, encoders and sessions do work linear in their input (n log n for
 //! a session's tables): work counted (feature `work-counter`) on generated worst cases at two
-//! sizes, within a constant factor of `validate`'s on the values the packets carry.
+//! sizes, within a constant factor of `validate`'s on the values the packets carry; and a
+//! game project (scripts, scenes, settings) is read and indexed in work linear in its text.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -244,4 +245,78 @@ fn a_session_follows_n_announcements_in_n_log_n_work() {
         "work grew {growth:.2}x for {bytes_growth:.2}x the bytes ({a} then {b})"
     );
     assert!(b <= 2 * b_bytes as u64, "{b} units for {b_bytes} bytes");
+}
+
+/// A generated Godot 4 project of about `n` bytes, as `path\0text\0` records: a chain of 32
+/// scripts each extending the one before (every one with `@rpc` functions, annotations with
+/// arguments, comments and strings that look like annotations, `rpc_config` calls), and a scene
+/// of nested nodes (each with a script) with a synchronizer whose config has many properties.
+fn project_bundle(n: usize) -> (Vec<u8>, Options) {
+    let mut files: Vec<(String, String)> = Vec::new();
+    let per_script = n / 2 / 32;
+    for s in 0..32 {
+        let mut text = if s == 0 {
+            "extends Node\n".to_string()
+        } else {
+            format!("extends \"res://s{}.gd\"\n", s - 1)
+        };
+        let mut f = 0;
+        while text.len() < per_script {
+            text.push_str(&format!(
+                "# @rpc(\"any_peer\") fake_{f}\n@rpc(\"any_peer\", \"call_local\", \"reliable\", {f})\nfunc m{s}_{f}(a, b):\n\tvar t = \"@rpc func no_{f}()\"\n\trpc_config(&\"c{f}\", {{\"rpc_mode\": 1}})\n"
+            ));
+            f += 1;
+        }
+        files.push((format!("res://s{s}.gd"), text));
+    }
+    let mut scene = String::from(
+        "[gd_scene format=3]\n\n[ext_resource type=\"Script\" path=\"res://s31.gd\" id=\"1\"]\n\n[sub_resource type=\"SceneReplicationConfig\" id=\"cfg\"]\n",
+    );
+    let mut p = 0;
+    while scene.len() < n / 4 {
+        scene.push_str(&format!(
+            "properties/{p}/path = NodePath(\".:p{p}\")\nproperties/{p}/spawn = true\nproperties/{p}/replication_mode = 1\n"
+        ));
+        p += 1;
+    }
+    scene.push_str("\n[node name=\"Root\" type=\"Node\"]\nscript = ExtResource(\"1\")\n");
+    let mut parent = ".".to_string();
+    let mut k = 0;
+    while scene.len() < n / 2 {
+        scene.push_str(&format!(
+            "\n[node name=\"N{k}\" type=\"Node\" parent=\"{parent}\"]\nscript = ExtResource(\"1\")\n"
+        ));
+        parent = if parent == "." { format!("N{k}") } else { format!("{parent}/N{k}") };
+        if k % 16 == 15 {
+            parent = ".".to_string();
+        }
+        k += 1;
+    }
+    scene.push_str("\n[node name=\"Sync\" type=\"MultiplayerSynchronizer\" parent=\".\"]\nroot_path = NodePath(\"..\")\nreplication_config = SubResource(\"cfg\")\n");
+    files.push(("res://main.tscn".to_string(), scene));
+    let settings = "[application]\nrun/main_scene=\"res://main.tscn\"\n";
+    files.push(("res://project.godot".to_string(), settings.to_string()));
+    let mut bundle = Vec::new();
+    for (path, text) in files {
+        bundle.extend(path.as_bytes());
+        bundle.push(0);
+        bundle.extend(text.as_bytes());
+        bundle.push(0);
+    }
+    (bundle, Options::godot4())
+}
+
+#[test]
+fn a_project_is_read_and_indexed_in_linear_work() {
+    use gdvariant_multiplayer::project::Project;
+    assert_linear("project", 100_000, 8, project_bundle, |bundle, _| {
+        let text = std::str::from_utf8(bundle).unwrap();
+        let parts: Vec<&str> = text.split('\0').collect();
+        let mut project = Project::new();
+        for pair in parts.chunks_exact(2) {
+            project.add_file(pair[0], pair[1]);
+        }
+        let index = project.index();
+        assert!(index.node_paths().count() > 10);
+    });
 }

@@ -52,7 +52,9 @@ pub(crate) async fn serve<F: Filter, O: Observer>(
 ) -> io::Result<()> {
     let mut sessions: HashMap<SocketAddr, Session<F, O>> = HashMap::new();
     let mut buffer = vec![0u8; DATAGRAM_ROOM];
-    // Each session's replies task sends its address and number when it ends (idle).
+    // Each session's replies task sends its address and number when it ends (idle). At most
+    // one message per session, drained before each new session is opened: the channel holds at
+    // most `max_connections` of them.
     let (ended, mut endings) = mpsc::unbounded_channel::<(SocketAddr, u64)>();
     tokio::pin!(stop);
     loop {
