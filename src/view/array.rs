@@ -10,8 +10,8 @@
 use super::container_type::{ContainerType, kind_bits, read_container_type};
 use super::cursor::Cursor;
 use super::element::Element;
-use super::value::{Scope, VariantRef};
-use super::walk::{Mode, walk};
+use super::value::{Scope, VariantRef, parse_head};
+use super::walk::{Mode, end_after_head, walk};
 use crate::wire::error::Result;
 use crate::wire::read::error_at;
 
@@ -92,7 +92,8 @@ impl<'a> ArrayRef<'a> {
     /// # Ok::<(), gdvariant::Error>(())
     /// ```
     ///
-    /// Cost: each step walks one element to find where it ends, O(its bytes), so one iteration
+    /// Cost: each step reads one element's head and walks the rest of it to find where it ends,
+    /// O(its bytes), so one iteration
     /// is O(the container's bytes), on the stack, allocating nothing. A nested walk through
     /// these iterators (each level iterating the containers it finds) re-walks every child
     /// once per level above it: O(bytes x depth) for a whole nested value. For one pass in
@@ -111,14 +112,15 @@ impl<'a> ArrayRef<'a> {
 
     /// The element values; stops after the first error.
     ///
-    /// Cost: each step walks one element to find where it ends, O(its bytes), so one iteration
+    /// Cost: each step reads one element's head and walks the rest of it to find where it ends,
+    /// O(its bytes), so one iteration
     /// is O(the container's bytes), on the stack, allocating nothing. A nested walk through
     /// these iterators (each level iterating the containers it finds) re-walks every child
     /// once per level above it: O(bytes x depth) for a whole nested value. For one pass in
     /// O(bytes), read the value with a [`Cursor`] ([`cursor`](Self::cursor)) or a
     /// [`Tape`](crate::view::Tape).
     pub fn iter(&self) -> impl Iterator<Item = Result<VariantRef<'a>>> + 'a {
-        self.elements().map(|element| element.map(|e| e.value()))
+        Values(self.elements())
     }
 
     /// Element `index`, `Ok(None)` past the end. O(bytes before the element): finding element
@@ -191,6 +193,59 @@ impl<'a> Iterator for Elements<'a> {
     fn size_hint(&self) -> (usize, Option<usize>) {
         (0, Some(self.left as usize))
     }
+
 }
+
+impl<'a> Elements<'a> {
+    /// The next value, read in the same step that finds its end (its head is read once, where
+    /// [`next`](Iterator::next) walks it and [`Element::value`] reads the head again): what
+    /// the iterators of values use. Fused after the first error, as `next`.
+    #[inline]
+    pub(crate) fn next_value(&mut self) -> Option<Result<VariantRef<'a>>> {
+        self.left = self.left.checked_sub(1)?;
+        let Scope { buf, options, depth } = self.scope;
+        let pos = self.pos;
+        let Some(depth) = depth.checked_add(1) else {
+            return self.fail(error_at(buf, pos, crate::wire::error::ErrorKind::DepthLimit));
+        };
+        let (value, extent) = match parse_head(buf, pos, options, depth) {
+            Ok(head) => head,
+            Err(error) => return self.fail(error),
+        };
+        match end_after_head(buf, pos, extent, options, depth) {
+            Ok(end) => {
+                self.pos = end;
+                Some(Ok(value))
+            }
+            Err(error) => self.fail(error),
+        }
+    }
+
+    /// Ends the run after `error`, which is given.
+    #[cold]
+    fn fail<T>(&mut self, error: crate::Error) -> Option<Result<T>> {
+        self.left = 0;
+        Some(Err(error))
+    }
+}
+
+/// The values of a run of [`Elements`]: what [`ArrayRef::iter`] gives.
+#[derive(Clone, Debug)]
+pub(crate) struct Values<'a>(pub(crate) Elements<'a>);
+
+impl<'a> Iterator for Values<'a> {
+    type Item = Result<VariantRef<'a>>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next_value()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl core::iter::FusedIterator for Values<'_> {}
 
 impl core::iter::FusedIterator for Elements<'_> {}

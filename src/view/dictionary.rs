@@ -8,7 +8,7 @@
 //! [`DictionaryRef::get_first`] stops at the first match, for callers that have validated
 //! their input against duplicates or do not care.
 
-use super::array::Elements;
+use super::array::{Elements, Values};
 use super::container_type::{ContainerType, kind_bits, read_container_type};
 use super::cursor::Cursor;
 use super::element::Element;
@@ -103,14 +103,25 @@ impl<'a> DictionaryRef<'a> {
 
     /// The (key, value) pairs in wire order; stops after the first error.
     ///
-    /// Cost: each step walks one entry to find where it ends, O(its bytes), so one iteration
+    /// Cost: each step reads the heads of one entry's key and value and walks the rest of them
+    /// to find where they end, O(their bytes), so one iteration
     /// is O(the container's bytes), on the stack, allocating nothing. A nested walk through
     /// these iterators (each level iterating the containers it finds) re-walks every child
     /// once per level above it: O(bytes x depth) for a whole nested value. For one pass in
     /// O(bytes), read the value with a [`Cursor`] ([`cursor`](Self::cursor)) or a
     /// [`Tape`](crate::view::Tape).
     pub fn iter(&self) -> impl Iterator<Item = Result<(VariantRef<'a>, VariantRef<'a>)>> + 'a {
-        self.entries().map(|entry| entry.map(|(k, v)| (k.value(), v.value())))
+        let mut values = Values(self.entries().values);
+        core::iter::from_fn(move || {
+            let key = values.next()?;
+            let value = values.next();
+            Some(match (key, value) {
+                (Ok(key), Some(Ok(value))) => Ok((key, value)),
+                (Err(error), _) | (_, Some(Err(error))) => Err(error),
+                // Unreachable: values come in pairs.
+                (Ok(_), None) => return None,
+            })
+        })
     }
 
     /// The value of `key`, the last one when the key repeats (as in Godot); `Ok(None)` when

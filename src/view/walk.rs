@@ -115,11 +115,54 @@ fn walk_head<const VALIDATE: bool, const DEPTH: bool>(
     options: Options,
     depth: u16,
 ) -> Result<(usize, u16)> {
-    let mode = if VALIDATE { Mode::Validate } else { Mode::Skip };
     let (top, extent) = parse_head(buf, pos, options, depth)?;
     if VALIDATE {
         check_strings(&top)?;
     }
+    walk_extent::<VALIDATE, DEPTH>(buf, pos, extent, options, depth)
+}
+
+/// Where the value whose head (at `pos`, at nesting `depth`) has been read ends, without
+/// checking strings' text: what a step that needs the value as well as its end calls after
+/// [`parse_head`]. O(the value's bytes), as [`walk`].
+#[inline]
+pub(crate) fn end_after_head(
+    buf: &[u8],
+    pos: usize,
+    extent: Extent,
+    options: Options,
+    depth: u16,
+) -> Result<usize> {
+    match extent {
+        Extent::End(end) => Ok(end),
+        _ => skip_extent(buf, pos, extent, options, depth),
+    }
+}
+
+/// [`end_after_head`] for a value with strings or children: out of line, so that the walk's
+/// own loops are compiled as they are without it.
+#[inline(never)]
+fn skip_extent(
+    buf: &[u8],
+    pos: usize,
+    extent: Extent,
+    options: Options,
+    depth: u16,
+) -> Result<usize> {
+    walk_extent::<false, false>(buf, pos, extent, options, depth).map(|(end, _)| end)
+}
+
+/// The rest of [`walk_head`] once the head is read and checked: the strings or the children
+/// described by `extent`.
+#[inline(always)]
+fn walk_extent<const VALIDATE: bool, const DEPTH: bool>(
+    buf: &[u8],
+    pos: usize,
+    extent: Extent,
+    options: Options,
+    depth: u16,
+) -> Result<(usize, u16)> {
+    let mode = if VALIDATE { Mode::Validate } else { Mode::Skip };
     let (first, items, properties) = match extent {
         // Scalars, strings and packed arrays need no stack.
         Extent::End(end) => return Ok((end, 0)),
