@@ -29,6 +29,8 @@ pub(super) const SMALL: usize = 16;
 pub(super) struct SmallEntries<'de> {
     /// Where each entry's key and value lie: key offset, key end, value offset, value end.
     spans: [[usize; 4]; SMALL],
+    /// Each entry's key and value, as read in the one pass over the entries.
+    values: [[VariantRef<'de>; 2]; SMALL],
     /// Whether each entry is read (its key is not one of an earlier entry's).
     kept: [bool; SMALL],
     /// The entry whose value each kept entry reads (the last with its key).
@@ -58,23 +60,28 @@ impl<'de> SmallEntries<'de> {
             return Ok(None);
         }
         let mut spans = [[0usize; 4]; SMALL];
+        let mut values = [[VariantRef::Nil; 2]; SMALL];
         let mut texts: [Option<GameText<'de>>; SMALL] = [None; SMALL];
         let mut len = 0usize;
-        let mut origin = None;
-        for ((entry, span), text) in dictionary.entries().zip(spans.iter_mut()).zip(&mut texts) {
-            let (key, value) = entry?;
-            let (VariantRef::String(s) | VariantRef::StringName(s)) = key.value() else {
+        let mut entries = dictionary.keys_and_values();
+        for ((span, read), text) in spans.iter_mut().zip(&mut values).zip(&mut texts) {
+            let Some(key) = entries.next_read() else { break };
+            let (key, key_offset, key_end) = key?;
+            let (VariantRef::String(s) | VariantRef::StringName(s)) = key else {
                 return Ok(None);
             };
-            if holds_values(&value.value()) {
+            let Some(value) = entries.next_read() else { break };
+            let (value, value_offset, value_end) = value?;
+            if holds_values(&value) {
                 return Ok(None);
             }
             *text = Some(s.game_text()?);
-            *span = [key.offset(), end(&key), value.offset(), end(&value)];
-            origin = origin.or(Some(key));
+            *span = [key_offset, key_end, value_offset, value_end];
+            *read = [key, value];
             len = len.saturating_add(1);
         }
-        let Some(origin) = origin else { return Ok(None) };
+        let (scope, _) = dictionary.origin();
+        let origin = Element::new(scope.buf, 0, 0, scope.options, scope.depth.saturating_add(1));
         // Godot's rule: a repeated key keeps its first place and takes its last value. An entry
         // whose key came before is passed over; the first one reads the last one's value.
         let mut kept = [true; SMALL];
@@ -99,7 +106,16 @@ impl<'de> SmallEntries<'de> {
             }
         }
         work::add(compared);
-        Ok(Some(SmallEntries { spans, kept, value_of, len, next: 0, pending: None, origin }))
+        Ok(Some(SmallEntries {
+            spans,
+            values,
+            kept,
+            value_of,
+            len,
+            next: 0,
+            pending: None,
+            origin,
+        }))
     }
 
     /// The element at `[offset, end)`, read with the dictionary's settings.
@@ -107,11 +123,18 @@ impl<'de> SmallEntries<'de> {
         let (buf, _, options, depth) = self.origin.origin();
         Element::new(buf, offset, end, options, depth)
     }
-}
 
-/// Where an element's bytes end.
-fn end(element: &Element<'_>) -> usize {
-    element.offset().saturating_add(element.len())
+    /// A deserializer over entry `index`'s key (`part` 0) or value (`part` 1), with the value
+    /// read in the pass over the entries.
+    fn deserializer(&self, index: usize, part: usize) -> VariantDeserializer<'de> {
+        let span = self.spans.get(index).copied().unwrap_or_default();
+        let (offset, end) = match part {
+            0 => (span[0], span[1]),
+            _ => (span[2], span[3]),
+        };
+        let value = self.values.get(index).and_then(|v| v.get(part)).copied();
+        VariantDeserializer::of_read(self.element(offset, end), value.unwrap_or(VariantRef::Nil))
+    }
 }
 
 /// Whether a value holds other values (reading it from here would walk them again).
@@ -136,12 +159,11 @@ impl<'de> MapAccess<'de> for SmallEntries<'de> {
                 continue;
             }
             let [offset, key_end, _, _] = self.spans.get(index).copied().unwrap_or_default();
-            let key = self.element(offset, key_end);
             self.pending = Some(index);
             return seed
-                .deserialize(VariantDeserializer::of_element(key))
+                .deserialize(self.deserializer(index, 0))
                 .map(Some)
-                .map_err(|e| e.within(key_segment(&key)));
+                .map_err(|e| e.within(key_segment(&self.element(offset, key_end))));
         }
         Ok(None)
     }
@@ -157,9 +179,7 @@ impl<'de> MapAccess<'de> for SmallEntries<'de> {
         };
         let [offset, key_end, _, _] = self.spans.get(index).copied().unwrap_or_default();
         let last = self.value_of.get(index).copied().unwrap_or(index);
-        let [_, _, value_offset, value_end] = self.spans.get(last).copied().unwrap_or_default();
-        let value = self.element(value_offset, value_end);
-        seed.deserialize(VariantDeserializer::of_element(value))
+        seed.deserialize(self.deserializer(last, 1))
             .map_err(|e| e.within(key_segment(&self.element(offset, key_end))))
     }
 

@@ -193,7 +193,6 @@ impl<'a> Iterator for Elements<'a> {
     fn size_hint(&self) -> (usize, Option<usize>) {
         (0, Some(self.left as usize))
     }
-
 }
 
 impl<'a> Elements<'a> {
@@ -202,6 +201,12 @@ impl<'a> Elements<'a> {
     /// the iterators of values use. Fused after the first error, as `next`.
     #[inline]
     pub(crate) fn next_value(&mut self) -> Option<Result<VariantRef<'a>>> {
+        Some(self.next_read()?.map(|(value, _, _)| value))
+    }
+
+    /// [`next_value`](Self::next_value) with where the value's bytes start and end.
+    #[inline(always)]
+    pub(crate) fn next_read(&mut self) -> Option<Result<(VariantRef<'a>, usize, usize)>> {
         self.left = self.left.checked_sub(1)?;
         let Scope { buf, options, depth } = self.scope;
         let pos = self.pos;
@@ -215,7 +220,7 @@ impl<'a> Elements<'a> {
         match end_after_head(buf, pos, extent, options, depth) {
             Ok(end) => {
                 self.pos = end;
-                Some(Ok(value))
+                Some(Ok((value, pos, end)))
             }
             Err(error) => self.fail(error),
         }

@@ -92,7 +92,12 @@ impl<'a> DictionaryRef<'a> {
     /// O(bytes), read the value with a [`Cursor`] ([`cursor`](Self::cursor)) or a
     /// [`Tape`](crate::view::Tape).
     pub fn entries(&self) -> Entries<'a> {
-        Entries { values: Elements::new(self.scope, self.first(), self.count.saturating_mul(2)) }
+        Entries { values: self.keys_and_values() }
+    }
+
+    /// The keys and values, alternating, in wire order.
+    pub(crate) fn keys_and_values(&self) -> Elements<'a> {
+        Elements::new(self.scope, self.first(), self.count.saturating_mul(2))
     }
 
     /// A [`Cursor`] over the whole dictionary: the dictionary itself, then every key and value
@@ -111,7 +116,7 @@ impl<'a> DictionaryRef<'a> {
     /// O(bytes), read the value with a [`Cursor`] ([`cursor`](Self::cursor)) or a
     /// [`Tape`](crate::view::Tape).
     pub fn iter(&self) -> impl Iterator<Item = Result<(VariantRef<'a>, VariantRef<'a>)>> + 'a {
-        let mut values = Values(self.entries().values);
+        let mut values = Values(self.keys_and_values());
         core::iter::from_fn(move || {
             let key = values.next()?;
             let value = values.next();

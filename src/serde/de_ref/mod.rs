@@ -163,13 +163,9 @@ impl<'de> VariantDeserializer<'de> {
         Value(self)
     }
 
-    /// A deserializer over an element (its value, offset and bytes).
-    pub(super) fn of_element(element: Element<'de>) -> Self {
-        VariantDeserializer {
-            value: element.value(),
-            offset: Some(element.offset()),
-            element: Some(element),
-        }
+    /// A deserializer over an element whose value has been read already.
+    pub(super) fn of_read(element: Element<'de>, value: VariantRef<'de>) -> Self {
+        VariantDeserializer { value, offset: Some(element.offset()), element: Some(element) }
     }
 }
 
