@@ -1,5 +1,5 @@
 //! Lossless JSON: every Godot type tagged, every real exact (the schema is in the
-//! [module docs](super)). One [`Cursor`] pass, O(n).
+//! [module docs](super)). One [`Cursor`](crate::view::Cursor) pass, O(n).
 
 use alloc::borrow::Cow;
 use alloc::string::String;
@@ -9,17 +9,18 @@ use core::fmt::{self, Write};
 use super::JsonError;
 use super::count::{Buffered, Counted};
 use super::escape::write_escaped as string;
+use crate::view::cursor::HeapCursor;
 use crate::view::math::Precision;
 use crate::view::packed::PackedElement;
 use crate::wire::error::{Error, ErrorKind};
 use crate::wire::work;
 use crate::{
     VariantRef, VariantType, Version, math::Reals, packed::Packed, packed::PackedReals,
-    view::ContainerType, view::Cursor, view::Event, view::GdStr, view::ObjectRef,
+    view::ContainerType, view::Event, view::GdStr, view::ObjectRef,
 };
 
 /// Writes `value` as one line of lossless JSON (the schema is in the [module docs](super)).
-/// O(n): containers are read by one [`Cursor`] pass, each byte once; no recursion, and one
+/// O(n): containers are read by one [`Cursor`](crate::view::Cursor) pass, each byte once; no recursion, and one
 /// small heap entry per open container.
 ///
 /// # Errors
@@ -31,7 +32,9 @@ pub fn write_json<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Resu
 
 /// [`write_json`] into an output that counts its writes.
 fn write_lossless<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
-    let Some(cursor) = Cursor::of_container(value) else {
+    // A cursor whose open containers live in a `Vec` grown on demand: nothing to set up for a
+    // small value (the public `Cursor` fills an 8 KiB array first).
+    let Some(cursor) = HeapCursor::heap_of_container(value) else {
         return write_leaf(value, out);
     };
     let mut stack: Vec<Frame> = Vec::new();

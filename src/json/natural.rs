@@ -1,5 +1,5 @@
 //! Natural JSON: dictionaries as JSON objects, numbers as numbers, math values as small objects
-//! (the form and its fallbacks are in the [module docs](super)). One [`Cursor`] pass, O(n).
+//! (the form and its fallbacks are in the [module docs](super)). One [`Cursor`](crate::view::Cursor) pass, O(n).
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -10,17 +10,18 @@ use super::count::{Buffered, Counted};
 use super::escape::write_escaped as string;
 use super::lossless;
 use super::shape::{Field, FieldKind, math_fields};
+use crate::view::cursor::HeapCursor;
 use crate::view::math::Precision;
 use crate::view::packed::PackedElement;
 use crate::wire::error::Error;
 use crate::wire::work;
 use crate::{
-    VariantRef, packed::Packed, packed::PackedReals, view::Cursor, view::Event, view::GdStr,
-    view::NodePathRef, view::ObjectRef,
+    VariantRef, packed::Packed, packed::PackedReals, view::Event, view::GdStr, view::NodePathRef,
+    view::ObjectRef,
 };
 
 /// Writes `value` as one line of natural JSON (the form is in the [module docs](super)).
-/// O(n): one [`Cursor`] pass, each byte read once (a dictionary key that is a container is read
+/// O(n): one [`Cursor`](crate::view::Cursor) pass, each byte read once (a dictionary key that is a container is read
 /// twice: once for its lossless text, once to pass over it); no recursion, one small heap
 /// entry per open container.
 ///
@@ -36,7 +37,9 @@ pub fn write_natural_json<W: Write + ?Sized>(
 
 /// [`write_natural_json`] into an output that counts its writes.
 fn write_natural<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
-    let Some(mut cursor) = Cursor::of_container(value) else {
+    // A cursor whose open containers live in a `Vec` grown on demand: nothing to set up for a
+    // small value (the public `Cursor` fills an 8 KiB array first).
+    let Some(mut cursor) = HeapCursor::heap_of_container(value) else {
         return leaf(value, out);
     };
     let mut stack: Vec<Open> = Vec::new();

@@ -187,14 +187,6 @@ impl<'a> Cursor<'a> {
         Cursor { core: Core::new(buf, pos, options, depth, [0; DEEP]) }
     }
 
-    /// A cursor over a container value (an array, a dictionary or a full object), starting at
-    /// its head; `None` for any other value (which holds nothing to stream).
-    #[cfg(feature = "alloc")]
-    pub(crate) fn of_container(value: VariantRef<'a>) -> Option<Self> {
-        let (buf, pos, options, depth) = container_origin(value)?;
-        Some(Cursor::at(buf, pos, options, depth))
-    }
-
     /// How many containers are open around the next event: 0 before the value and after it,
     /// 1 inside the top-level container, and so on.
     #[inline]
