@@ -1,28 +1,73 @@
-//! What the JSON writers count as work (feature `work-counter`; nothing without it): each
-//! write to the output is a unit, plus one per 64 bytes written, as a read of the input is
-//! ([`crate::wire::read`]). The loops that write many small pieces (escapes, hex, base64, the
-//! numbers of packed arrays) gather them on the stack first ([`Buffered`]), so that one write
-//! carries many pieces, and count a unit per element they format.
+//! The output of the JSON writers, and what they count as work (feature `work-counter`;
+//! nothing without it): each write to the output is a unit, plus one per 64 bytes written, as a
+//! read of the input is ([`crate::wire::read`]).
+//!
+//! The writers write into a [`Sink`]: a `String` of a few KiB in front of the caller's output,
+//! handed on in large pieces, so that the many small pieces of JSON (a bracket, a comma, a
+//! number) cost a push each, not a call through the caller's `fmt::Write`. It is allocated once
+//! per value written, never per element. The public string escaper, which writes to any output,
+//! gathers its small pieces on the stack instead ([`Buffered`]).
 
+use alloc::string::String;
 use core::fmt::{self, Write};
 
 use crate::wire::work;
 
-/// The output of a JSON writer, counting its writes as work. Without the feature it only
-/// forwards.
-pub(super) struct Counted<'w, W: ?Sized>(pub(super) &'w mut W);
+/// What a [`Sink`] gathers before it hands the text on.
+const SINK_CAPACITY: usize = 8 * 1024;
 
-impl<W: Write + ?Sized> Write for Counted<'_, W> {
+/// The output of a JSON writer: text gathered in a `String` and written to `out` in pieces of
+/// about [`SINK_CAPACITY`] bytes (longer pieces go through as they are), counting its writes as
+/// work. [`Sink::finish`] writes what is left (nothing is written on drop).
+pub(super) struct Sink<'w, W: ?Sized> {
+    out: &'w mut W,
+    buf: String,
+}
+
+impl<'w, W: Write + ?Sized> Sink<'w, W> {
+    /// An empty sink in front of `out`.
+    pub(super) fn new(out: &'w mut W) -> Self {
+        Sink { out, buf: String::new() }
+    }
+
+    /// Hands what was gathered to `out`.
+    fn flush(&mut self) -> fmt::Result {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let result = self.out.write_str(&self.buf);
+        self.buf.clear();
+        result
+    }
+
+    /// Writes what is left to `out`.
+    pub(super) fn finish(mut self) -> fmt::Result {
+        self.flush()
+    }
+}
+
+impl<W: Write + ?Sized> Write for Sink<'_, W> {
     #[inline]
     fn write_str(&mut self, s: &str) -> fmt::Result {
         work::add((s.len() >> 6).saturating_add(1));
-        self.0.write_str(s)
+        if self.buf.len().saturating_add(s.len()) > SINK_CAPACITY {
+            self.flush()?;
+            if s.len() >= SINK_CAPACITY {
+                return self.out.write_str(s);
+            }
+        }
+        self.buf.push_str(s);
+        Ok(())
     }
 
     #[inline]
     fn write_char(&mut self, c: char) -> fmt::Result {
         work::add(1);
-        self.0.write_char(c)
+        if self.buf.len() >= SINK_CAPACITY {
+            self.flush()?;
+        }
+        self.buf.push(c);
+        Ok(())
     }
 }
 

@@ -29,31 +29,36 @@ use crate::wire::work;
 /// assert_eq!(out, "\"a\\\"b\\\\c\\nd\\u0001\\u0008é\u{2028}\"");
 /// ```
 pub fn write_escaped<W: Write + ?Sized>(out: &mut W, text: &str) -> fmt::Result {
+    let mut out = Buffered::new(out);
+    escape_into(&mut out, text)?;
+    out.flush()
+}
+
+/// [`write_escaped`] straight into `out`, a piece per plain run and per escape (the JSON
+/// writers' output gathers pieces itself). The scan is by bytes: every byte to escape is
+/// ASCII, and no byte of a multi-byte character is below 0x80.
+pub(super) fn escape_into<W: Write + ?Sized>(out: &mut W, text: &str) -> fmt::Result {
     // The scan for characters to escape.
     work::add(text.len() >> 6);
-    let mut out = Buffered::new(out);
-    out.push_byte(b'"')?;
-    let mut rest = text;
-    while let Some(at) = rest.find(|c: char| c == '"' || c == '\\' || c < ' ') {
-        let (plain, tail) = rest.split_at(at);
-        out.write_str(plain)?;
-        let mut chars = tail.chars();
-        let mut escape = [0u8; 6];
-        let escaped: &str = match chars.next() {
-            Some('"') => "\\\"",
-            Some('\\') => "\\\\",
-            Some('\n') => "\\n",
-            Some('\r') => "\\r",
-            Some('\t') => "\\t",
-            Some(c) => unicode_escape(u32::from(c), &mut escape),
-            None => "",
+    out.write_char('"')?;
+    let mut plain = 0usize;
+    let mut escape = [0u8; 6];
+    for (i, &byte) in text.as_bytes().iter().enumerate() {
+        let escaped: &str = match byte {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0..=0x1f => unicode_escape(u32::from(byte), &mut escape),
+            _ => continue,
         };
+        out.write_str(text.get(plain..i).unwrap_or(""))?;
         out.write_str(escaped)?;
-        rest = chars.as_str();
+        plain = i.saturating_add(1);
     }
-    out.write_str(rest)?;
-    out.push_byte(b'"')?;
-    out.flush()
+    out.write_str(text.get(plain..).unwrap_or(""))?;
+    out.write_char('"')
 }
 
 /// `\u00XX` for a control character `code` (below U+0020).

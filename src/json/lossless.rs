@@ -7,8 +7,9 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use super::JsonError;
-use super::count::{Buffered, Counted};
-use super::escape::write_escaped as string;
+use super::count::{Buffered, Sink};
+use super::escape::escape_into as string;
+use super::number::{write_f32, write_f64, write_int};
 use crate::view::math::Precision;
 use crate::view::packed::PackedElement;
 use crate::wire::error::{Error, ErrorKind};
@@ -26,7 +27,12 @@ use crate::{
 /// [`JsonError::Value`] at the first malformed element or string (part of the JSON may have
 /// been written), [`JsonError::Write`] when `out` fails.
 pub fn write_json<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
-    write_lossless(value, &mut Counted(out))
+    let mut sink = Sink::new(out);
+    let written = write_lossless(value, &mut sink);
+    // What was written before an error is handed on too.
+    let finished = sink.finish();
+    written?;
+    Ok(finished?)
 }
 
 /// [`write_json`] into an output that counts its writes.
@@ -143,7 +149,7 @@ pub(super) fn write_leaf<W: Write + ?Sized>(
     match value {
         V::Nil => out.write_str("null")?,
         V::Bool(b) => out.write_str(if b { "true" } else { "false" })?,
-        V::Int(i) => write!(out, "{i}")?,
+        V::Int(i) => write_int(out, i)?,
         V::Float(f) if f.is_finite() => real64(out, f)?,
         V::Float(f) => {
             out.write_str(r#"{"type":"float","value":"#)?;
@@ -194,7 +200,11 @@ pub(super) fn write_leaf<W: Write + ?Sized>(
         }
         V::NodePath(path) => {
             head(out, VariantType::NodePath)?;
-            write!(out, ",\"absolute\":{},\"names\":[", path.is_absolute())?;
+            out.write_str(if path.is_absolute() {
+                ",\"absolute\":true,\"names\":["
+            } else {
+                ",\"absolute\":false,\"names\":["
+            })?;
             names(out, path.names())?;
             out.write_str("],\"subnames\":[")?;
             names(out, path.subnames())?;
@@ -202,7 +212,9 @@ pub(super) fn write_leaf<W: Write + ?Sized>(
         }
         V::Rid(Some(id)) => {
             head(out, VariantType::Rid)?;
-            write!(out, ",\"value\":{id}}}")?;
+            out.write_str(",\"value\":")?;
+            write_int(out, id)?;
+            out.write_char('}')?;
         }
         V::Rid(None) => {
             head(out, VariantType::Rid)?;
@@ -216,7 +228,9 @@ pub(super) fn write_leaf<W: Write + ?Sized>(
             head(out, VariantType::Signal)?;
             out.write_str(",\"name\":")?;
             name_string(out, signal.name())?;
-            write!(out, ",\"object_id\":{}}}", signal.object_id())?;
+            out.write_str(",\"object_id\":")?;
+            write_int(out, signal.object_id())?;
+            out.write_char('}')?;
         }
         V::Object(ObjectRef::Null) => {
             head(out, VariantType::Object)?;
@@ -224,7 +238,9 @@ pub(super) fn write_leaf<W: Write + ?Sized>(
         }
         V::Object(ObjectRef::Id(id)) => {
             head(out, VariantType::Object)?;
-            write!(out, ",\"id\":{id}}}")?;
+            out.write_str(",\"id\":")?;
+            write_int(out, id)?;
+            out.write_char('}')?;
         }
         V::Object(ObjectRef::Full(_)) | V::Array(_) | V::Dictionary(_) => {
             open(out, value)?;
@@ -236,10 +252,10 @@ pub(super) fn write_leaf<W: Write + ?Sized>(
             out.write_str("\"}")?;
         }
         V::PackedInt32Array(p) => {
-            packed(out, VariantType::PackedInt32Array, p, |out, v| write!(out, "{v}"))?
+            packed(out, VariantType::PackedInt32Array, p, |out, v| write_int(out, v))?
         }
         V::PackedInt64Array(p) => {
-            packed(out, VariantType::PackedInt64Array, p, |out, v| write!(out, "{v}"))?
+            packed(out, VariantType::PackedInt64Array, p, |out, v| write_int(out, v))?
         }
         V::PackedFloat32Array(p) => {
             packed(out, VariantType::PackedFloat32Array, p, |out, v| real32(out, v))?
@@ -268,7 +284,9 @@ pub(super) fn write_leaf<W: Write + ?Sized>(
 
 /// `{"type":"Name"` (the object is left open).
 fn head<W: Write + ?Sized>(out: &mut W, ty: VariantType) -> fmt::Result {
-    write!(out, "{{\"type\":\"{}\"", ty.name(Version::Godot4))
+    out.write_str("{\"type\":\"")?;
+    out.write_str(ty.name(Version::Godot4))?;
+    out.write_char('"')
 }
 
 /// A container type: a builtin type's name, `{"class": ..}` or `{"script": ..}`.
@@ -278,7 +296,11 @@ fn container_type<W: Write + ?Sized>(
 ) -> Result<(), JsonError> {
     match declared {
         ContainerType::Untyped => out.write_str("null")?,
-        ContainerType::Builtin(ty) => write!(out, "\"{}\"", ty.name(Version::Godot4))?,
+        ContainerType::Builtin(ty) => {
+            out.write_char('"')?;
+            out.write_str(ty.name(Version::Godot4))?;
+            out.write_char('"')?;
+        }
         ContainerType::ClassName(name) => {
             out.write_str("{\"class\":")?;
             name_string(out, name)?;
@@ -336,6 +358,7 @@ fn open<W: Write + ?Sized>(out: &mut W, value: VariantRef<'_>) -> Result<Kind, J
 /// string that is not Unicode.
 pub(super) fn text<'a>(s: &GdStr<'a>) -> Result<Option<Cow<'a, str>>, Error> {
     // Its bytes are checked again.
+    #[cfg(feature = "work-counter")]
     work::add(s.text_bytes().len() >> 6);
     match s.to_text() {
         Ok(text) => Ok(Some(text)),
@@ -399,7 +422,7 @@ pub(super) fn hex<W: Write + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::Result {
 /// A finite f32 as a number, anything else as a string (see the module docs).
 pub(super) fn real32<W: Write + ?Sized>(out: &mut W, value: f32) -> fmt::Result {
     if value.is_finite() {
-        write!(out, "{value:?}")
+        write_f32(out, value)
     } else if value.is_nan() {
         match value.to_bits() {
             0x7fc0_0000 => out.write_str("\"nan\""),
@@ -412,7 +435,7 @@ pub(super) fn real32<W: Write + ?Sized>(out: &mut W, value: f32) -> fmt::Result 
 
 /// A finite f64 as a number, anything else as a string (see the module docs).
 pub(super) fn real64<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
-    if value.is_finite() { write!(out, "{value:?}") } else { nonfinite64(out, value) }
+    if value.is_finite() { write_f64(out, value) } else { nonfinite64(out, value) }
 }
 
 /// `"inf"`, `"-inf"`, `"nan"` or `"nan:<bits>"`.
@@ -486,30 +509,28 @@ fn ints<W: Write + ?Sized, const N: usize>(
         if i > 0 {
             out.write_char(',')?;
         }
-        write!(out, "{component}")?;
+        write_int(out, component)?;
     }
     out.write_str("]}")
 }
 
-/// A packed array of scalars: a unit per element, the text gathered into large writes.
+/// A packed array of scalars: a unit per element.
 fn packed<W: Write + ?Sized, T: PackedElement>(
     out: &mut W,
     ty: VariantType,
     packed: Packed<'_, T>,
-    mut element: impl FnMut(&mut Buffered<'_, W>, T) -> fmt::Result,
+    mut element: impl FnMut(&mut W, T) -> fmt::Result,
 ) -> fmt::Result {
     head(out, ty)?;
-    let mut out = Buffered::new(out);
     out.write_str(",\"value\":[")?;
     for (i, value) in packed.iter().enumerate() {
         work::add(1);
         if i > 0 {
-            out.push_byte(b',')?;
+            out.write_char(',')?;
         }
-        element(&mut out, value)?;
+        element(out, value)?;
     }
-    out.write_str("]}")?;
-    out.flush()
+    out.write_str("]}")
 }
 
 /// A packed array of real vectors.
@@ -530,8 +551,7 @@ fn packed_reals<W: Write + ?Sized, S: PackedElement, D: PackedElement>(
     out.write_str("]}")
 }
 
-/// Elements of `components` reals each, as arrays (the text gathered into large writes; each
-/// real counts a unit).
+/// Elements of `components` reals each, as arrays (each real counts a unit).
 fn groups<W: Write + ?Sized>(
     out: &mut W,
     raw: &[u8],
@@ -539,16 +559,12 @@ fn groups<W: Write + ?Sized>(
     components: usize,
 ) -> fmt::Result {
     let size = precision.size().saturating_mul(components).max(1);
-    let mut out = Buffered::new(out);
     for (i, element) in raw.chunks_exact(size).enumerate() {
-        if i > 0 {
-            out.push_byte(b',')?;
-        }
-        out.push_byte(b'[')?;
-        real_list(&mut out, element, precision)?;
-        out.push_byte(b']')?;
+        out.write_str(if i > 0 { ",[" } else { "[" })?;
+        real_list(out, element, precision)?;
+        out.write_char(']')?;
     }
-    out.flush()
+    Ok(())
 }
 
 #[cfg(test)]

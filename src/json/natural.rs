@@ -6,9 +6,10 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use super::JsonError;
-use super::count::{Buffered, Counted};
-use super::escape::write_escaped as string;
+use super::count::Sink;
+use super::escape::escape_into as string;
 use super::lossless;
+use super::number::{write_f32, write_f64, write_int};
 use super::shape::{Field, FieldKind, math_fields};
 use crate::view::math::Precision;
 use crate::view::packed::PackedElement;
@@ -31,7 +32,12 @@ pub fn write_natural_json<W: Write + ?Sized>(
     value: VariantRef<'_>,
     out: &mut W,
 ) -> Result<(), JsonError> {
-    write_natural(value, &mut Counted(out))
+    let mut sink = Sink::new(out);
+    let written = write_natural(value, &mut sink);
+    // What was written before an error is handed on too.
+    let finished = sink.finish();
+    written?;
+    Ok(finished?)
 }
 
 /// [`write_natural_json`] into an output that counts its writes.
@@ -168,16 +174,30 @@ fn open<W: Write + ?Sized>(out: &mut W, value: VariantRef<'_>) -> Result<Kind, J
 /// A dictionary key, as a JSON string (the rules are in the module docs).
 fn key<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
     use VariantRef as V;
-    let mut buffer = String::new();
     match value {
         V::String(s) | V::StringName(s) => return text(out, s),
-        V::NodePath(path) => return string(out, &node_path(path)?).map_err(Into::into),
-        V::Nil | V::Bool(_) | V::Int(_) | V::Float(_) => leaf(value, &mut Counted(&mut buffer))?,
-        _ => lossless::write_leaf(value, &mut Counted(&mut buffer))?,
+        V::NodePath(path) => return node_path(out, path),
+        V::Nil => out.write_str("\"null\"")?,
+        V::Bool(b) => out.write_str(if b { "\"true\"" } else { "\"false\"" })?,
+        V::Int(i) => {
+            out.write_char('"')?;
+            write_int(out, i)?;
+            out.write_char('"')?;
+        }
+        // A non-finite float is already a JSON string.
+        V::Float(f) if !f.is_finite() => real64(out, f)?,
+        V::Float(f) => {
+            out.write_char('"')?;
+            write_f64(out, f)?;
+            out.write_char('"')?;
+        }
+        _ => {
+            // Any other key: the text of its lossless JSON (a key of this kind is rare).
+            let mut buffer = String::new();
+            lossless::write_leaf(value, &mut buffer)?;
+            string(out, &buffer)?;
+        }
     }
-    // A non-finite float is already a JSON string.
-    let bare = buffer.strip_prefix('"').and_then(|b| b.strip_suffix('"')).unwrap_or(&buffer);
-    string(out, bare)?;
     Ok(())
 }
 
@@ -189,7 +209,7 @@ fn leaf<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), Jso
             out.write_str("null")?
         }
         V::Bool(b) => out.write_str(if b { "true" } else { "false" })?,
-        V::Int(i) => write!(out, "{i}")?,
+        V::Int(i) => write_int(out, i)?,
         V::Float(f) => real64(out, f)?,
         V::String(s) | V::StringName(s) => text(out, s)?,
         V::Vector2(r) => reals(out, &value, r.raw_bytes(), r.precision())?,
@@ -210,13 +230,19 @@ fn leaf<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), Jso
         V::Color(c) => fields(out, math_fields(value.variant_type()), &|out, i| {
             real32(out, [c.r, c.g, c.b, c.a].get(i).copied().unwrap_or_default())
         })?,
-        V::NodePath(path) => string(out, &node_path(path)?)?,
-        V::Rid(Some(id)) => write!(out, "{id}")?,
-        V::Object(ObjectRef::Id(id)) => write!(out, "{{\"id\":{id}}}")?,
+        V::NodePath(path) => node_path(out, path)?,
+        V::Rid(Some(id)) => write_int(out, id)?,
+        V::Object(ObjectRef::Id(id)) => {
+            out.write_str("{\"id\":")?;
+            write_int(out, id)?;
+            out.write_char('}')?;
+        }
         V::Signal(signal) => {
             out.write_str("{\"name\":")?;
             text(out, signal.name())?;
-            write!(out, ",\"object_id\":{}}}", signal.object_id())?;
+            out.write_str(",\"object_id\":")?;
+            write_int(out, signal.object_id())?;
+            out.write_char('}')?;
         }
         // Containers are opened by the cursor; a lone one is written whole.
         V::Object(ObjectRef::Full(_)) | V::Array(_) | V::Dictionary(_) => {
@@ -227,8 +253,8 @@ fn leaf<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), Jso
             base64(out, bytes)?;
             out.write_char('"')?;
         }
-        V::PackedInt32Array(p) => list(out, p, |out, v| write!(out, "{v}"))?,
-        V::PackedInt64Array(p) => list(out, p, |out, v| write!(out, "{v}"))?,
+        V::PackedInt32Array(p) => list(out, p, |out, v| write_int(out, v))?,
+        V::PackedInt64Array(p) => list(out, p, |out, v| write_int(out, v))?,
         V::PackedFloat32Array(p) => list(out, p, |out, v| real32(out, v))?,
         V::PackedFloat64Array(p) => list(out, p, |out, v| real64(out, v))?,
         V::PackedStringArray(strings) => {
@@ -261,8 +287,9 @@ fn text<W: Write + ?Sized>(out: &mut W, s: GdStr<'_>) -> Result<(), JsonError> {
     Ok(())
 }
 
-/// A NodePath's text (`/root/Main:position`), names JSON cannot hold with U+FFFD.
-fn node_path(path: NodePathRef<'_>) -> Result<String, Error> {
+/// A NodePath's text as a JSON string (`"/root/Main:position"`), names JSON cannot hold with
+/// U+FFFD.
+fn node_path<W: Write + ?Sized>(out: &mut W, path: NodePathRef<'_>) -> Result<(), JsonError> {
     let mut text = String::new();
     if path.is_absolute() {
         text.push('/');
@@ -281,7 +308,8 @@ fn node_path(path: NodePathRef<'_>) -> Result<String, Error> {
         work::add((subname.len() >> 6).saturating_add(1));
         text.push_str(&subname);
     }
-    Ok(text)
+    string(out, &text)?;
+    Ok(())
 }
 
 /// The game's text, or the lossy text of a string that is not Unicode.
@@ -292,7 +320,7 @@ fn lossy<'a>(s: GdStr<'a>) -> Result<alloc::borrow::Cow<'a, str>, Error> {
 /// A finite real as the shortest decimal that reads back to the same f32.
 fn real32<W: Write + ?Sized>(out: &mut W, value: f32) -> fmt::Result {
     if value.is_finite() {
-        write!(out, "{value:?}")
+        write_f32(out, value)
     } else {
         nonfinite(out, value.is_nan(), value > 0.0)
     }
@@ -301,7 +329,7 @@ fn real32<W: Write + ?Sized>(out: &mut W, value: f32) -> fmt::Result {
 /// A finite real as the shortest decimal that reads back to the same f64.
 fn real64<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
     if value.is_finite() {
-        write!(out, "{value:?}")
+        write_f64(out, value)
     } else {
         nonfinite(out, value.is_nan(), value > 0.0)
     }
@@ -341,7 +369,9 @@ fn group<W: Write + ?Sized>(
         if i > 0 {
             out.write_char(',')?;
         }
-        write!(out, "\"{}\":", field.name)?;
+        out.write_char('"')?;
+        out.write_str(field.name)?;
+        out.write_str("\":")?;
         match field.kind {
             FieldKind::Component(index) => component(out, index)?,
             FieldKind::Group(inner) => group(out, inner, component)?,
@@ -379,28 +409,25 @@ fn component<W: Write + ?Sized>(
 /// An integer vector or rectangle.
 fn ints<W: Write + ?Sized>(out: &mut W, value: &VariantRef<'_>, components: &[i32]) -> fmt::Result {
     fields(out, math_fields(value.variant_type()), &|out, i| {
-        write!(out, "{}", components.get(i).copied().unwrap_or_default())
+        write_int(out, components.get(i).copied().unwrap_or_default())
     })
 }
 
-/// A packed array of scalars, as a JSON array: a unit per element, the text gathered into
-/// large writes.
+/// A packed array of scalars, as a JSON array: a unit per element.
 fn list<W: Write + ?Sized, T: PackedElement>(
     out: &mut W,
     packed: Packed<'_, T>,
-    mut element: impl FnMut(&mut Buffered<'_, W>, T) -> fmt::Result,
+    mut element: impl FnMut(&mut W, T) -> fmt::Result,
 ) -> fmt::Result {
-    let mut out = Buffered::new(out);
-    out.push_byte(b'[')?;
+    out.write_char('[')?;
     for (i, value) in packed.iter().enumerate() {
         work::add(1);
         if i > 0 {
-            out.push_byte(b',')?;
+            out.write_char(',')?;
         }
-        element(&mut out, value)?;
+        element(out, value)?;
     }
-    out.push_byte(b']')?;
-    out.flush()
+    out.write_char(']')
 }
 
 /// A packed array of real vectors, as an array of objects.
@@ -416,8 +443,8 @@ fn packed_reals<W: Write + ?Sized, S: PackedElement, D: PackedElement>(
     }
 }
 
-/// Elements of `components` reals each, as an array of objects of `shape` (the text gathered
-/// into large writes; each real counts a unit).
+/// Elements of `components` reals each, as an array of objects of `shape` (each real counts a
+/// unit).
 fn groups<W: Write + ?Sized>(
     out: &mut W,
     raw: &[u8],
@@ -426,18 +453,16 @@ fn groups<W: Write + ?Sized>(
     shape: Option<&'static [Field]>,
 ) -> fmt::Result {
     let size = precision.size().saturating_mul(components).max(1);
-    let mut out = Buffered::new(out);
-    out.push_byte(b'[')?;
+    out.write_char('[')?;
     for (i, element) in raw.chunks_exact(size).enumerate() {
         // Its reals' shortest digits (at most 17 each) are bounded work.
         work::add(components);
         if i > 0 {
-            out.push_byte(b',')?;
+            out.write_char(',')?;
         }
-        fields(&mut out, shape, &|out, index| component(out, element, precision, index))?;
+        fields(out, shape, &|out, index| component(out, element, precision, index))?;
     }
-    out.push_byte(b']')?;
-    out.flush()
+    out.write_char(']')
 }
 
 /// Bytes in standard, padded base64 (the `base64` crate's `STANDARD` engine), 96 bytes of
