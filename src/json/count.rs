@@ -1,6 +1,7 @@
 //! The output of the JSON writers, and what they count as work (feature `work-counter`;
-//! nothing without it): each write to the output is a unit, plus one per 64 bytes written, as a
-//! read of the input is ([`crate::wire::read`]).
+//! nothing without it): each write to the caller's output is a unit, plus one per 64 bytes
+//! written, as a read of the input is ([`crate::wire::read`]); the writers count a unit per
+//! element they format, whose pieces are bounded.
 //!
 //! The writers write into a [`Sink`]: a `String` of a few KiB in front of the caller's output,
 //! handed on in large pieces, so that the many small pieces of JSON (a bracket, a comma, a
@@ -17,8 +18,8 @@ use crate::wire::work;
 const SINK_CAPACITY: usize = 8 * 1024;
 
 /// The output of a JSON writer: text gathered in a `String` and written to `out` in pieces of
-/// about [`SINK_CAPACITY`] bytes (longer pieces go through as they are), counting its writes as
-/// work. [`Sink::finish`] writes what is left (nothing is written on drop).
+/// about [`SINK_CAPACITY`] bytes (longer pieces go through as they are), counting those writes
+/// as work. [`Sink::finish`] writes what is left (nothing is written on drop).
 pub(super) struct Sink<'w, W: ?Sized> {
     out: &'w mut W,
     buf: String,
@@ -35,7 +36,7 @@ impl<'w, W: Write + ?Sized> Sink<'w, W> {
         if self.buf.is_empty() {
             return Ok(());
         }
-        let result = self.out.write_str(&self.buf);
+        let result = pass(self.out, &self.buf);
         self.buf.clear();
         result
     }
@@ -46,14 +47,19 @@ impl<'w, W: Write + ?Sized> Sink<'w, W> {
     }
 }
 
+/// Writes `s` to `out`, counting a unit plus one per 64 bytes.
+fn pass<W: Write + ?Sized>(out: &mut W, s: &str) -> fmt::Result {
+    work::add((s.len() >> 6).saturating_add(1));
+    out.write_str(s)
+}
+
 impl<W: Write + ?Sized> Write for Sink<'_, W> {
     #[inline]
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        work::add((s.len() >> 6).saturating_add(1));
         if self.buf.len().saturating_add(s.len()) > SINK_CAPACITY {
             self.flush()?;
             if s.len() >= SINK_CAPACITY {
-                return self.out.write_str(s);
+                return pass(self.out, s);
             }
         }
         self.buf.push_str(s);
@@ -62,7 +68,6 @@ impl<W: Write + ?Sized> Write for Sink<'_, W> {
 
     #[inline]
     fn write_char(&mut self, c: char) -> fmt::Result {
-        work::add(1);
         if self.buf.len() >= SINK_CAPACITY {
             self.flush()?;
         }

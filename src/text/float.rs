@@ -310,8 +310,12 @@ fn text(bytes: &[u8]) -> &str {
 
 /// `e+XX` / `e-XX`: a sign and at least two digits, as printf writes it.
 fn write_exponent<W: Write + ?Sized>(out: &mut W, exponent: i32) -> fmt::Result {
-    let sign = if exponent < 0 { '-' } else { '+' };
-    write!(out, "e{sign}{:02}", exponent.unsigned_abs())
+    out.write_str(if exponent < 0 { "e-" } else { "e+" })?;
+    let magnitude = exponent.unsigned_abs();
+    if magnitude < 10 {
+        out.write_char('0')?;
+    }
+    out.write_str(itoa::Buffer::new().format(magnitude))
 }
 
 /// The Grisu2 text of a finite non-zero value: in single precision when `single`.
@@ -372,14 +376,20 @@ pub(super) fn write_real_godot3<W: Write + ?Sized>(out: &mut W, value: f64) -> f
         return out.write_str(if value > 0.0 { "inf" } else { "-inf" });
     }
     // Six significant digits, correctly rounded (ties to even, as glibc does).
-    let mut scientific = StackText::new();
-    write!(scientific, "{:.5e}", value.abs())?;
-    let (mantissa, exponent) = scientific.as_str().split_once('e').unwrap_or(("0", "0"));
-    let exponent: i32 = exponent.parse().unwrap_or(0);
     let mut digits = [b'0'; 6];
-    for (slot, digit) in digits.iter_mut().zip(mantissa.bytes().filter(u8::is_ascii_digit)) {
-        *slot = digit;
-    }
+    let exponent = match short_f32_digits((value as f32).abs(), &mut digits) {
+        Some(exponent) => exponent,
+        None => {
+            let mut scientific = StackText::new();
+            write!(scientific, "{:.5e}", value.abs())?;
+            let (mantissa, exponent) = scientific.as_str().split_once('e').unwrap_or(("0", "0"));
+            for (slot, digit) in digits.iter_mut().zip(mantissa.bytes().filter(u8::is_ascii_digit))
+            {
+                *slot = digit;
+            }
+            exponent.parse().unwrap_or(0)
+        }
+    };
     let significant = digits.iter().rposition(|&d| d != b'0').map_or(1, |i| i.wrapping_add(1));
     let digits = digits.get(..significant).unwrap_or(b"0");
     if value < 0.0 {
@@ -413,6 +423,44 @@ pub(super) fn write_real_godot3<W: Write + ?Sized>(out: &mut W, value: f64) -> f
         out.write_str(text(rest))?;
     }
     write_exponent(out, exponent)
+}
+
+/// The six significant digits `%lg` prints for a finite positive `f32`, when it is normal and
+/// its shortest round-trip digits (ryu's) are at most six: fills `digits` (zeros after them)
+/// and returns the decimal exponent of the first. `None` for a subnormal value or one of more
+/// digits (`%.5e` rounds those).
+///
+/// Why they are the same digits: the shortest digits `S` lie within half the `f32` spacing of
+/// a normal `x`, at most `2^-24 |x|` (a subnormal's spacing is not relative), while six-digit numbers are at least `10^-6 |x|` apart, so `S`,
+/// itself a six-digit number, is the one nearest `x`: rounding `x` to six digits gives `S`,
+/// never a tie. `tests` compares this with `%.5e` over the corpora and a sweep of values.
+fn short_f32_digits(value: f32, digits: &mut [u8; 6]) -> Option<i32> {
+    if !value.is_normal() {
+        return None;
+    }
+    let mut buffer = ryu::Buffer::new();
+    let text = buffer.format_finite(value);
+    let (mantissa, exponent) = match text.split_once('e') {
+        Some((mantissa, exponent)) => (mantissa, exponent.parse::<i32>().ok()?),
+        None => (text, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let mut point = exponent.checked_add(i32::try_from(int.len()).ok()?)?.checked_sub(1)?;
+    let mut found = [b'0'; 6];
+    let (mut len, mut zeros) = (0usize, 0usize);
+    for byte in int.bytes().chain(frac.bytes()) {
+        if len == 0 && byte == b'0' {
+            point = point.checked_sub(1)?;
+        } else if byte == b'0' {
+            zeros = zeros.saturating_add(1);
+        } else {
+            len = len.saturating_add(core::mem::take(&mut zeros));
+            *found.get_mut(len)? = byte;
+            len = len.saturating_add(1);
+        }
+    }
+    *digits = found;
+    Some(point)
 }
 
 /// A `float` value as Godot 3 writes it: `.0` added unless the text has a point or an exponent
@@ -508,6 +556,82 @@ mod tests {
                 assert_eq!(s.parse::<f32>().unwrap(), single, "{s}");
             }
         }
+    }
+
+    /// The formatter replaced (`%.5e` for every value), kept as the oracle: a real as Godot 3's `rtosfix` writes it: narrowed to f32, then `%lg` (which writes a NaN's
+    /// sign: `-nan`).
+    fn old_write_real_godot3<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
+        if value.is_nan() {
+            return out.write_str(if value.is_sign_negative() { "-nan" } else { "nan" });
+        }
+        let value = f64::from(value as f32);
+        if value == 0.0 {
+            return out.write_char('0');
+        }
+        if value.is_infinite() {
+            return out.write_str(if value > 0.0 { "inf" } else { "-inf" });
+        }
+        // Six significant digits, correctly rounded (ties to even, as glibc does).
+        let mut scientific = StackText::new();
+        write!(scientific, "{:.5e}", value.abs())?;
+        let (mantissa, exponent) = scientific.as_str().split_once('e').unwrap_or(("0", "0"));
+        let exponent: i32 = exponent.parse().unwrap_or(0);
+        let mut digits = [b'0'; 6];
+        for (slot, digit) in digits.iter_mut().zip(mantissa.bytes().filter(u8::is_ascii_digit)) {
+            *slot = digit;
+        }
+        let significant = digits.iter().rposition(|&d| d != b'0').map_or(1, |i| i.wrapping_add(1));
+        let digits = digits.get(..significant).unwrap_or(b"0");
+        if value < 0.0 {
+            out.write_char('-')?;
+        }
+        if (-4..6).contains(&exponent) {
+            if exponent >= 0 {
+                let int_len = usize::try_from(exponent).unwrap_or(0).wrapping_add(1);
+                let (int, frac) = digits.split_at(int_len.min(digits.len()));
+                out.write_str(text(int))?;
+                for _ in digits.len()..int_len {
+                    out.write_char('0')?;
+                }
+                if !frac.is_empty() {
+                    out.write_char('.')?;
+                    out.write_str(text(frac))?;
+                }
+            } else {
+                out.write_str("0.")?;
+                for _ in 1..exponent.unsigned_abs() {
+                    out.write_char('0')?;
+                }
+                out.write_str(text(digits))?;
+            }
+            return Ok(());
+        }
+        let (first, rest) = digits.split_at(1.min(digits.len()));
+        out.write_str(text(first))?;
+        if !rest.is_empty() {
+            out.write_char('.')?;
+            out.write_str(text(rest))?;
+        }
+        write_exponent(out, exponent)
+    }
+
+    /// Every real of the corpora and of the sweep (`f64`s, and `f32`s widened) prints as
+    /// with `%.5e`.
+    #[test]
+    fn godot3_digits_are_those_of_the_old_formatter() {
+        use crate::wire::sweep;
+        let from_f32 = sweep::corpus_f32().into_iter().map(|b| f64::from(f32::from_bits(b)));
+        let generated_f32 = sweep::generated_f32().into_iter().map(f64::from);
+        let corpus = sweep::corpus_f64().into_iter().map(f64::from_bits);
+        let mut checked = 0usize;
+        for value in from_f32.chain(generated_f32).chain(corpus).chain(sweep::generated_f64()) {
+            let (mut new, mut old) = (StackText::new(), StackText::new());
+            write_real_godot3(&mut new, value).unwrap();
+            old_write_real_godot3(&mut old, value).unwrap();
+            assert_eq!(new.as_str(), old.as_str(), "{:016x}", value.to_bits());
+            checked += 1;
+        }
+        assert!(checked > 1_000_000, "{checked}");
     }
 
     #[test]

@@ -113,6 +113,7 @@ mod key_classes;
 mod key_events;
 mod order;
 mod pool_order;
+mod sink;
 mod sort;
 mod sort_array;
 mod sort_form;
@@ -197,7 +198,24 @@ pub fn write_text_as<W: Write + ?Sized>(
     version: Version,
     out: &mut W,
 ) -> Result<(), TextError> {
-    TextWriter { out, version, numbers: KeyClasses::new(0, version), display: false }.run(value)
+    print(value, version, false, out)
+}
+
+/// One printing run into `out`, through a [`sink::Sink`] (what was printed before an error is
+/// handed on too).
+fn print<W: Write + ?Sized>(
+    value: VariantRef<'_>,
+    version: Version,
+    display: bool,
+    out: &mut W,
+) -> Result<(), TextError> {
+    let mut sink = sink::Sink::new(out);
+    let printed =
+        TextWriter { out: &mut sink, version, numbers: KeyClasses::new(0, version), display }
+            .run(value);
+    let finished = sink.finish();
+    printed?;
+    Ok(finished?)
 }
 
 /// Writes the text `version` prints for `value` ([`write_text_as`]), except that no value prints
@@ -214,7 +232,7 @@ pub fn write_display_text_as<W: Write + ?Sized>(
     version: Version,
     out: &mut W,
 ) -> Result<(), TextError> {
-    TextWriter { out, version, numbers: KeyClasses::new(0, version), display: true }.run(value)
+    print(value, version, true, out)
 }
 
 /// Godot 4's text of `value` (`var_to_str`), as a `String`.

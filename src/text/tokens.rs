@@ -99,7 +99,9 @@ pub(super) fn write_ints<W: Write + ?Sized>(
     each(&mut |c| {
         if result.is_ok() {
             let separator = if core::mem::replace(&mut first, false) { "" } else { ", " };
-            result = write!(out, "{separator}{c}");
+            result = out
+                .write_str(separator)
+                .and_then(|()| out.write_str(itoa::Buffer::new().format(c)));
         }
     });
     result?;
