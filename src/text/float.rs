@@ -377,7 +377,7 @@ pub(super) fn write_real_godot3<W: Write + ?Sized>(out: &mut W, value: f64) -> f
     }
     // Six significant digits, correctly rounded (ties to even, as glibc does).
     let mut digits = [b'0'; 6];
-    let exponent = match short_f32_digits((value as f32).abs(), &mut digits) {
+    let exponent = match six_digits((value as f32).abs(), &mut digits) {
         Some(exponent) => exponent,
         None => {
             let mut scientific = StackText::new();
@@ -425,42 +425,71 @@ pub(super) fn write_real_godot3<W: Write + ?Sized>(out: &mut W, value: f64) -> f
     write_exponent(out, exponent)
 }
 
-/// The six significant digits `%lg` prints for a finite positive `f32`, when it is normal and
-/// its shortest round-trip digits (ryu's) are at most six: fills `digits` (zeros after them)
-/// and returns the decimal exponent of the first. `None` for a subnormal value or one of more
-/// digits (`%.5e` rounds those).
+/// The six significant digits `%lg` prints for a finite positive `f32` `x`: `x` rounded to six
+/// significant digits, ties to even, by exact integer arithmetic. Fills `digits` and returns
+/// the decimal exponent of the first; `None` where the exact fraction does not fit in `u128`
+/// (values below about `1e-26`, where `%.5e` rounds instead).
 ///
-/// Why they are the same digits: the shortest digits `S` lie within half the `f32` spacing of
-/// a normal `x`, at most `2^-24 |x|` (a subnormal's spacing is not relative), while six-digit numbers are at least `10^-6 |x|` apart, so `S`,
-/// itself a six-digit number, is the one nearest `x`: rounding `x` to six digits gives `S`,
-/// never a tie. `tests` compares this with `%.5e` over the corpora and a sweep of values.
-fn short_f32_digits(value: f32, digits: &mut [u8; 6]) -> Option<i32> {
-    if !value.is_normal() {
+/// `x = m * 2^e` exactly; for a decimal exponent `k` (first guessed from the binary exponent,
+/// then moved until the quotient has six digits) the quotient `x / 10^(k - 5)` is an exact
+/// fraction `n / d` of integers, and its rounding is read from the remainder. The tests compare
+/// this with `%.5e` over the corpora and a sweep of values.
+fn six_digits(x: f32, digits: &mut [u8; 6]) -> Option<i32> {
+    let bits = x.to_bits();
+    let (biased, fraction) = ((bits >> 23) & 0xff, bits & 0x7f_ffff);
+    let (m, e) = match biased {
+        0 => (fraction, -149i32),
+        _ => (fraction | 0x80_0000, i32::try_from(biased).ok()?.checked_sub(150)?),
+    };
+    if m == 0 {
         return None;
     }
-    let mut buffer = ryu::Buffer::new();
-    let text = buffer.format_finite(value);
-    let (mantissa, exponent) = match text.split_once('e') {
-        Some((mantissa, exponent)) => (mantissa, exponent.parse::<i32>().ok()?),
-        None => (text, 0),
-    };
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let mut point = exponent.checked_add(i32::try_from(int.len()).ok()?)?.checked_sub(1)?;
-    let mut found = [b'0'; 6];
-    let (mut len, mut zeros) = (0usize, 0usize);
-    for byte in int.bytes().chain(frac.bytes()) {
-        if len == 0 && byte == b'0' {
-            point = point.checked_sub(1)?;
-        } else if byte == b'0' {
-            zeros = zeros.saturating_add(1);
-        } else {
-            len = len.saturating_add(core::mem::take(&mut zeros));
-            *found.get_mut(len)? = byte;
-            len = len.saturating_add(1);
+    // floor(log2 x), and floor(log10 x) within one: log10(2) ~ 1233 / 4096.
+    let log2 = e.checked_add(31i32.checked_sub(i32::try_from(m.leading_zeros()).ok()?)?)?;
+    let mut exponent = log2.checked_mul(1233)? >> 12;
+    for _ in 0..3 {
+        let (n, d) = fraction_of(m, e, exponent.checked_sub(5)?)?;
+        let (q, r) = (n.checked_div(d)?, n.checked_rem(d)?);
+        if q < 100_000 {
+            exponent = exponent.checked_sub(1)?;
+            continue;
         }
+        if q >= 1_000_000 {
+            exponent = exponent.checked_add(1)?;
+            continue;
+        }
+        let half = d.checked_sub(r)?;
+        let up = r > half || (r == half && q % 2 == 1);
+        let mut q = u32::try_from(q).ok()?.checked_add(u32::from(up))?;
+        if q == 1_000_000 {
+            q = 100_000;
+            exponent = exponent.checked_add(1)?;
+        }
+        for slot in digits.iter_mut().rev() {
+            *slot = b'0'.checked_add(u8::try_from(q % 10).ok()?)?;
+            q /= 10;
+        }
+        return Some(exponent);
     }
-    *digits = found;
-    Some(point)
+    None
+}
+
+/// `m * 2^e / 10^s` as a fraction `(n, d)` of integers, when both fit in `u128`.
+fn fraction_of(m: u32, e: i32, s: i32) -> Option<(u128, u128)> {
+    let (mut n, mut d) = (u128::from(m), 1u128);
+    // `m < 2^24`: `m * 2^e` fits for every `e` an `f32` has (`e <= 104`).
+    if e >= 0 {
+        n = n.checked_shl(e.unsigned_abs())?;
+    } else {
+        d = d.checked_shl(e.unsigned_abs())?;
+    }
+    let power = 10u128.checked_pow(s.unsigned_abs())?;
+    if s >= 0 {
+        d = d.checked_mul(power)?;
+    } else {
+        n = n.checked_mul(power)?;
+    }
+    Some((n, d))
 }
 
 /// A `float` value as Godot 3 writes it: `.0` added unless the text has a point or an exponent
