@@ -107,7 +107,7 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
         &mut self,
         part: Part<'t, 'a>,
         count: usize,
-    ) -> Result<Vec<(Part<'t, 'a>, Option<Part<'t, 'a>>)>, Error> {
+    ) -> Result<sort::Sorted<'a, Part<'t, 'a>, Part<'t, 'a>>, Error> {
         let mut children = part.children();
         let mut keys = Vec::with_capacity(count);
         let mut entries = Vec::with_capacity(count);

@@ -284,9 +284,9 @@ enum Frame<'t, 'a> {
         count: u16,
     },
     Dictionary {
-        /// The entries in print order; a value Godot does not find when it looks the key up is
-        /// `None` (printed `null`).
-        entries: alloc::vec::IntoIter<(Part<'t, 'a>, Option<Part<'t, 'a>>)>,
+        /// The entries in print order, each key with its value when it was read already; a
+        /// value Godot does not find when it looks the key up is `None` (printed `null`).
+        entries: alloc::vec::IntoIter<(Part<'t, 'a>, Option<VariantRef<'a>>, Option<Part<'t, 'a>>)>,
         /// The value to print after the key just printed.
         pending: Option<Option<Part<'t, 'a>>>,
         first: bool,
@@ -336,8 +336,9 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
         }
         while let Some(frame) = stack.last_mut() {
             match self.step(frame)? {
-                Some((part, count)) => {
-                    if let Some(frame) = self.value(part.value(), Some(part), count)? {
+                Some((part, known, count)) => {
+                    let value = known.unwrap_or_else(|| part.value());
+                    if let Some(frame) = self.value(value, Some(part), count)? {
                         stack.push(frame);
                     }
                 }
@@ -358,14 +359,14 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
     fn step<'t>(
         &mut self,
         frame: &mut Frame<'t, 'a>,
-    ) -> Result<Option<(Part<'t, 'a>, u16)>, TextError> {
+    ) -> Result<Option<(Part<'t, 'a>, Option<VariantRef<'a>>, u16)>, TextError> {
         match frame {
             Frame::Array { items, first, close, count } => match items.next() {
                 Some(part) => {
                     if !core::mem::replace(first, false) {
                         self.out.write_str(", ")?;
                     }
-                    Ok(Some((part, *count)))
+                    Ok(Some((part, None, *count)))
                 }
                 None => {
                     self.out.write_str(close)?;
@@ -376,17 +377,17 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                 if let Some(value) = pending.take() {
                     self.out.write_str(": ")?;
                     match value {
-                        Some(value) => return Ok(Some((value, *count))),
+                        Some(value) => return Ok(Some((value, None, *count))),
                         None => self.out.write_str("null")?,
                     }
                 }
                 match entries.next() {
-                    Some((key, value)) => {
+                    Some((key, known, value)) => {
                         if !core::mem::replace(first, false) {
                             self.out.write_str(",\n")?;
                         }
                         *pending = Some(value);
-                        Ok(Some((key, *count)))
+                        Ok(Some((key, known, *count)))
                     }
                     None => {
                         self.out.write_str(close)?;
@@ -415,7 +416,7 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                     {
                         self.resource(path)?;
                     }
-                    _ => return Ok(Some((value, *count))),
+                    _ => return Ok(Some((value, None, *count))),
                 }
             },
         }
