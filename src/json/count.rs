@@ -3,13 +3,15 @@
 //! written, as a read of the input is ([`crate::wire::read`]); the writers count a unit per
 //! element they format, whose pieces are bounded.
 //!
-//! The writers write into a [`Sink`]: a `String` of a few KiB in front of the caller's output,
+//! The writers write into a [`Sink`]: a buffer of a few KiB in front of the caller's output,
 //! handed on in large pieces, so that the many small pieces of JSON (a bracket, a comma, a
 //! number) cost a push each, not a call through the caller's `fmt::Write`. It is allocated once
-//! per value written, never per element. The public string escaper, which writes to any output,
+//! per value written, never per element. A checked string's text goes in as bytes ([`Out`]),
+//! and the buffer is checked as UTF-8 once when it is handed on, not each string apart. The public string escaper, which writes to any output,
 //! gathers its small pieces on the stack instead ([`Buffered`]).
 
 use alloc::string::String;
+use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use crate::wire::work;
@@ -17,18 +19,32 @@ use crate::wire::work;
 /// What a [`Sink`] gathers before it hands the text on.
 const SINK_CAPACITY: usize = 8 * 1024;
 
-/// The output of a JSON writer: text gathered in a `String` and written to `out` in pieces of
+/// An output of the JSON writers: `fmt::Write`, and bytes known to be UTF-8 (a checked
+/// string's text), which a [`Sink`] takes without checking them again.
+pub(super) trait Out: Write {
+    /// Writes `text`, bytes that are UTF-8 (else [`fmt::Error`]).
+    fn push_text(&mut self, text: &[u8]) -> fmt::Result {
+        self.write_str(core::str::from_utf8(text).map_err(|_| fmt::Error)?)
+    }
+}
+
+impl Out for String {}
+
+impl<W: Write + ?Sized> Out for Buffered<'_, W> {}
+
+/// The output of a JSON writer: text gathered in a buffer and written to `out` in pieces of
 /// about [`SINK_CAPACITY`] bytes (longer pieces go through as they are), counting those writes
 /// as work. [`Sink::finish`] writes what is left (nothing is written on drop).
 pub(super) struct Sink<'w, W: ?Sized> {
     out: &'w mut W,
-    buf: String,
+    /// Whole pieces of UTF-8 only (never a character cut), so always UTF-8.
+    buf: Vec<u8>,
 }
 
 impl<'w, W: Write + ?Sized> Sink<'w, W> {
     /// An empty sink in front of `out`.
     pub(super) fn new(out: &'w mut W) -> Self {
-        Sink { out, buf: String::new() }
+        Sink { out, buf: Vec::new() }
     }
 
     /// Hands what was gathered to `out`.
@@ -36,7 +52,11 @@ impl<'w, W: Write + ?Sized> Sink<'w, W> {
         if self.buf.is_empty() {
             return Ok(());
         }
-        let result = pass(self.out, &self.buf);
+        // One check of the gathered text (an ASCII run is checked a word at a time).
+        let result = match core::str::from_utf8(&self.buf) {
+            Ok(text) => pass(self.out, text),
+            Err(_) => Err(fmt::Error),
+        };
         self.buf.clear();
         result
     }
@@ -56,14 +76,7 @@ fn pass<W: Write + ?Sized>(out: &mut W, s: &str) -> fmt::Result {
 impl<W: Write + ?Sized> Write for Sink<'_, W> {
     #[inline]
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        if self.buf.len().saturating_add(s.len()) > SINK_CAPACITY {
-            self.flush()?;
-            if s.len() >= SINK_CAPACITY {
-                return pass(self.out, s);
-            }
-        }
-        self.buf.push_str(s);
-        Ok(())
+        self.push_text(s.as_bytes())
     }
 
     #[inline]
@@ -71,7 +84,25 @@ impl<W: Write + ?Sized> Write for Sink<'_, W> {
         if self.buf.len() >= SINK_CAPACITY {
             self.flush()?;
         }
-        self.buf.push(c);
+        match u8::try_from(c) {
+            Ok(byte) if byte.is_ascii() => self.buf.push(byte),
+            _ => self.buf.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+        }
+        Ok(())
+    }
+}
+
+impl<W: Write + ?Sized> Out for Sink<'_, W> {
+    /// Gathered as they are; they are checked with the rest of the buffer when it is handed on.
+    #[inline]
+    fn push_text(&mut self, text: &[u8]) -> fmt::Result {
+        if self.buf.len().saturating_add(text.len()) > SINK_CAPACITY {
+            self.flush()?;
+            if text.len() >= SINK_CAPACITY {
+                return pass(self.out, core::str::from_utf8(text).map_err(|_| fmt::Error)?);
+            }
+        }
+        self.buf.extend_from_slice(text);
         Ok(())
     }
 }

@@ -14,7 +14,7 @@
 
 use core::fmt::{self, Write};
 
-use super::count::Buffered;
+use super::count::{Buffered, Out};
 use crate::wire::work;
 
 /// Writes `text` as a JSON string literal, quotes included (the escapes are in the module
@@ -30,20 +30,21 @@ use crate::wire::work;
 /// ```
 pub fn write_escaped<W: Write + ?Sized>(out: &mut W, text: &str) -> fmt::Result {
     let mut out = Buffered::new(out);
-    escape_into(&mut out, text)?;
+    escape_into(&mut out, text.as_bytes())?;
     out.flush()
 }
 
-/// [`write_escaped`] straight into `out`, a piece per plain run and per escape (the JSON
-/// writers' output gathers pieces itself). The scan is by bytes: every byte to escape is
-/// ASCII, and no byte of a multi-byte character is below 0x80.
-pub(super) fn escape_into<W: Write + ?Sized>(out: &mut W, text: &str) -> fmt::Result {
+/// [`write_escaped`] of `text`, bytes that are UTF-8, straight into `out`, a piece per plain
+/// run and per escape (the JSON writers' output gathers pieces itself). The scan is by bytes:
+/// every byte to escape is ASCII, and no byte of a multi-byte character is below 0x80, so each
+/// plain run is UTF-8 too.
+pub(super) fn escape_into<W: Out + ?Sized>(out: &mut W, text: &[u8]) -> fmt::Result {
     // The scan for characters to escape.
     work::add(text.len() >> 6);
     out.write_char('"')?;
     let mut plain = 0usize;
     let mut escape = [0u8; 6];
-    for (i, &byte) in text.as_bytes().iter().enumerate() {
+    for (i, &byte) in text.iter().enumerate() {
         let escaped: &str = match byte {
             b'"' => "\\\"",
             b'\\' => "\\\\",
@@ -53,11 +54,11 @@ pub(super) fn escape_into<W: Write + ?Sized>(out: &mut W, text: &str) -> fmt::Re
             0..=0x1f => unicode_escape(u32::from(byte), &mut escape),
             _ => continue,
         };
-        out.write_str(text.get(plain..i).unwrap_or(""))?;
+        out.push_text(text.get(plain..i).unwrap_or(&[]))?;
         out.write_str(escaped)?;
         plain = i.saturating_add(1);
     }
-    out.write_str(text.get(plain..).unwrap_or(""))?;
+    out.push_text(text.get(plain..).unwrap_or(&[]))?;
     out.write_char('"')
 }
 

@@ -7,13 +7,13 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use super::JsonError;
-use super::count::{Buffered, Sink};
+use super::count::{Buffered, Out, Sink};
 use super::escape::escape_into as string;
 use super::number::{write_f32, write_f64, write_int};
 use crate::view::math::Precision;
 use crate::view::packed::PackedElement;
 use crate::wire::error::{Error, ErrorKind};
-use crate::wire::work;
+use crate::wire::{utf8, work};
 use crate::{
     VariantRef, VariantType, Version, math::Reals, packed::Packed, packed::PackedReals,
     view::ContainerType, view::Cursor, view::Event, view::GdStr, view::ObjectRef,
@@ -36,7 +36,7 @@ pub fn write_json<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Resu
 }
 
 /// [`write_json`] into an output that counts its writes.
-fn write_lossless<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
+fn write_lossless<W: Out + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
     let Some(cursor) = Cursor::of_container(value) else {
         return write_leaf(value, out);
     };
@@ -110,7 +110,7 @@ enum Kind {
 
 /// What comes before a child of `parent`: `,` between elements, `[` before a key, `,` between
 /// a key and its value. A property's opening was written with its name.
-fn before_child<W: Write + ?Sized>(out: &mut W, parent: Option<&mut Frame>) -> fmt::Result {
+fn before_child<W: Out + ?Sized>(out: &mut W, parent: Option<&mut Frame>) -> fmt::Result {
     let Some(frame) = parent else { return Ok(()) };
     match frame.kind {
         Kind::Array { .. } => {
@@ -132,7 +132,7 @@ fn before_child<W: Write + ?Sized>(out: &mut W, parent: Option<&mut Frame>) -> f
 }
 
 /// What comes after a child of `parent`: `]` after a dictionary's value or a property's value.
-fn after_child<W: Write + ?Sized>(out: &mut W, parent: Option<&Frame>) -> fmt::Result {
+fn after_child<W: Out + ?Sized>(out: &mut W, parent: Option<&Frame>) -> fmt::Result {
     match parent {
         Some(Frame { kind: Kind::Dictionary, items }) if items % 2 == 0 => out.write_char(']'),
         Some(Frame { kind: Kind::Object, .. }) => out.write_char(']'),
@@ -141,7 +141,7 @@ fn after_child<W: Write + ?Sized>(out: &mut W, parent: Option<&Frame>) -> fmt::R
 }
 
 /// Writes a value that holds no other values; a container's head is written by [`open`].
-pub(super) fn write_leaf<W: Write + ?Sized>(
+pub(super) fn write_leaf<W: Out + ?Sized>(
     value: VariantRef<'_>,
     out: &mut W,
 ) -> Result<(), JsonError> {
@@ -156,15 +156,16 @@ pub(super) fn write_leaf<W: Write + ?Sized>(
             nonfinite64(out, f)?;
             out.write_char('}')?;
         }
-        V::String(s) => match text(&s)? {
-            Some(text) => string(out, &text)?,
-            None => tagged_bytes(out, VariantType::String, s)?,
-        },
+        V::String(s) => {
+            if !try_string(out, &s)? {
+                tagged_bytes(out, VariantType::String, s)?;
+            }
+        }
         V::StringName(s) => match text(&s)? {
             Some(text) => {
                 head(out, VariantType::StringName)?;
                 out.write_str(",\"value\":")?;
-                string(out, &text)?;
+                string(out, text.as_bytes())?;
                 out.write_char('}')?;
             }
             None => tagged_bytes(out, VariantType::StringName, s)?,
@@ -283,14 +284,14 @@ pub(super) fn write_leaf<W: Write + ?Sized>(
 }
 
 /// `{"type":"Name"` (the object is left open).
-fn head<W: Write + ?Sized>(out: &mut W, ty: VariantType) -> fmt::Result {
+fn head<W: Out + ?Sized>(out: &mut W, ty: VariantType) -> fmt::Result {
     out.write_str("{\"type\":\"")?;
     out.write_str(ty.name(Version::Godot4))?;
     out.write_char('"')
 }
 
 /// A container type: a builtin type's name, `{"class": ..}` or `{"script": ..}`.
-fn container_type<W: Write + ?Sized>(
+fn container_type<W: Out + ?Sized>(
     out: &mut W,
     declared: ContainerType<'_>,
 ) -> Result<(), JsonError> {
@@ -316,7 +317,7 @@ fn container_type<W: Write + ?Sized>(
 }
 
 /// Writes the head of a container (everything before its children) and says what it is.
-fn open<W: Write + ?Sized>(out: &mut W, value: VariantRef<'_>) -> Result<Kind, JsonError> {
+fn open<W: Out + ?Sized>(out: &mut W, value: VariantRef<'_>) -> Result<Kind, JsonError> {
     match value {
         VariantRef::Array(array) => {
             let declared = array.element_type()?;
@@ -368,7 +369,7 @@ pub(super) fn text<'a>(s: &GdStr<'a>) -> Result<Option<Cow<'a, str>>, Error> {
 }
 
 /// `{"type":"String","bytes":"<hex>"}`.
-fn tagged_bytes<W: Write + ?Sized>(
+fn tagged_bytes<W: Out + ?Sized>(
     out: &mut W,
     ty: VariantType,
     s: GdStr<'_>,
@@ -381,20 +382,35 @@ fn tagged_bytes<W: Write + ?Sized>(
 }
 
 /// A string that names something: a JSON string, or `{"bytes":"<hex>"}`.
-fn name_string<W: Write + ?Sized>(out: &mut W, s: GdStr<'_>) -> Result<(), JsonError> {
-    match text(&s)? {
-        Some(text) => string(out, &text)?,
-        None => {
-            out.write_str("{\"bytes\":\"")?;
-            hex(out, s.text_bytes())?;
-            out.write_str("\"}")?;
-        }
+fn name_string<W: Out + ?Sized>(out: &mut W, s: GdStr<'_>) -> Result<(), JsonError> {
+    if !try_string(out, &s)? {
+        out.write_str("{\"bytes\":\"")?;
+        hex(out, s.text_bytes())?;
+        out.write_str("\"}")?;
     }
     Ok(())
 }
 
+/// Writes the text of `s` as a JSON string, or nothing and `false` for a Godot 3 string that
+/// is not Unicode. Plain ASCII without NUL (most keys and names) is its own text in both
+/// versions: its bytes go to the output as they are.
+pub(super) fn try_string<W: Out + ?Sized>(out: &mut W, s: &GdStr<'_>) -> Result<bool, JsonError> {
+    let raw = s.raw_bytes();
+    if utf8::is_plain_ascii(raw) {
+        // The check of its bytes.
+        work::add(raw.len() >> 6);
+        string(out, raw)?;
+        return Ok(true);
+    }
+    match text(s)? {
+        Some(text) => string(out, text.as_bytes())?,
+        None => return Ok(false),
+    }
+    Ok(true)
+}
+
 /// Strings one after the other, comma-separated.
-fn names<'a, W: Write + ?Sized>(
+fn names<'a, W: Out + ?Sized>(
     out: &mut W,
     strings: impl Iterator<Item = crate::Result<GdStr<'a>>>,
 ) -> Result<(), JsonError> {
@@ -408,7 +424,7 @@ fn names<'a, W: Write + ?Sized>(
 }
 
 /// Bytes as lowercase hex digits, 64 bytes to a write.
-pub(super) fn hex<W: Write + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::Result {
+pub(super) fn hex<W: Out + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::Result {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let digit = |nibble: u8| DIGITS.get(usize::from(nibble & 15)).copied().unwrap_or(b'0');
     let mut out = Buffered::new(out);
@@ -420,7 +436,7 @@ pub(super) fn hex<W: Write + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::Result {
 }
 
 /// A finite f32 as a number, anything else as a string (see the module docs).
-pub(super) fn real32<W: Write + ?Sized>(out: &mut W, value: f32) -> fmt::Result {
+pub(super) fn real32<W: Out + ?Sized>(out: &mut W, value: f32) -> fmt::Result {
     if value.is_finite() {
         write_f32(out, value)
     } else if value.is_nan() {
@@ -434,12 +450,12 @@ pub(super) fn real32<W: Write + ?Sized>(out: &mut W, value: f32) -> fmt::Result 
 }
 
 /// A finite f64 as a number, anything else as a string (see the module docs).
-pub(super) fn real64<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
+pub(super) fn real64<W: Out + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
     if value.is_finite() { write_f64(out, value) } else { nonfinite64(out, value) }
 }
 
 /// `"inf"`, `"-inf"`, `"nan"` or `"nan:<bits>"`.
-pub(super) fn nonfinite64<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
+pub(super) fn nonfinite64<W: Out + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
     if value.is_nan() {
         match value.to_bits() {
             0x7ff8_0000_0000_0000 => out.write_str("\"nan\""),
@@ -452,7 +468,7 @@ pub(super) fn nonfinite64<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Re
 
 /// Reals from little-endian bytes of `precision`, comma-separated: a unit per real (its
 /// shortest digits, at most 17, are bounded work).
-fn real_list<W: Write + ?Sized>(out: &mut W, raw: &[u8], precision: Precision) -> fmt::Result {
+fn real_list<W: Out + ?Sized>(out: &mut W, raw: &[u8], precision: Precision) -> fmt::Result {
     work::add(raw.len().checked_div(precision.size()).unwrap_or(0));
     match precision {
         Precision::Single => {
@@ -478,7 +494,7 @@ fn real_list<W: Write + ?Sized>(out: &mut W, raw: &[u8], precision: Precision) -
 }
 
 /// `,"precision":"double"` for f64 reals, nothing for f32.
-fn precision_field<W: Write + ?Sized>(out: &mut W, precision: Precision) -> fmt::Result {
+fn precision_field<W: Out + ?Sized>(out: &mut W, precision: Precision) -> fmt::Result {
     match precision {
         Precision::Single => Ok(()),
         Precision::Double => out.write_str(",\"precision\":\"double\""),
@@ -486,7 +502,7 @@ fn precision_field<W: Write + ?Sized>(out: &mut W, precision: Precision) -> fmt:
 }
 
 /// A real-valued math value.
-fn reals<W: Write + ?Sized, V>(out: &mut W, ty: VariantType, value: Reals<'_, V>) -> fmt::Result
+fn reals<W: Out + ?Sized, V>(out: &mut W, ty: VariantType, value: Reals<'_, V>) -> fmt::Result
 where
     V: crate::view::math::RealValue,
 {
@@ -498,7 +514,7 @@ where
 }
 
 /// An integer vector or rectangle.
-fn ints<W: Write + ?Sized, const N: usize>(
+fn ints<W: Out + ?Sized, const N: usize>(
     out: &mut W,
     ty: VariantType,
     components: [i32; N],
@@ -515,7 +531,7 @@ fn ints<W: Write + ?Sized, const N: usize>(
 }
 
 /// A packed array of scalars: a unit per element.
-fn packed<W: Write + ?Sized, T: PackedElement>(
+fn packed<W: Out + ?Sized, T: PackedElement>(
     out: &mut W,
     ty: VariantType,
     packed: Packed<'_, T>,
@@ -534,7 +550,7 @@ fn packed<W: Write + ?Sized, T: PackedElement>(
 }
 
 /// A packed array of real vectors.
-fn packed_reals<W: Write + ?Sized, S: PackedElement, D: PackedElement>(
+fn packed_reals<W: Out + ?Sized, S: PackedElement, D: PackedElement>(
     out: &mut W,
     ty: VariantType,
     packed: PackedReals<'_, S, D>,
@@ -552,7 +568,7 @@ fn packed_reals<W: Write + ?Sized, S: PackedElement, D: PackedElement>(
 }
 
 /// Elements of `components` reals each, as arrays (each real counts a unit).
-fn groups<W: Write + ?Sized>(
+fn groups<W: Out + ?Sized>(
     out: &mut W,
     raw: &[u8],
     precision: Precision,

@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use super::JsonError;
-use super::count::Sink;
+use super::count::{Out, Sink};
 use super::escape::escape_into as string;
 use super::lossless;
 use super::number::{write_f32, write_f64, write_int};
@@ -41,7 +41,7 @@ pub fn write_natural_json<W: Write + ?Sized>(
 }
 
 /// [`write_natural_json`] into an output that counts its writes.
-fn write_natural<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
+fn write_natural<W: Out + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
     let Some(mut cursor) = Cursor::of_container(value) else {
         return leaf(value, out);
     };
@@ -61,7 +61,7 @@ fn write_natural<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Resul
                     // A container used as a key: its lossless JSON, as a string.
                     let mut text = String::new();
                     lossless::write_json(value, &mut text)?;
-                    string(out, &text)?;
+                    string(out, text.as_bytes())?;
                     out.write_char(':')?;
                     cursor.skip_container()?;
                 } else {
@@ -125,7 +125,7 @@ enum Kind {
 
 /// Writes what comes before a child of `parent` (`,` between entries) and says whether the
 /// child is a dictionary key. A property's name was written with its `Property` event.
-fn before_child<W: Write + ?Sized>(
+fn before_child<W: Out + ?Sized>(
     out: &mut W,
     parent: Option<&mut Open>,
 ) -> Result<bool, fmt::Error> {
@@ -151,7 +151,7 @@ fn before_child<W: Write + ?Sized>(
 }
 
 /// Writes the head of a container and says what it is.
-fn open<W: Write + ?Sized>(out: &mut W, value: VariantRef<'_>) -> Result<Kind, JsonError> {
+fn open<W: Out + ?Sized>(out: &mut W, value: VariantRef<'_>) -> Result<Kind, JsonError> {
     match value {
         VariantRef::Dictionary(_) => {
             out.write_char('{')?;
@@ -172,7 +172,7 @@ fn open<W: Write + ?Sized>(out: &mut W, value: VariantRef<'_>) -> Result<Kind, J
 }
 
 /// A dictionary key, as a JSON string (the rules are in the module docs).
-fn key<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
+fn key<W: Out + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
     use VariantRef as V;
     match value {
         V::String(s) | V::StringName(s) => return text(out, s),
@@ -195,14 +195,14 @@ fn key<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), Json
             // Any other key: the text of its lossless JSON (a key of this kind is rare).
             let mut buffer = String::new();
             lossless::write_leaf(value, &mut buffer)?;
-            string(out, &buffer)?;
+            string(out, buffer.as_bytes())?;
         }
     }
     Ok(())
 }
 
 /// Writes a value that holds no other values.
-fn leaf<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
+fn leaf<W: Out + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
     use VariantRef as V;
     match value {
         V::Nil | V::Callable | V::Rid(None) | V::Object(ObjectRef::Null) => {
@@ -279,17 +279,16 @@ fn leaf<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), Jso
 }
 
 /// A string: the game's text, code points JSON cannot hold replaced by U+FFFD.
-fn text<W: Write + ?Sized>(out: &mut W, s: GdStr<'_>) -> Result<(), JsonError> {
-    match lossless::text(&s)? {
-        Some(text) => string(out, &text)?,
-        None => string(out, &s.to_string_lossy())?,
+fn text<W: Out + ?Sized>(out: &mut W, s: GdStr<'_>) -> Result<(), JsonError> {
+    if !lossless::try_string(out, &s)? {
+        string(out, s.to_string_lossy().as_bytes())?;
     }
     Ok(())
 }
 
 /// A NodePath's text as a JSON string (`"/root/Main:position"`), names JSON cannot hold with
 /// U+FFFD.
-fn node_path<W: Write + ?Sized>(out: &mut W, path: NodePathRef<'_>) -> Result<(), JsonError> {
+fn node_path<W: Out + ?Sized>(out: &mut W, path: NodePathRef<'_>) -> Result<(), JsonError> {
     let mut text = String::new();
     if path.is_absolute() {
         text.push('/');
@@ -308,7 +307,7 @@ fn node_path<W: Write + ?Sized>(out: &mut W, path: NodePathRef<'_>) -> Result<()
         work::add((subname.len() >> 6).saturating_add(1));
         text.push_str(&subname);
     }
-    string(out, &text)?;
+    string(out, text.as_bytes())?;
     Ok(())
 }
 
@@ -318,7 +317,7 @@ fn lossy<'a>(s: GdStr<'a>) -> Result<alloc::borrow::Cow<'a, str>, Error> {
 }
 
 /// A finite real as the shortest decimal that reads back to the same f32.
-fn real32<W: Write + ?Sized>(out: &mut W, value: f32) -> fmt::Result {
+fn real32<W: Out + ?Sized>(out: &mut W, value: f32) -> fmt::Result {
     if value.is_finite() {
         write_f32(out, value)
     } else {
@@ -327,7 +326,7 @@ fn real32<W: Write + ?Sized>(out: &mut W, value: f32) -> fmt::Result {
 }
 
 /// A finite real as the shortest decimal that reads back to the same f64.
-fn real64<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
+fn real64<W: Out + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
     if value.is_finite() {
         write_f64(out, value)
     } else {
@@ -336,7 +335,7 @@ fn real64<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
 }
 
 /// `"NaN"`, `"Infinity"` or `"-Infinity"`.
-fn nonfinite<W: Write + ?Sized>(out: &mut W, nan: bool, positive: bool) -> fmt::Result {
+fn nonfinite<W: Out + ?Sized>(out: &mut W, nan: bool, positive: bool) -> fmt::Result {
     out.write_str(match (nan, positive) {
         (true, _) => "\"NaN\"",
         (false, true) => "\"Infinity\"",
@@ -346,7 +345,7 @@ fn nonfinite<W: Write + ?Sized>(out: &mut W, nan: bool, positive: bool) -> fmt::
 
 /// An object of named fields, each component written by `component`; `null` when `fields` is
 /// `None` (not reached: every math type has fields).
-fn fields<W: Write + ?Sized>(
+fn fields<W: Out + ?Sized>(
     out: &mut W,
     fields: Option<&'static [Field]>,
     component: &dyn Fn(&mut W, usize) -> fmt::Result,
@@ -359,7 +358,7 @@ fn fields<W: Write + ?Sized>(
 
 /// `{"name": part, ...}`. Recurses on the static tables of [`math_fields`] only (three levels
 /// at most: a transform's basis's axes).
-fn group<W: Write + ?Sized>(
+fn group<W: Out + ?Sized>(
     out: &mut W,
     fields: &'static [Field],
     component: &dyn Fn(&mut W, usize) -> fmt::Result,
@@ -381,7 +380,7 @@ fn group<W: Write + ?Sized>(
 }
 
 /// A real-valued math value from its wire bytes.
-fn reals<W: Write + ?Sized>(
+fn reals<W: Out + ?Sized>(
     out: &mut W,
     value: &VariantRef<'_>,
     raw: &[u8],
@@ -391,7 +390,7 @@ fn reals<W: Write + ?Sized>(
 }
 
 /// Component `index` of reals of `precision` in `raw`.
-fn component<W: Write + ?Sized>(
+fn component<W: Out + ?Sized>(
     out: &mut W,
     raw: &[u8],
     precision: Precision,
@@ -407,14 +406,14 @@ fn component<W: Write + ?Sized>(
 }
 
 /// An integer vector or rectangle.
-fn ints<W: Write + ?Sized>(out: &mut W, value: &VariantRef<'_>, components: &[i32]) -> fmt::Result {
+fn ints<W: Out + ?Sized>(out: &mut W, value: &VariantRef<'_>, components: &[i32]) -> fmt::Result {
     fields(out, math_fields(value.variant_type()), &|out, i| {
         write_int(out, components.get(i).copied().unwrap_or_default())
     })
 }
 
 /// A packed array of scalars, as a JSON array: a unit per element.
-fn list<W: Write + ?Sized, T: PackedElement>(
+fn list<W: Out + ?Sized, T: PackedElement>(
     out: &mut W,
     packed: Packed<'_, T>,
     mut element: impl FnMut(&mut W, T) -> fmt::Result,
@@ -431,7 +430,7 @@ fn list<W: Write + ?Sized, T: PackedElement>(
 }
 
 /// A packed array of real vectors, as an array of objects.
-fn packed_reals<W: Write + ?Sized, S: PackedElement, D: PackedElement>(
+fn packed_reals<W: Out + ?Sized, S: PackedElement, D: PackedElement>(
     out: &mut W,
     packed: PackedReals<'_, S, D>,
     shape: Option<&'static [Field]>,
@@ -445,7 +444,7 @@ fn packed_reals<W: Write + ?Sized, S: PackedElement, D: PackedElement>(
 
 /// Elements of `components` reals each, as an array of objects of `shape` (each real counts a
 /// unit).
-fn groups<W: Write + ?Sized>(
+fn groups<W: Out + ?Sized>(
     out: &mut W,
     raw: &[u8],
     precision: Precision,
@@ -467,7 +466,7 @@ fn groups<W: Write + ?Sized>(
 
 /// Bytes in standard, padded base64 (the `base64` crate's `STANDARD` engine), 96 bytes of
 /// input (128 of text) to a write.
-fn base64<W: Write + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::Result {
+fn base64<W: Out + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::Result {
     use base64::Engine as _;
     use base64::engine::general_purpose::STANDARD;
     let mut text = [0u8; 128];
