@@ -26,6 +26,13 @@ pub(super) trait Out: Write {
     fn push_text(&mut self, text: &[u8]) -> fmt::Result {
         self.write_str(core::str::from_utf8(text).map_err(|_| fmt::Error)?)
     }
+
+    /// Writes `text` (UTF-8, needing no escapes) between double quotes.
+    fn push_quoted(&mut self, text: &[u8]) -> fmt::Result {
+        self.write_char('"')?;
+        self.push_text(text)?;
+        self.write_char('"')
+    }
 }
 
 impl Out for String {}
@@ -103,6 +110,24 @@ impl<W: Write + ?Sized> Out for Sink<'_, W> {
             }
         }
         self.buf.extend_from_slice(text);
+        Ok(())
+    }
+
+    #[inline]
+    fn push_quoted(&mut self, text: &[u8]) -> fmt::Result {
+        let len = text.len().saturating_add(2);
+        if self.buf.len().saturating_add(len) > SINK_CAPACITY {
+            self.flush()?;
+            if len >= SINK_CAPACITY {
+                self.write_char('"')?;
+                self.push_text(text)?;
+                return self.write_char('"');
+            }
+        }
+        self.buf.reserve(len);
+        self.buf.push(b'"');
+        self.buf.extend_from_slice(text);
+        self.buf.push(b'"');
         Ok(())
     }
 }

@@ -41,10 +41,14 @@ pub fn write_escaped<W: Write + ?Sized>(out: &mut W, text: &str) -> fmt::Result 
 pub(super) fn escape_into<W: Out + ?Sized>(out: &mut W, text: &[u8]) -> fmt::Result {
     // The scan for characters to escape.
     work::add(text.len() >> 6);
+    let Some(first) = text.iter().position(|&byte| needs_escape(byte)) else {
+        // Nothing to escape (most strings): the text between quotes, in one piece.
+        return out.push_quoted(text);
+    };
     out.write_char('"')?;
     let mut plain = 0usize;
     let mut escape = [0u8; 6];
-    for (i, &byte) in text.iter().enumerate() {
+    for (i, &byte) in text.iter().enumerate().skip(first) {
         let escaped: &str = match byte {
             b'"' => "\\\"",
             b'\\' => "\\\\",
@@ -60,6 +64,12 @@ pub(super) fn escape_into<W: Out + ?Sized>(out: &mut W, text: &[u8]) -> fmt::Res
     }
     out.push_text(text.get(plain..).unwrap_or(&[]))?;
     out.write_char('"')
+}
+
+/// Whether JSON escapes `byte`: `"`, `\\` and the control characters below U+0020.
+#[inline]
+fn needs_escape(byte: u8) -> bool {
+    byte < 0x20 || byte == b'"' || byte == b'\\'
 }
 
 /// `\u00XX` for a control character `code` (below U+0020).

@@ -363,20 +363,24 @@ fn group<W: Out + ?Sized>(
     fields: &'static [Field],
     component: &dyn Fn(&mut W, usize) -> fmt::Result,
 ) -> fmt::Result {
-    out.write_char('{')?;
     for (i, field) in fields.iter().enumerate() {
-        if i > 0 {
-            out.write_char(',')?;
+        // `{"name":` or `,"name":`, in one piece (the names are a few letters).
+        let mut piece = [0u8; 24];
+        let lead: &[u8] = if i > 0 { b",\"" } else { b"{\"" };
+        let parts = [lead, field.name.as_bytes(), b"\":"];
+        let mut len = 0usize;
+        for part in parts {
+            let end = len.saturating_add(part.len());
+            piece.get_mut(len..end).ok_or(fmt::Error)?.copy_from_slice(part);
+            len = end;
         }
-        out.write_char('"')?;
-        out.write_str(field.name)?;
-        out.write_str("\":")?;
+        out.push_text(piece.get(..len).ok_or(fmt::Error)?)?;
         match field.kind {
             FieldKind::Component(index) => component(out, index)?,
             FieldKind::Group(inner) => group(out, inner, component)?,
         }
     }
-    out.write_char('}')
+    out.write_str(if fields.is_empty() { "{}" } else { "}" })
 }
 
 /// A real-valued math value from its wire bytes.

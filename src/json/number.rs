@@ -94,11 +94,14 @@ fn tie(m: u64, e: i32, text: &str) -> bool {
     }
     let zeros = m.trailing_zeros();
     let (m, e) = (m >> zeros, e.saturating_add(i32::try_from(zeros).unwrap_or(0)));
-    let exact: u128 = if e >= 0 {
+    // Fewer than 2^64: at most 18 digits are wanted; a larger value has 19 or more.
+    let exact: u64 = if e >= 0 {
         if e > 22 {
             return false;
         }
-        let mut n = u128::from(m) << e;
+        let Some(mut n) = m.checked_shl(e.unsigned_abs()).filter(|n| n >> e == m) else {
+            return false;
+        };
         while n % 10 == 0 {
             n /= 10;
         }
@@ -109,7 +112,10 @@ fn tie(m: u64, e: i32, text: &str) -> bool {
             return false;
         }
         // Odd and a multiple of 5: it ends in 5.
-        u128::from(m).saturating_mul(5u128.pow(k))
+        match 5u64.checked_pow(k).and_then(|power| m.checked_mul(power)) {
+            Some(n) => n,
+            None => return false,
+        }
     };
     if exact % 10 != 5 || exact >= 1_000_000_000_000_000_000 {
         return false;
@@ -126,7 +132,7 @@ fn tie(m: u64, e: i32, text: &str) -> bool {
             }
         }
     }
-    let shorter = 10u128.pow(significant);
+    let shorter = 10u64.saturating_pow(significant);
     (shorter..shorter.saturating_mul(10)).contains(&exact)
 }
 
