@@ -333,7 +333,7 @@ fn open<W: Out + ?Sized>(out: &mut W, value: VariantRef<'_>) -> Result<Kind, Jso
         }
         VariantRef::Dictionary(dictionary) => {
             head(out, VariantType::Dictionary)?;
-            let (keys, values) = (dictionary.key_type()?, dictionary.value_type()?);
+            let (keys, values) = dictionary.types()?;
             if keys != ContainerType::Untyped || values != ContainerType::Untyped {
                 out.write_str(",\"key_type\":")?;
                 container_type(out, keys)?;

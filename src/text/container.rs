@@ -39,7 +39,7 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                 Ok(Some(Frame::Array { items: part.children(), first: true, close, count: child }))
             }
             VariantRef::Dictionary(dictionary) => {
-                let (keys, values) = (dictionary.key_type()?, dictionary.value_type()?);
+                let (keys, values) = dictionary.types()?;
                 let typed = keys != ContainerType::Untyped || values != ContainerType::Untyped;
                 if typed {
                     let options = dictionary.origin().0.options;
