@@ -8,6 +8,8 @@
 //! * Godot 3 (`rtosfix` then `printf("%lg")`): the value narrowed to a 32-bit float (Godot 3
 //!   stores reals as `float`), six significant digits, trailing zeros removed; `0`, `inf`,
 //!   `-inf`, `nan`, and `-nan` for a NaN with its sign bit set (whatever its payload).
+//!   The six digits are the value rounded by exact integer arithmetic (`six_digits`), the
+//!   digits `%.5e` gives, which it still gives below about `1e-26` and for subnormals.
 //!
 //! Grisu2 is not always the shortest representation (Ryu and Rust's `{}` are), so it is
 //! implemented here as the engine runs it: the same cached powers of ten (computed from exact

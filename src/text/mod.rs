@@ -103,7 +103,8 @@
 //! Files: this one holds the entry points, [`TextError`] and the writer's walk (`TextWriter`:
 //! one tape pass, a stack of open containers); `value.rs` the text of values that are not
 //! containers, `container.rs` arrays, dictionaries, typed containers' types and full objects,
-//! `tokens.rs` the small pieces (brackets, separators, reals, escaped strings, integers); the key
+//! `tokens.rs` the small pieces (brackets, separators, reals, escaped strings, integers), `sink.rs`
+//! the buffer the text is gathered in (one per printing run); the key
 //! order and merging are in `key_classes/`, `key_events.rs`, `order.rs`, `pool_order.rs`,
 //! `sort*.rs`, and Godot's float text in `float.rs`.
 

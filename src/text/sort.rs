@@ -15,6 +15,9 @@
 //! since numbers are kept for the whole printing); merging O(k) with the classes in a table;
 //! sorting within the budget, O((K + k) log k), and the merge sort after it O((K + k) log k) (it
 //! outputs one of the two keys it compares). Memory is O(k + K).
+//!
+//! A dictionary whose keys are all plain `String`s (the common case) takes a shorter way with
+//! the same result: one stable sort of the keys' bytes, O(K log k) (`string_keys`).
 
 use alloc::vec::Vec;
 
