@@ -83,7 +83,9 @@ impl<'a> DictionaryRef<'a> {
     }
 
     /// The key and value types together ([`key_type`](Self::key_type) and
-    /// [`value_type`](Self::value_type) in one read of the header). O(1).
+    /// [`value_type`](Self::value_type) in one read of the header). O(1). Used by the JSON and
+    /// text writers (feature `alloc`).
+    #[cfg(feature = "alloc")]
     pub(crate) fn types(&self) -> Result<(ContainerType<'a>, ContainerType<'a>)> {
         let (keys, values, _) = self.type_info()?;
         Ok((keys, values))
