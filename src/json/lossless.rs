@@ -21,7 +21,8 @@ use crate::{
 
 /// Writes `value` as one line of lossless JSON (the schema is in the [module docs](super)).
 /// O(n): containers are read by one [`Cursor`] pass, each byte once; no recursion, and one
-/// small heap entry per open container.
+/// small heap entry per open container. The text is gathered in a buffer of up to 8 KiB (one
+/// per call) and written to `out` in pieces of about that size.
 ///
 /// # Errors
 /// [`JsonError::Value`] at the first malformed element or string (part of the JSON may have

@@ -23,7 +23,8 @@ use crate::{
 /// Writes `value` as one line of natural JSON (the form is in the [module docs](super)).
 /// O(n): one [`Cursor`] pass, each byte read once (a dictionary key that is a container is read
 /// twice: once for its lossless text, once to pass over it); no recursion, one small heap
-/// entry per open container.
+/// entry per open container. The text is gathered in a buffer of up to 8 KiB (one per call)
+/// and written to `out` in pieces of about that size.
 ///
 /// # Errors
 /// [`JsonError::Value`] at the first malformed element or string (part of the JSON may have

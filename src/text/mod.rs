@@ -181,7 +181,8 @@ impl From<fmt::Error> for TextError {
 }
 
 /// Writes Godot 4's text of `value` (`var_to_str`) to `out`. O(n) plus dictionary sorting; see
-/// the [module docs](self). For Godot 3's text, use [`write_text_as`].
+/// the [module docs](self). For Godot 3's text, use [`write_text_as`]. The text is gathered in
+/// a buffer of up to 8 KiB (one per call) and written to `out` in pieces of about that size.
 ///
 /// # Errors
 /// [`TextError::Malformed`] at the first malformed part reached (the text written so far is
