@@ -3,13 +3,15 @@
 //! least one decimal, `1.0`; `1e16`, `1.5e-7` outside that range). No allocation; a real's
 //! digits are at most 17 (9 for an `f32`), so each number is bounded work.
 //!
-//! `ryu` prints the same shortest round-trip digits as `{:?}`, and the same text inside the
-//! range where both use fixed notation and outside the range where either does; it switches
-//! at other points (an `f64` at `1e-5`, an `f32` at `1e-5` and `1e13`). Between those points
-//! its text is laid out again from its digits ([`relayout`]). Where the shortest digits are a
-//! choice between two equally near candidates, ryu and `{:?}` may choose differently, and such
-//! a value (one with few exact digits, found by [`tie`]) is printed by `{:?}`. The equality with `{:?}` is checked
-//! by this module's tests over the corpora and a generated sweep of values.
+//! A real that is an integer below 2^53 (2^24 for an `f32`) is its integer's digits and `.0`.
+//! Otherwise `ryu` prints the same shortest round-trip digits as `{:?}`, and the same text
+//! inside the range where both use fixed notation and outside the range where either does; it
+//! switches at other points (an `f64` at `1e-5`, an `f32` at `1e-6` and `1e13`). Between those
+//! points its text is laid out again from its digits ([`relayout`]). Where the shortest digits
+//! are a choice between two equally near candidates, `ryu` and `{:?}` may choose differently,
+//! and such a value (one with few exact digits, found by [`tie`]) is printed by `{:?}`. The
+//! equality with `{:?}` is checked by this module's tests over the corpora and a generated
+//! sweep of values.
 
 use core::fmt::{self, Write};
 
