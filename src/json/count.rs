@@ -7,8 +7,9 @@
 //! handed on in large pieces, so that the many small pieces of JSON (a bracket, a comma, a
 //! number) cost a push each, not a call through the caller's `fmt::Write`. It is allocated once
 //! per value written, never per element. A checked string's text goes in as bytes ([`Out`]),
-//! and the buffer is checked as UTF-8 once when it is handed on, not each string apart. The public string escaper, which writes to any output,
-//! gathers its small pieces on the stack instead ([`Buffered`]).
+//! and the buffer is checked as UTF-8 once when it is handed on, not each string apart. The
+//! public string escaper, which writes to any output, gathers its small pieces on the stack
+//! instead ([`Buffered`]).
 
 use alloc::string::String;
 use alloc::vec::Vec;
