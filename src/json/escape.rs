@@ -14,7 +14,7 @@
 
 use core::fmt::{self, Write};
 
-use super::count::Buffered;
+use super::count::{Buffered, Out};
 use crate::wire::work;
 
 /// Writes `text` as a JSON string literal, quotes included (the escapes are in the module
@@ -29,31 +29,47 @@ use crate::wire::work;
 /// assert_eq!(out, "\"a\\\"b\\\\c\\nd\\u0001\\u0008é\u{2028}\"");
 /// ```
 pub fn write_escaped<W: Write + ?Sized>(out: &mut W, text: &str) -> fmt::Result {
+    let mut out = Buffered::new(out);
+    escape_into(&mut out, text.as_bytes())?;
+    out.flush()
+}
+
+/// [`write_escaped`] of `text`, bytes that are UTF-8, straight into `out`, a piece per plain
+/// run and per escape (the JSON writers' output gathers pieces itself). The scan is by bytes:
+/// every byte to escape is ASCII, and no byte of a multi-byte character is below 0x80, so each
+/// plain run is UTF-8 too.
+pub(super) fn escape_into<W: Out + ?Sized>(out: &mut W, text: &[u8]) -> fmt::Result {
     // The scan for characters to escape.
     work::add(text.len() >> 6);
-    let mut out = Buffered::new(out);
-    out.push_byte(b'"')?;
-    let mut rest = text;
-    while let Some(at) = rest.find(|c: char| c == '"' || c == '\\' || c < ' ') {
-        let (plain, tail) = rest.split_at(at);
-        out.write_str(plain)?;
-        let mut chars = tail.chars();
-        let mut escape = [0u8; 6];
-        let escaped: &str = match chars.next() {
-            Some('"') => "\\\"",
-            Some('\\') => "\\\\",
-            Some('\n') => "\\n",
-            Some('\r') => "\\r",
-            Some('\t') => "\\t",
-            Some(c) => unicode_escape(u32::from(c), &mut escape),
-            None => "",
+    let Some(first) = text.iter().position(|&byte| needs_escape(byte)) else {
+        // Nothing to escape (most strings): the text between quotes, in one piece.
+        return out.push_quoted(text);
+    };
+    out.write_char('"')?;
+    let mut plain = 0usize;
+    let mut escape = [0u8; 6];
+    for (i, &byte) in text.iter().enumerate().skip(first) {
+        let escaped: &str = match byte {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0..=0x1f => unicode_escape(u32::from(byte), &mut escape),
+            _ => continue,
         };
+        out.push_text(text.get(plain..i).unwrap_or(&[]))?;
         out.write_str(escaped)?;
-        rest = chars.as_str();
+        plain = i.saturating_add(1);
     }
-    out.write_str(rest)?;
-    out.push_byte(b'"')?;
-    out.flush()
+    out.push_text(text.get(plain..).unwrap_or(&[]))?;
+    out.write_char('"')
+}
+
+/// Whether JSON escapes `byte`: `"`, `\\` and the control characters below U+0020.
+#[inline]
+fn needs_escape(byte: u8) -> bool {
+    byte < 0x20 || byte == b'"' || byte == b'\\'
 }
 
 /// `\u00XX` for a control character `code` (below U+0020).

@@ -7,13 +7,14 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use super::JsonError;
-use super::count::{Buffered, Counted};
-use super::escape::write_escaped as string;
+use super::count::{Buffered, Out, Sink};
+use super::escape::escape_into as string;
+use super::number::{write_f32, write_f64, write_int};
 use crate::view::cursor::HeapCursor;
 use crate::view::math::Precision;
 use crate::view::packed::PackedElement;
 use crate::wire::error::{Error, ErrorKind};
-use crate::wire::work;
+use crate::wire::{utf8, work};
 use crate::{
     VariantRef, VariantType, Version, math::Reals, packed::Packed, packed::PackedReals,
     view::ContainerType, view::Event, view::GdStr, view::ObjectRef,
@@ -21,17 +22,23 @@ use crate::{
 
 /// Writes `value` as one line of lossless JSON (the schema is in the [module docs](super)).
 /// O(n): containers are read by one [`Cursor`](crate::view::Cursor) pass, each byte once; no recursion, and one
-/// small heap entry per open container.
+/// small heap entry per open container. The text is gathered in a buffer of up to 8 KiB (one
+/// per call) and written to `out` in pieces of about that size.
 ///
 /// # Errors
 /// [`JsonError::Value`] at the first malformed element or string (part of the JSON may have
 /// been written), [`JsonError::Write`] when `out` fails.
 pub fn write_json<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
-    write_lossless(value, &mut Counted(out))
+    let mut sink = Sink::new(out);
+    let written = write_lossless(value, &mut sink);
+    // What was written before an error is handed on too.
+    let finished = sink.finish();
+    written?;
+    Ok(finished?)
 }
 
 /// [`write_json`] into an output that counts its writes.
-fn write_lossless<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
+fn write_lossless<W: Out + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
     // A cursor whose open containers live in a `Vec` grown on demand: nothing to set up for a
     // small value (the public `Cursor` fills an 8 KiB array first).
     let Some(cursor) = HeapCursor::heap_of_container(value) else {
@@ -107,7 +114,7 @@ enum Kind {
 
 /// What comes before a child of `parent`: `,` between elements, `[` before a key, `,` between
 /// a key and its value. A property's opening was written with its name.
-fn before_child<W: Write + ?Sized>(out: &mut W, parent: Option<&mut Frame>) -> fmt::Result {
+fn before_child<W: Out + ?Sized>(out: &mut W, parent: Option<&mut Frame>) -> fmt::Result {
     let Some(frame) = parent else { return Ok(()) };
     match frame.kind {
         Kind::Array { .. } => {
@@ -129,7 +136,7 @@ fn before_child<W: Write + ?Sized>(out: &mut W, parent: Option<&mut Frame>) -> f
 }
 
 /// What comes after a child of `parent`: `]` after a dictionary's value or a property's value.
-fn after_child<W: Write + ?Sized>(out: &mut W, parent: Option<&Frame>) -> fmt::Result {
+fn after_child<W: Out + ?Sized>(out: &mut W, parent: Option<&Frame>) -> fmt::Result {
     match parent {
         Some(Frame { kind: Kind::Dictionary, items }) if items % 2 == 0 => out.write_char(']'),
         Some(Frame { kind: Kind::Object, .. }) => out.write_char(']'),
@@ -138,7 +145,7 @@ fn after_child<W: Write + ?Sized>(out: &mut W, parent: Option<&Frame>) -> fmt::R
 }
 
 /// Writes a value that holds no other values; a container's head is written by [`open`].
-pub(super) fn write_leaf<W: Write + ?Sized>(
+pub(super) fn write_leaf<W: Out + ?Sized>(
     value: VariantRef<'_>,
     out: &mut W,
 ) -> Result<(), JsonError> {
@@ -146,22 +153,23 @@ pub(super) fn write_leaf<W: Write + ?Sized>(
     match value {
         V::Nil => out.write_str("null")?,
         V::Bool(b) => out.write_str(if b { "true" } else { "false" })?,
-        V::Int(i) => write!(out, "{i}")?,
+        V::Int(i) => write_int(out, i)?,
         V::Float(f) if f.is_finite() => real64(out, f)?,
         V::Float(f) => {
             out.write_str(r#"{"type":"float","value":"#)?;
             nonfinite64(out, f)?;
             out.write_char('}')?;
         }
-        V::String(s) => match text(&s)? {
-            Some(text) => string(out, &text)?,
-            None => tagged_bytes(out, VariantType::String, s)?,
-        },
+        V::String(s) => {
+            if !try_string(out, &s)? {
+                tagged_bytes(out, VariantType::String, s)?;
+            }
+        }
         V::StringName(s) => match text(&s)? {
             Some(text) => {
                 head(out, VariantType::StringName)?;
                 out.write_str(",\"value\":")?;
-                string(out, &text)?;
+                string(out, text.as_bytes())?;
                 out.write_char('}')?;
             }
             None => tagged_bytes(out, VariantType::StringName, s)?,
@@ -197,7 +205,11 @@ pub(super) fn write_leaf<W: Write + ?Sized>(
         }
         V::NodePath(path) => {
             head(out, VariantType::NodePath)?;
-            write!(out, ",\"absolute\":{},\"names\":[", path.is_absolute())?;
+            out.write_str(if path.is_absolute() {
+                ",\"absolute\":true,\"names\":["
+            } else {
+                ",\"absolute\":false,\"names\":["
+            })?;
             names(out, path.names())?;
             out.write_str("],\"subnames\":[")?;
             names(out, path.subnames())?;
@@ -205,7 +217,9 @@ pub(super) fn write_leaf<W: Write + ?Sized>(
         }
         V::Rid(Some(id)) => {
             head(out, VariantType::Rid)?;
-            write!(out, ",\"value\":{id}}}")?;
+            out.write_str(",\"value\":")?;
+            write_int(out, id)?;
+            out.write_char('}')?;
         }
         V::Rid(None) => {
             head(out, VariantType::Rid)?;
@@ -219,7 +233,9 @@ pub(super) fn write_leaf<W: Write + ?Sized>(
             head(out, VariantType::Signal)?;
             out.write_str(",\"name\":")?;
             name_string(out, signal.name())?;
-            write!(out, ",\"object_id\":{}}}", signal.object_id())?;
+            out.write_str(",\"object_id\":")?;
+            write_int(out, signal.object_id())?;
+            out.write_char('}')?;
         }
         V::Object(ObjectRef::Null) => {
             head(out, VariantType::Object)?;
@@ -227,7 +243,9 @@ pub(super) fn write_leaf<W: Write + ?Sized>(
         }
         V::Object(ObjectRef::Id(id)) => {
             head(out, VariantType::Object)?;
-            write!(out, ",\"id\":{id}}}")?;
+            out.write_str(",\"id\":")?;
+            write_int(out, id)?;
+            out.write_char('}')?;
         }
         V::Object(ObjectRef::Full(_)) | V::Array(_) | V::Dictionary(_) => {
             open(out, value)?;
@@ -239,10 +257,10 @@ pub(super) fn write_leaf<W: Write + ?Sized>(
             out.write_str("\"}")?;
         }
         V::PackedInt32Array(p) => {
-            packed(out, VariantType::PackedInt32Array, p, |out, v| write!(out, "{v}"))?
+            packed(out, VariantType::PackedInt32Array, p, |out, v| write_int(out, v))?
         }
         V::PackedInt64Array(p) => {
-            packed(out, VariantType::PackedInt64Array, p, |out, v| write!(out, "{v}"))?
+            packed(out, VariantType::PackedInt64Array, p, |out, v| write_int(out, v))?
         }
         V::PackedFloat32Array(p) => {
             packed(out, VariantType::PackedFloat32Array, p, |out, v| real32(out, v))?
@@ -270,18 +288,24 @@ pub(super) fn write_leaf<W: Write + ?Sized>(
 }
 
 /// `{"type":"Name"` (the object is left open).
-fn head<W: Write + ?Sized>(out: &mut W, ty: VariantType) -> fmt::Result {
-    write!(out, "{{\"type\":\"{}\"", ty.name(Version::Godot4))
+fn head<W: Out + ?Sized>(out: &mut W, ty: VariantType) -> fmt::Result {
+    out.write_str("{\"type\":\"")?;
+    out.write_str(ty.name(Version::Godot4))?;
+    out.write_char('"')
 }
 
 /// A container type: a builtin type's name, `{"class": ..}` or `{"script": ..}`.
-fn container_type<W: Write + ?Sized>(
+fn container_type<W: Out + ?Sized>(
     out: &mut W,
     declared: ContainerType<'_>,
 ) -> Result<(), JsonError> {
     match declared {
         ContainerType::Untyped => out.write_str("null")?,
-        ContainerType::Builtin(ty) => write!(out, "\"{}\"", ty.name(Version::Godot4))?,
+        ContainerType::Builtin(ty) => {
+            out.write_char('"')?;
+            out.write_str(ty.name(Version::Godot4))?;
+            out.write_char('"')?;
+        }
         ContainerType::ClassName(name) => {
             out.write_str("{\"class\":")?;
             name_string(out, name)?;
@@ -297,7 +321,7 @@ fn container_type<W: Write + ?Sized>(
 }
 
 /// Writes the head of a container (everything before its children) and says what it is.
-fn open<W: Write + ?Sized>(out: &mut W, value: VariantRef<'_>) -> Result<Kind, JsonError> {
+fn open<W: Out + ?Sized>(out: &mut W, value: VariantRef<'_>) -> Result<Kind, JsonError> {
     match value {
         VariantRef::Array(array) => {
             let declared = array.element_type()?;
@@ -313,7 +337,7 @@ fn open<W: Write + ?Sized>(out: &mut W, value: VariantRef<'_>) -> Result<Kind, J
         }
         VariantRef::Dictionary(dictionary) => {
             head(out, VariantType::Dictionary)?;
-            let (keys, values) = (dictionary.key_type()?, dictionary.value_type()?);
+            let (keys, values) = dictionary.types()?;
             if keys != ContainerType::Untyped || values != ContainerType::Untyped {
                 out.write_str(",\"key_type\":")?;
                 container_type(out, keys)?;
@@ -339,6 +363,7 @@ fn open<W: Write + ?Sized>(out: &mut W, value: VariantRef<'_>) -> Result<Kind, J
 /// string that is not Unicode.
 pub(super) fn text<'a>(s: &GdStr<'a>) -> Result<Option<Cow<'a, str>>, Error> {
     // Its bytes are checked again.
+    #[cfg(feature = "work-counter")]
     work::add(s.text_bytes().len() >> 6);
     match s.to_text() {
         Ok(text) => Ok(Some(text)),
@@ -348,7 +373,7 @@ pub(super) fn text<'a>(s: &GdStr<'a>) -> Result<Option<Cow<'a, str>>, Error> {
 }
 
 /// `{"type":"String","bytes":"<hex>"}`.
-fn tagged_bytes<W: Write + ?Sized>(
+fn tagged_bytes<W: Out + ?Sized>(
     out: &mut W,
     ty: VariantType,
     s: GdStr<'_>,
@@ -361,20 +386,35 @@ fn tagged_bytes<W: Write + ?Sized>(
 }
 
 /// A string that names something: a JSON string, or `{"bytes":"<hex>"}`.
-fn name_string<W: Write + ?Sized>(out: &mut W, s: GdStr<'_>) -> Result<(), JsonError> {
-    match text(&s)? {
-        Some(text) => string(out, &text)?,
-        None => {
-            out.write_str("{\"bytes\":\"")?;
-            hex(out, s.text_bytes())?;
-            out.write_str("\"}")?;
-        }
+fn name_string<W: Out + ?Sized>(out: &mut W, s: GdStr<'_>) -> Result<(), JsonError> {
+    if !try_string(out, &s)? {
+        out.write_str("{\"bytes\":\"")?;
+        hex(out, s.text_bytes())?;
+        out.write_str("\"}")?;
     }
     Ok(())
 }
 
+/// Writes the text of `s` as a JSON string, or nothing and `false` for a Godot 3 string that
+/// is not Unicode. Plain ASCII without NUL (most keys and names) is its own text in both
+/// versions: its bytes go to the output as they are.
+pub(super) fn try_string<W: Out + ?Sized>(out: &mut W, s: &GdStr<'_>) -> Result<bool, JsonError> {
+    let raw = s.raw_bytes();
+    if utf8::is_plain_ascii(raw) {
+        // The check of its bytes.
+        work::add(raw.len() >> 6);
+        string(out, raw)?;
+        return Ok(true);
+    }
+    match text(s)? {
+        Some(text) => string(out, text.as_bytes())?,
+        None => return Ok(false),
+    }
+    Ok(true)
+}
+
 /// Strings one after the other, comma-separated.
-fn names<'a, W: Write + ?Sized>(
+fn names<'a, W: Out + ?Sized>(
     out: &mut W,
     strings: impl Iterator<Item = crate::Result<GdStr<'a>>>,
 ) -> Result<(), JsonError> {
@@ -388,7 +428,7 @@ fn names<'a, W: Write + ?Sized>(
 }
 
 /// Bytes as lowercase hex digits, 64 bytes to a write.
-pub(super) fn hex<W: Write + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::Result {
+pub(super) fn hex<W: Out + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::Result {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let digit = |nibble: u8| DIGITS.get(usize::from(nibble & 15)).copied().unwrap_or(b'0');
     let mut out = Buffered::new(out);
@@ -400,9 +440,9 @@ pub(super) fn hex<W: Write + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::Result {
 }
 
 /// A finite f32 as a number, anything else as a string (see the module docs).
-pub(super) fn real32<W: Write + ?Sized>(out: &mut W, value: f32) -> fmt::Result {
+pub(super) fn real32<W: Out + ?Sized>(out: &mut W, value: f32) -> fmt::Result {
     if value.is_finite() {
-        write!(out, "{value:?}")
+        write_f32(out, value)
     } else if value.is_nan() {
         match value.to_bits() {
             0x7fc0_0000 => out.write_str("\"nan\""),
@@ -414,12 +454,12 @@ pub(super) fn real32<W: Write + ?Sized>(out: &mut W, value: f32) -> fmt::Result 
 }
 
 /// A finite f64 as a number, anything else as a string (see the module docs).
-pub(super) fn real64<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
-    if value.is_finite() { write!(out, "{value:?}") } else { nonfinite64(out, value) }
+pub(super) fn real64<W: Out + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
+    if value.is_finite() { write_f64(out, value) } else { nonfinite64(out, value) }
 }
 
 /// `"inf"`, `"-inf"`, `"nan"` or `"nan:<bits>"`.
-pub(super) fn nonfinite64<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
+pub(super) fn nonfinite64<W: Out + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
     if value.is_nan() {
         match value.to_bits() {
             0x7ff8_0000_0000_0000 => out.write_str("\"nan\""),
@@ -432,7 +472,7 @@ pub(super) fn nonfinite64<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Re
 
 /// Reals from little-endian bytes of `precision`, comma-separated: a unit per real (its
 /// shortest digits, at most 17, are bounded work).
-fn real_list<W: Write + ?Sized>(out: &mut W, raw: &[u8], precision: Precision) -> fmt::Result {
+fn real_list<W: Out + ?Sized>(out: &mut W, raw: &[u8], precision: Precision) -> fmt::Result {
     work::add(raw.len().checked_div(precision.size()).unwrap_or(0));
     match precision {
         Precision::Single => {
@@ -458,7 +498,7 @@ fn real_list<W: Write + ?Sized>(out: &mut W, raw: &[u8], precision: Precision) -
 }
 
 /// `,"precision":"double"` for f64 reals, nothing for f32.
-fn precision_field<W: Write + ?Sized>(out: &mut W, precision: Precision) -> fmt::Result {
+fn precision_field<W: Out + ?Sized>(out: &mut W, precision: Precision) -> fmt::Result {
     match precision {
         Precision::Single => Ok(()),
         Precision::Double => out.write_str(",\"precision\":\"double\""),
@@ -466,7 +506,7 @@ fn precision_field<W: Write + ?Sized>(out: &mut W, precision: Precision) -> fmt:
 }
 
 /// A real-valued math value.
-fn reals<W: Write + ?Sized, V>(out: &mut W, ty: VariantType, value: Reals<'_, V>) -> fmt::Result
+fn reals<W: Out + ?Sized, V>(out: &mut W, ty: VariantType, value: Reals<'_, V>) -> fmt::Result
 where
     V: crate::view::math::RealValue,
 {
@@ -478,7 +518,7 @@ where
 }
 
 /// An integer vector or rectangle.
-fn ints<W: Write + ?Sized, const N: usize>(
+fn ints<W: Out + ?Sized, const N: usize>(
     out: &mut W,
     ty: VariantType,
     components: [i32; N],
@@ -489,34 +529,32 @@ fn ints<W: Write + ?Sized, const N: usize>(
         if i > 0 {
             out.write_char(',')?;
         }
-        write!(out, "{component}")?;
+        write_int(out, component)?;
     }
     out.write_str("]}")
 }
 
-/// A packed array of scalars: a unit per element, the text gathered into large writes.
-fn packed<W: Write + ?Sized, T: PackedElement>(
+/// A packed array of scalars: a unit per element.
+fn packed<W: Out + ?Sized, T: PackedElement>(
     out: &mut W,
     ty: VariantType,
     packed: Packed<'_, T>,
-    mut element: impl FnMut(&mut Buffered<'_, W>, T) -> fmt::Result,
+    mut element: impl FnMut(&mut W, T) -> fmt::Result,
 ) -> fmt::Result {
     head(out, ty)?;
-    let mut out = Buffered::new(out);
     out.write_str(",\"value\":[")?;
     for (i, value) in packed.iter().enumerate() {
         work::add(1);
         if i > 0 {
-            out.push_byte(b',')?;
+            out.write_char(',')?;
         }
-        element(&mut out, value)?;
+        element(out, value)?;
     }
-    out.write_str("]}")?;
-    out.flush()
+    out.write_str("]}")
 }
 
 /// A packed array of real vectors.
-fn packed_reals<W: Write + ?Sized, S: PackedElement, D: PackedElement>(
+fn packed_reals<W: Out + ?Sized, S: PackedElement, D: PackedElement>(
     out: &mut W,
     ty: VariantType,
     packed: PackedReals<'_, S, D>,
@@ -533,25 +571,20 @@ fn packed_reals<W: Write + ?Sized, S: PackedElement, D: PackedElement>(
     out.write_str("]}")
 }
 
-/// Elements of `components` reals each, as arrays (the text gathered into large writes; each
-/// real counts a unit).
-fn groups<W: Write + ?Sized>(
+/// Elements of `components` reals each, as arrays (each real counts a unit).
+fn groups<W: Out + ?Sized>(
     out: &mut W,
     raw: &[u8],
     precision: Precision,
     components: usize,
 ) -> fmt::Result {
     let size = precision.size().saturating_mul(components).max(1);
-    let mut out = Buffered::new(out);
     for (i, element) in raw.chunks_exact(size).enumerate() {
-        if i > 0 {
-            out.push_byte(b',')?;
-        }
-        out.push_byte(b'[')?;
-        real_list(&mut out, element, precision)?;
-        out.push_byte(b']')?;
+        out.write_str(if i > 0 { ",[" } else { "[" })?;
+        real_list(out, element, precision)?;
+        out.write_char(']')?;
     }
-    out.flush()
+    Ok(())
 }
 
 #[cfg(test)]

@@ -121,6 +121,7 @@ mod error;
 mod escape;
 mod lossless;
 mod natural;
+mod number;
 mod shape;
 
 pub use error::JsonError;

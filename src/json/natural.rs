@@ -6,9 +6,10 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use super::JsonError;
-use super::count::{Buffered, Counted};
-use super::escape::write_escaped as string;
+use super::count::{Out, Sink};
+use super::escape::escape_into as string;
 use super::lossless;
+use super::number::{write_f32, write_f64, write_int};
 use super::shape::{Field, FieldKind, math_fields};
 use crate::view::cursor::HeapCursor;
 use crate::view::math::Precision;
@@ -23,7 +24,8 @@ use crate::{
 /// Writes `value` as one line of natural JSON (the form is in the [module docs](super)).
 /// O(n): one [`Cursor`](crate::view::Cursor) pass, each byte read once (a dictionary key that is a container is read
 /// twice: once for its lossless text, once to pass over it); no recursion, one small heap
-/// entry per open container.
+/// entry per open container. The text is gathered in a buffer of up to 8 KiB (one per call)
+/// and written to `out` in pieces of about that size.
 ///
 /// # Errors
 /// [`JsonError::Value`] at the first malformed element or string (part of the JSON may have
@@ -32,11 +34,16 @@ pub fn write_natural_json<W: Write + ?Sized>(
     value: VariantRef<'_>,
     out: &mut W,
 ) -> Result<(), JsonError> {
-    write_natural(value, &mut Counted(out))
+    let mut sink = Sink::new(out);
+    let written = write_natural(value, &mut sink);
+    // What was written before an error is handed on too.
+    let finished = sink.finish();
+    written?;
+    Ok(finished?)
 }
 
 /// [`write_natural_json`] into an output that counts its writes.
-fn write_natural<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
+fn write_natural<W: Out + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
     // A cursor whose open containers live in a `Vec` grown on demand: nothing to set up for a
     // small value (the public `Cursor` fills an 8 KiB array first).
     let Some(mut cursor) = HeapCursor::heap_of_container(value) else {
@@ -58,7 +65,7 @@ fn write_natural<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Resul
                     // A container used as a key: its lossless JSON, as a string.
                     let mut text = String::new();
                     lossless::write_json(value, &mut text)?;
-                    string(out, &text)?;
+                    string(out, text.as_bytes())?;
                     out.write_char(':')?;
                     cursor.skip_container()?;
                 } else {
@@ -122,7 +129,7 @@ enum Kind {
 
 /// Writes what comes before a child of `parent` (`,` between entries) and says whether the
 /// child is a dictionary key. A property's name was written with its `Property` event.
-fn before_child<W: Write + ?Sized>(
+fn before_child<W: Out + ?Sized>(
     out: &mut W,
     parent: Option<&mut Open>,
 ) -> Result<bool, fmt::Error> {
@@ -148,7 +155,7 @@ fn before_child<W: Write + ?Sized>(
 }
 
 /// Writes the head of a container and says what it is.
-fn open<W: Write + ?Sized>(out: &mut W, value: VariantRef<'_>) -> Result<Kind, JsonError> {
+fn open<W: Out + ?Sized>(out: &mut W, value: VariantRef<'_>) -> Result<Kind, JsonError> {
     match value {
         VariantRef::Dictionary(_) => {
             out.write_char('{')?;
@@ -169,30 +176,44 @@ fn open<W: Write + ?Sized>(out: &mut W, value: VariantRef<'_>) -> Result<Kind, J
 }
 
 /// A dictionary key, as a JSON string (the rules are in the module docs).
-fn key<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
+fn key<W: Out + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
     use VariantRef as V;
-    let mut buffer = String::new();
     match value {
         V::String(s) | V::StringName(s) => return text(out, s),
-        V::NodePath(path) => return string(out, &node_path(path)?).map_err(Into::into),
-        V::Nil | V::Bool(_) | V::Int(_) | V::Float(_) => leaf(value, &mut Counted(&mut buffer))?,
-        _ => lossless::write_leaf(value, &mut Counted(&mut buffer))?,
+        V::NodePath(path) => return node_path(out, path),
+        V::Nil => out.write_str("\"null\"")?,
+        V::Bool(b) => out.write_str(if b { "\"true\"" } else { "\"false\"" })?,
+        V::Int(i) => {
+            out.write_char('"')?;
+            write_int(out, i)?;
+            out.write_char('"')?;
+        }
+        // A non-finite float is already a JSON string.
+        V::Float(f) if !f.is_finite() => real64(out, f)?,
+        V::Float(f) => {
+            out.write_char('"')?;
+            write_f64(out, f)?;
+            out.write_char('"')?;
+        }
+        _ => {
+            // Any other key: the text of its lossless JSON (a key of this kind is rare).
+            let mut buffer = String::new();
+            lossless::write_leaf(value, &mut buffer)?;
+            string(out, buffer.as_bytes())?;
+        }
     }
-    // A non-finite float is already a JSON string.
-    let bare = buffer.strip_prefix('"').and_then(|b| b.strip_suffix('"')).unwrap_or(&buffer);
-    string(out, bare)?;
     Ok(())
 }
 
 /// Writes a value that holds no other values.
-fn leaf<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
+fn leaf<W: Out + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
     use VariantRef as V;
     match value {
         V::Nil | V::Callable | V::Rid(None) | V::Object(ObjectRef::Null) => {
             out.write_str("null")?
         }
         V::Bool(b) => out.write_str(if b { "true" } else { "false" })?,
-        V::Int(i) => write!(out, "{i}")?,
+        V::Int(i) => write_int(out, i)?,
         V::Float(f) => real64(out, f)?,
         V::String(s) | V::StringName(s) => text(out, s)?,
         V::Vector2(r) => reals(out, &value, r.raw_bytes(), r.precision())?,
@@ -213,13 +234,19 @@ fn leaf<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), Jso
         V::Color(c) => fields(out, math_fields(value.variant_type()), &|out, i| {
             real32(out, [c.r, c.g, c.b, c.a].get(i).copied().unwrap_or_default())
         })?,
-        V::NodePath(path) => string(out, &node_path(path)?)?,
-        V::Rid(Some(id)) => write!(out, "{id}")?,
-        V::Object(ObjectRef::Id(id)) => write!(out, "{{\"id\":{id}}}")?,
+        V::NodePath(path) => node_path(out, path)?,
+        V::Rid(Some(id)) => write_int(out, id)?,
+        V::Object(ObjectRef::Id(id)) => {
+            out.write_str("{\"id\":")?;
+            write_int(out, id)?;
+            out.write_char('}')?;
+        }
         V::Signal(signal) => {
             out.write_str("{\"name\":")?;
             text(out, signal.name())?;
-            write!(out, ",\"object_id\":{}}}", signal.object_id())?;
+            out.write_str(",\"object_id\":")?;
+            write_int(out, signal.object_id())?;
+            out.write_char('}')?;
         }
         // Containers are opened by the cursor; a lone one is written whole.
         V::Object(ObjectRef::Full(_)) | V::Array(_) | V::Dictionary(_) => {
@@ -230,8 +257,8 @@ fn leaf<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), Jso
             base64(out, bytes)?;
             out.write_char('"')?;
         }
-        V::PackedInt32Array(p) => list(out, p, |out, v| write!(out, "{v}"))?,
-        V::PackedInt64Array(p) => list(out, p, |out, v| write!(out, "{v}"))?,
+        V::PackedInt32Array(p) => list(out, p, |out, v| write_int(out, v))?,
+        V::PackedInt64Array(p) => list(out, p, |out, v| write_int(out, v))?,
         V::PackedFloat32Array(p) => list(out, p, |out, v| real32(out, v))?,
         V::PackedFloat64Array(p) => list(out, p, |out, v| real64(out, v))?,
         V::PackedStringArray(strings) => {
@@ -256,16 +283,16 @@ fn leaf<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), Jso
 }
 
 /// A string: the game's text, code points JSON cannot hold replaced by U+FFFD.
-fn text<W: Write + ?Sized>(out: &mut W, s: GdStr<'_>) -> Result<(), JsonError> {
-    match lossless::text(&s)? {
-        Some(text) => string(out, &text)?,
-        None => string(out, &s.to_string_lossy())?,
+fn text<W: Out + ?Sized>(out: &mut W, s: GdStr<'_>) -> Result<(), JsonError> {
+    if !lossless::try_string(out, &s)? {
+        string(out, s.to_string_lossy().as_bytes())?;
     }
     Ok(())
 }
 
-/// A NodePath's text (`/root/Main:position`), names JSON cannot hold with U+FFFD.
-fn node_path(path: NodePathRef<'_>) -> Result<String, Error> {
+/// A NodePath's text as a JSON string (`"/root/Main:position"`), names JSON cannot hold with
+/// U+FFFD.
+fn node_path<W: Out + ?Sized>(out: &mut W, path: NodePathRef<'_>) -> Result<(), JsonError> {
     let mut text = String::new();
     if path.is_absolute() {
         text.push('/');
@@ -284,7 +311,8 @@ fn node_path(path: NodePathRef<'_>) -> Result<String, Error> {
         work::add((subname.len() >> 6).saturating_add(1));
         text.push_str(&subname);
     }
-    Ok(text)
+    string(out, text.as_bytes())?;
+    Ok(())
 }
 
 /// The game's text, or the lossy text of a string that is not Unicode.
@@ -293,25 +321,25 @@ fn lossy<'a>(s: GdStr<'a>) -> Result<alloc::borrow::Cow<'a, str>, Error> {
 }
 
 /// A finite real as the shortest decimal that reads back to the same f32.
-fn real32<W: Write + ?Sized>(out: &mut W, value: f32) -> fmt::Result {
+fn real32<W: Out + ?Sized>(out: &mut W, value: f32) -> fmt::Result {
     if value.is_finite() {
-        write!(out, "{value:?}")
+        write_f32(out, value)
     } else {
         nonfinite(out, value.is_nan(), value > 0.0)
     }
 }
 
 /// A finite real as the shortest decimal that reads back to the same f64.
-fn real64<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
+fn real64<W: Out + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
     if value.is_finite() {
-        write!(out, "{value:?}")
+        write_f64(out, value)
     } else {
         nonfinite(out, value.is_nan(), value > 0.0)
     }
 }
 
 /// `"NaN"`, `"Infinity"` or `"-Infinity"`.
-fn nonfinite<W: Write + ?Sized>(out: &mut W, nan: bool, positive: bool) -> fmt::Result {
+fn nonfinite<W: Out + ?Sized>(out: &mut W, nan: bool, positive: bool) -> fmt::Result {
     out.write_str(match (nan, positive) {
         (true, _) => "\"NaN\"",
         (false, true) => "\"Infinity\"",
@@ -321,7 +349,7 @@ fn nonfinite<W: Write + ?Sized>(out: &mut W, nan: bool, positive: bool) -> fmt::
 
 /// An object of named fields, each component written by `component`; `null` when `fields` is
 /// `None` (not reached: every math type has fields).
-fn fields<W: Write + ?Sized>(
+fn fields<W: Out + ?Sized>(
     out: &mut W,
     fields: Option<&'static [Field]>,
     component: &dyn Fn(&mut W, usize) -> fmt::Result,
@@ -334,27 +362,33 @@ fn fields<W: Write + ?Sized>(
 
 /// `{"name": part, ...}`. Recurses on the static tables of [`math_fields`] only (three levels
 /// at most: a transform's basis's axes).
-fn group<W: Write + ?Sized>(
+fn group<W: Out + ?Sized>(
     out: &mut W,
     fields: &'static [Field],
     component: &dyn Fn(&mut W, usize) -> fmt::Result,
 ) -> fmt::Result {
-    out.write_char('{')?;
     for (i, field) in fields.iter().enumerate() {
-        if i > 0 {
-            out.write_char(',')?;
+        // `{"name":` or `,"name":`, in one piece (the names are a few letters).
+        let mut piece = [0u8; 24];
+        let lead: &[u8] = if i > 0 { b",\"" } else { b"{\"" };
+        let parts = [lead, field.name.as_bytes(), b"\":"];
+        let mut len = 0usize;
+        for part in parts {
+            let end = len.saturating_add(part.len());
+            piece.get_mut(len..end).ok_or(fmt::Error)?.copy_from_slice(part);
+            len = end;
         }
-        write!(out, "\"{}\":", field.name)?;
+        out.push_text(piece.get(..len).ok_or(fmt::Error)?)?;
         match field.kind {
             FieldKind::Component(index) => component(out, index)?,
             FieldKind::Group(inner) => group(out, inner, component)?,
         }
     }
-    out.write_char('}')
+    out.write_str(if fields.is_empty() { "{}" } else { "}" })
 }
 
 /// A real-valued math value from its wire bytes.
-fn reals<W: Write + ?Sized>(
+fn reals<W: Out + ?Sized>(
     out: &mut W,
     value: &VariantRef<'_>,
     raw: &[u8],
@@ -364,7 +398,7 @@ fn reals<W: Write + ?Sized>(
 }
 
 /// Component `index` of reals of `precision` in `raw`.
-fn component<W: Write + ?Sized>(
+fn component<W: Out + ?Sized>(
     out: &mut W,
     raw: &[u8],
     precision: Precision,
@@ -380,34 +414,31 @@ fn component<W: Write + ?Sized>(
 }
 
 /// An integer vector or rectangle.
-fn ints<W: Write + ?Sized>(out: &mut W, value: &VariantRef<'_>, components: &[i32]) -> fmt::Result {
+fn ints<W: Out + ?Sized>(out: &mut W, value: &VariantRef<'_>, components: &[i32]) -> fmt::Result {
     fields(out, math_fields(value.variant_type()), &|out, i| {
-        write!(out, "{}", components.get(i).copied().unwrap_or_default())
+        write_int(out, components.get(i).copied().unwrap_or_default())
     })
 }
 
-/// A packed array of scalars, as a JSON array: a unit per element, the text gathered into
-/// large writes.
-fn list<W: Write + ?Sized, T: PackedElement>(
+/// A packed array of scalars, as a JSON array: a unit per element.
+fn list<W: Out + ?Sized, T: PackedElement>(
     out: &mut W,
     packed: Packed<'_, T>,
-    mut element: impl FnMut(&mut Buffered<'_, W>, T) -> fmt::Result,
+    mut element: impl FnMut(&mut W, T) -> fmt::Result,
 ) -> fmt::Result {
-    let mut out = Buffered::new(out);
-    out.push_byte(b'[')?;
+    out.write_char('[')?;
     for (i, value) in packed.iter().enumerate() {
         work::add(1);
         if i > 0 {
-            out.push_byte(b',')?;
+            out.write_char(',')?;
         }
-        element(&mut out, value)?;
+        element(out, value)?;
     }
-    out.push_byte(b']')?;
-    out.flush()
+    out.write_char(']')
 }
 
 /// A packed array of real vectors, as an array of objects.
-fn packed_reals<W: Write + ?Sized, S: PackedElement, D: PackedElement>(
+fn packed_reals<W: Out + ?Sized, S: PackedElement, D: PackedElement>(
     out: &mut W,
     packed: PackedReals<'_, S, D>,
     shape: Option<&'static [Field]>,
@@ -419,9 +450,9 @@ fn packed_reals<W: Write + ?Sized, S: PackedElement, D: PackedElement>(
     }
 }
 
-/// Elements of `components` reals each, as an array of objects of `shape` (the text gathered
-/// into large writes; each real counts a unit).
-fn groups<W: Write + ?Sized>(
+/// Elements of `components` reals each, as an array of objects of `shape` (each real counts a
+/// unit).
+fn groups<W: Out + ?Sized>(
     out: &mut W,
     raw: &[u8],
     precision: Precision,
@@ -429,23 +460,21 @@ fn groups<W: Write + ?Sized>(
     shape: Option<&'static [Field]>,
 ) -> fmt::Result {
     let size = precision.size().saturating_mul(components).max(1);
-    let mut out = Buffered::new(out);
-    out.push_byte(b'[')?;
+    out.write_char('[')?;
     for (i, element) in raw.chunks_exact(size).enumerate() {
         // Its reals' shortest digits (at most 17 each) are bounded work.
         work::add(components);
         if i > 0 {
-            out.push_byte(b',')?;
+            out.write_char(',')?;
         }
-        fields(&mut out, shape, &|out, index| component(out, element, precision, index))?;
+        fields(out, shape, &|out, index| component(out, element, precision, index))?;
     }
-    out.push_byte(b']')?;
-    out.flush()
+    out.write_char(']')
 }
 
 /// Bytes in standard, padded base64 (the `base64` crate's `STANDARD` engine), 96 bytes of
 /// input (128 of text) to a write.
-fn base64<W: Write + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::Result {
+fn base64<W: Out + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::Result {
     use base64::Engine as _;
     use base64::engine::general_purpose::STANDARD;
     let mut text = [0u8; 128];

@@ -39,7 +39,7 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                 Ok(Some(Frame::Array { items: part.children(), first: true, close, count: child }))
             }
             VariantRef::Dictionary(dictionary) => {
-                let (keys, values) = (dictionary.key_type()?, dictionary.value_type()?);
+                let (keys, values) = dictionary.types()?;
                 let typed = keys != ContainerType::Untyped || values != ContainerType::Untyped;
                 if typed {
                     let options = dictionary.origin().0.options;
@@ -62,7 +62,7 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                 self.out.write_str("{\n")?;
                 let Some(part) = part else { return Ok(None) };
                 Ok(Some(Frame::Dictionary {
-                    entries: self.print_order(part)?.into_iter(),
+                    entries: self.print_order(part, dictionary.len())?.into_iter(),
                     pending: None,
                     first: true,
                     close: if typed { "\n})" } else { "\n}" },
@@ -101,13 +101,16 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
 
     /// The entries of the dictionary at `part` in print order: repeated keys merged (first
     /// position, last value), sorted as Godot sorts them; `None` for a value Godot does not find.
+    /// `count` is the dictionary's entry count (checked against the input's length when it was
+    /// parsed), room for which is made up front.
     pub(super) fn print_order<'t>(
         &mut self,
         part: Part<'t, 'a>,
-    ) -> Result<Vec<(Part<'t, 'a>, Option<Part<'t, 'a>>)>, Error> {
+        count: usize,
+    ) -> Result<sort::Sorted<'a, Part<'t, 'a>, Part<'t, 'a>>, Error> {
         let mut children = part.children();
-        let mut keys = Vec::new();
-        let mut entries = Vec::new();
+        let mut keys = Vec::with_capacity(count);
+        let mut entries = Vec::with_capacity(count);
         while let (Some(key), Some(value)) = (children.next(), children.next()) {
             keys.push(key);
             entries.push((key, value));

@@ -8,6 +8,8 @@
 //! * Godot 3 (`rtosfix` then `printf("%lg")`): the value narrowed to a 32-bit float (Godot 3
 //!   stores reals as `float`), six significant digits, trailing zeros removed; `0`, `inf`,
 //!   `-inf`, `nan`, and `-nan` for a NaN with its sign bit set (whatever its payload).
+//!   The six digits are the value rounded by exact integer arithmetic (`six_digits`), the
+//!   digits `%.5e` gives, which it still gives below about `1e-26` and for subnormals.
 //!
 //! Grisu2 is not always the shortest representation (Ryu and Rust's `{}` are), so it is
 //! implemented here as the engine runs it: the same cached powers of ten (computed from exact
@@ -310,8 +312,12 @@ fn text(bytes: &[u8]) -> &str {
 
 /// `e+XX` / `e-XX`: a sign and at least two digits, as printf writes it.
 fn write_exponent<W: Write + ?Sized>(out: &mut W, exponent: i32) -> fmt::Result {
-    let sign = if exponent < 0 { '-' } else { '+' };
-    write!(out, "e{sign}{:02}", exponent.unsigned_abs())
+    out.write_str(if exponent < 0 { "e-" } else { "e+" })?;
+    let magnitude = exponent.unsigned_abs();
+    if magnitude < 10 {
+        out.write_char('0')?;
+    }
+    out.write_str(itoa::Buffer::new().format(magnitude))
 }
 
 /// The Grisu2 text of a finite non-zero value: in single precision when `single`.
@@ -372,14 +378,20 @@ pub(super) fn write_real_godot3<W: Write + ?Sized>(out: &mut W, value: f64) -> f
         return out.write_str(if value > 0.0 { "inf" } else { "-inf" });
     }
     // Six significant digits, correctly rounded (ties to even, as glibc does).
-    let mut scientific = StackText::new();
-    write!(scientific, "{:.5e}", value.abs())?;
-    let (mantissa, exponent) = scientific.as_str().split_once('e').unwrap_or(("0", "0"));
-    let exponent: i32 = exponent.parse().unwrap_or(0);
     let mut digits = [b'0'; 6];
-    for (slot, digit) in digits.iter_mut().zip(mantissa.bytes().filter(u8::is_ascii_digit)) {
-        *slot = digit;
-    }
+    let exponent = match six_digits((value as f32).abs(), &mut digits) {
+        Some(exponent) => exponent,
+        None => {
+            let mut scientific = StackText::new();
+            write!(scientific, "{:.5e}", value.abs())?;
+            let (mantissa, exponent) = scientific.as_str().split_once('e').unwrap_or(("0", "0"));
+            for (slot, digit) in digits.iter_mut().zip(mantissa.bytes().filter(u8::is_ascii_digit))
+            {
+                *slot = digit;
+            }
+            exponent.parse().unwrap_or(0)
+        }
+    };
     let significant = digits.iter().rposition(|&d| d != b'0').map_or(1, |i| i.wrapping_add(1));
     let digits = digits.get(..significant).unwrap_or(b"0");
     if value < 0.0 {
@@ -413,6 +425,73 @@ pub(super) fn write_real_godot3<W: Write + ?Sized>(out: &mut W, value: f64) -> f
         out.write_str(text(rest))?;
     }
     write_exponent(out, exponent)
+}
+
+/// The six significant digits `%lg` prints for a finite positive `f32` `x`: `x` rounded to six
+/// significant digits, ties to even, by exact integer arithmetic. Fills `digits` and returns
+/// the decimal exponent of the first; `None` where the exact fraction does not fit in `u128`
+/// (values below about `1e-26`, where `%.5e` rounds instead).
+///
+/// `x = m * 2^e` exactly; for a decimal exponent `k` (first guessed from the binary exponent,
+/// then moved until the quotient has six digits) the quotient `x / 10^(k - 5)` is an exact
+/// fraction `n / d` of integers, and its rounding is read from the remainder. The tests compare
+/// this with `%.5e` over the corpora and a sweep of values.
+fn six_digits(x: f32, digits: &mut [u8; 6]) -> Option<i32> {
+    let bits = x.to_bits();
+    let (biased, fraction) = ((bits >> 23) & 0xff, bits & 0x7f_ffff);
+    let (m, e) = match biased {
+        0 => (fraction, -149i32),
+        _ => (fraction | 0x80_0000, i32::try_from(biased).ok()?.checked_sub(150)?),
+    };
+    if m == 0 {
+        return None;
+    }
+    // floor(log2 x), and floor(log10 x) within one: log10(2) ~ 1233 / 4096.
+    let log2 = e.checked_add(31i32.checked_sub(i32::try_from(m.leading_zeros()).ok()?)?)?;
+    let mut exponent = log2.checked_mul(1233)? >> 12;
+    for _ in 0..3 {
+        let (n, d) = fraction_of(m, e, exponent.checked_sub(5)?)?;
+        let (q, r) = (n.checked_div(d)?, n.checked_rem(d)?);
+        if q < 100_000 {
+            exponent = exponent.checked_sub(1)?;
+            continue;
+        }
+        if q >= 1_000_000 {
+            exponent = exponent.checked_add(1)?;
+            continue;
+        }
+        let half = d.checked_sub(r)?;
+        let up = r > half || (r == half && q % 2 == 1);
+        let mut q = u32::try_from(q).ok()?.checked_add(u32::from(up))?;
+        if q == 1_000_000 {
+            q = 100_000;
+            exponent = exponent.checked_add(1)?;
+        }
+        for slot in digits.iter_mut().rev() {
+            *slot = b'0'.checked_add(u8::try_from(q % 10).ok()?)?;
+            q /= 10;
+        }
+        return Some(exponent);
+    }
+    None
+}
+
+/// `m * 2^e / 10^s` as a fraction `(n, d)` of integers, when both fit in `u128`.
+fn fraction_of(m: u32, e: i32, s: i32) -> Option<(u128, u128)> {
+    let (mut n, mut d) = (u128::from(m), 1u128);
+    // `m < 2^24`: `m * 2^e` fits for every `e` an `f32` has (`e <= 104`).
+    if e >= 0 {
+        n = n.checked_shl(e.unsigned_abs())?;
+    } else {
+        d = d.checked_shl(e.unsigned_abs())?;
+    }
+    let power = 10u128.checked_pow(s.unsigned_abs())?;
+    if s >= 0 {
+        d = d.checked_mul(power)?;
+    } else {
+        n = n.checked_mul(power)?;
+    }
+    Some((n, d))
 }
 
 /// A `float` value as Godot 3 writes it: `.0` added unless the text has a point or an exponent
@@ -508,6 +587,82 @@ mod tests {
                 assert_eq!(s.parse::<f32>().unwrap(), single, "{s}");
             }
         }
+    }
+
+    /// The formatter replaced (`%.5e` for every value), kept as the oracle: a real as Godot 3's `rtosfix` writes it: narrowed to f32, then `%lg` (which writes a NaN's
+    /// sign: `-nan`).
+    fn old_write_real_godot3<W: Write + ?Sized>(out: &mut W, value: f64) -> fmt::Result {
+        if value.is_nan() {
+            return out.write_str(if value.is_sign_negative() { "-nan" } else { "nan" });
+        }
+        let value = f64::from(value as f32);
+        if value == 0.0 {
+            return out.write_char('0');
+        }
+        if value.is_infinite() {
+            return out.write_str(if value > 0.0 { "inf" } else { "-inf" });
+        }
+        // Six significant digits, correctly rounded (ties to even, as glibc does).
+        let mut scientific = StackText::new();
+        write!(scientific, "{:.5e}", value.abs())?;
+        let (mantissa, exponent) = scientific.as_str().split_once('e').unwrap_or(("0", "0"));
+        let exponent: i32 = exponent.parse().unwrap_or(0);
+        let mut digits = [b'0'; 6];
+        for (slot, digit) in digits.iter_mut().zip(mantissa.bytes().filter(u8::is_ascii_digit)) {
+            *slot = digit;
+        }
+        let significant = digits.iter().rposition(|&d| d != b'0').map_or(1, |i| i.wrapping_add(1));
+        let digits = digits.get(..significant).unwrap_or(b"0");
+        if value < 0.0 {
+            out.write_char('-')?;
+        }
+        if (-4..6).contains(&exponent) {
+            if exponent >= 0 {
+                let int_len = usize::try_from(exponent).unwrap_or(0).wrapping_add(1);
+                let (int, frac) = digits.split_at(int_len.min(digits.len()));
+                out.write_str(text(int))?;
+                for _ in digits.len()..int_len {
+                    out.write_char('0')?;
+                }
+                if !frac.is_empty() {
+                    out.write_char('.')?;
+                    out.write_str(text(frac))?;
+                }
+            } else {
+                out.write_str("0.")?;
+                for _ in 1..exponent.unsigned_abs() {
+                    out.write_char('0')?;
+                }
+                out.write_str(text(digits))?;
+            }
+            return Ok(());
+        }
+        let (first, rest) = digits.split_at(1.min(digits.len()));
+        out.write_str(text(first))?;
+        if !rest.is_empty() {
+            out.write_char('.')?;
+            out.write_str(text(rest))?;
+        }
+        write_exponent(out, exponent)
+    }
+
+    /// Every real of the corpora and of the sweep (`f64`s, and `f32`s widened) prints as
+    /// with `%.5e`.
+    #[test]
+    fn godot3_digits_are_those_of_the_old_formatter() {
+        use crate::wire::sweep;
+        let from_f32 = sweep::corpus_f32().into_iter().map(|b| f64::from(f32::from_bits(b)));
+        let generated_f32 = sweep::generated_f32().into_iter().map(f64::from);
+        let corpus = sweep::corpus_f64().into_iter().map(f64::from_bits);
+        let mut checked = 0usize;
+        for value in from_f32.chain(generated_f32).chain(corpus).chain(sweep::generated_f64()) {
+            let (mut new, mut old) = (StackText::new(), StackText::new());
+            write_real_godot3(&mut new, value).unwrap();
+            old_write_real_godot3(&mut old, value).unwrap();
+            assert_eq!(new.as_str(), old.as_str(), "{:016x}", value.to_bits());
+            checked += 1;
+        }
+        assert!(checked > 1_000_000, "{checked}");
     }
 
     #[test]

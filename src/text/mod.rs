@@ -103,7 +103,8 @@
 //! Files: this one holds the entry points, [`TextError`] and the writer's walk (`TextWriter`:
 //! one tape pass, a stack of open containers); `value.rs` the text of values that are not
 //! containers, `container.rs` arrays, dictionaries, typed containers' types and full objects,
-//! `tokens.rs` the small pieces (brackets, separators, reals, escaped strings, integers); the key
+//! `tokens.rs` the small pieces (brackets, separators, reals, escaped strings, integers), `sink.rs`
+//! the buffer the text is gathered in (one per printing run); the key
 //! order and merging are in `key_classes/`, `key_events.rs`, `order.rs`, `pool_order.rs`,
 //! `sort*.rs`, and Godot's float text in `float.rs`.
 
@@ -113,6 +114,7 @@ mod key_classes;
 mod key_events;
 mod order;
 mod pool_order;
+mod sink;
 mod sort;
 mod sort_array;
 mod sort_form;
@@ -179,7 +181,8 @@ impl From<fmt::Error> for TextError {
 }
 
 /// Writes Godot 4's text of `value` (`var_to_str`) to `out`. O(n) plus dictionary sorting; see
-/// the [module docs](self). For Godot 3's text, use [`write_text_as`].
+/// the [module docs](self). For Godot 3's text, use [`write_text_as`]. The text is gathered in
+/// a buffer of up to 8 KiB (one per call) and written to `out` in pieces of about that size.
 ///
 /// # Errors
 /// [`TextError::Malformed`] at the first malformed part reached (the text written so far is
@@ -197,7 +200,24 @@ pub fn write_text_as<W: Write + ?Sized>(
     version: Version,
     out: &mut W,
 ) -> Result<(), TextError> {
-    TextWriter { out, version, numbers: KeyClasses::new(0, version), display: false }.run(value)
+    print(value, version, false, out)
+}
+
+/// One printing run into `out`, through a [`sink::Sink`] (what was printed before an error is
+/// handed on too).
+fn print<W: Write + ?Sized>(
+    value: VariantRef<'_>,
+    version: Version,
+    display: bool,
+    out: &mut W,
+) -> Result<(), TextError> {
+    let mut sink = sink::Sink::new(out);
+    let printed =
+        TextWriter { out: &mut sink, version, numbers: KeyClasses::new(0, version), display }
+            .run(value);
+    let finished = sink.finish();
+    printed?;
+    Ok(finished?)
 }
 
 /// Writes the text `version` prints for `value` ([`write_text_as`]), except that no value prints
@@ -214,7 +234,7 @@ pub fn write_display_text_as<W: Write + ?Sized>(
     version: Version,
     out: &mut W,
 ) -> Result<(), TextError> {
-    TextWriter { out, version, numbers: KeyClasses::new(0, version), display: true }.run(value)
+    print(value, version, true, out)
 }
 
 /// Godot 4's text of `value` (`var_to_str`), as a `String`.
@@ -266,9 +286,9 @@ enum Frame<'t, 'a> {
         count: u16,
     },
     Dictionary {
-        /// The entries in print order; a value Godot does not find when it looks the key up is
-        /// `None` (printed `null`).
-        entries: alloc::vec::IntoIter<(Part<'t, 'a>, Option<Part<'t, 'a>>)>,
+        /// The entries in print order, each key with its value when it was read already; a
+        /// value Godot does not find when it looks the key up is `None` (printed `null`).
+        entries: alloc::vec::IntoIter<(Part<'t, 'a>, Option<VariantRef<'a>>, Option<Part<'t, 'a>>)>,
         /// The value to print after the key just printed.
         pending: Option<Option<Part<'t, 'a>>>,
         first: bool,
@@ -318,8 +338,9 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
         }
         while let Some(frame) = stack.last_mut() {
             match self.step(frame)? {
-                Some((part, count)) => {
-                    if let Some(frame) = self.value(part.value(), Some(part), count)? {
+                Some((part, known, count)) => {
+                    let value = known.unwrap_or_else(|| part.value());
+                    if let Some(frame) = self.value(value, Some(part), count)? {
                         stack.push(frame);
                     }
                 }
@@ -340,14 +361,14 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
     fn step<'t>(
         &mut self,
         frame: &mut Frame<'t, 'a>,
-    ) -> Result<Option<(Part<'t, 'a>, u16)>, TextError> {
+    ) -> Result<Option<(Part<'t, 'a>, Option<VariantRef<'a>>, u16)>, TextError> {
         match frame {
             Frame::Array { items, first, close, count } => match items.next() {
                 Some(part) => {
                     if !core::mem::replace(first, false) {
                         self.out.write_str(", ")?;
                     }
-                    Ok(Some((part, *count)))
+                    Ok(Some((part, None, *count)))
                 }
                 None => {
                     self.out.write_str(close)?;
@@ -358,17 +379,17 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                 if let Some(value) = pending.take() {
                     self.out.write_str(": ")?;
                     match value {
-                        Some(value) => return Ok(Some((value, *count))),
+                        Some(value) => return Ok(Some((value, None, *count))),
                         None => self.out.write_str("null")?,
                     }
                 }
                 match entries.next() {
-                    Some((key, value)) => {
+                    Some((key, known, value)) => {
                         if !core::mem::replace(first, false) {
                             self.out.write_str(",\n")?;
                         }
                         *pending = Some(value);
-                        Ok(Some((key, *count)))
+                        Ok(Some((key, known, *count)))
                     }
                     None => {
                         self.out.write_str(close)?;
@@ -397,7 +418,7 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                     {
                         self.resource(path)?;
                     }
-                    _ => return Ok(Some((value, *count))),
+                    _ => return Ok(Some((value, None, *count))),
                 }
             },
         }

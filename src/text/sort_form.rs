@@ -185,9 +185,10 @@ struct Pending {
 impl<'a> SortForms<'a> {
     /// The forms of the keys of `dictionary`, read as `version` orders them.
     pub(super) fn new(keys: &[TapePart<'_, 'a>], version: Version) -> Result<Self> {
+        // Most keys are one token each (strings, numbers): room for those up front.
         let mut forms = SortForms {
-            tokens: Vec::new(),
-            starts: Vec::new(),
+            tokens: Vec::with_capacity(keys.len()),
+            starts: Vec::with_capacity(keys.len()),
             open: Vec::new(),
             size: 0,
             version,

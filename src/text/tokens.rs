@@ -39,38 +39,49 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
     /// names).
     pub(super) fn raw_text(&mut self, s: GdStr<'_>) -> Result<(), TextError> {
         s.check()?;
-        self.out.write_str(&s.to_string_lossy())?;
+        self.out.write_str(&lossy(&s))?;
         Ok(())
     }
 
     /// A string's text as the game reads it (overlong forms as the characters they spell, code
-    /// points `str` cannot hold as U+FFFD), checked and escaped.
+    /// points `str` cannot hold as U+FFFD), checked and escaped. The scan is by bytes: every
+    /// character escaped is ASCII, and no byte of a multi-byte character is below 0x80.
     pub(super) fn escaped(&mut self, s: GdStr<'_>, escape: Escape) -> Result<(), TextError> {
         s.check()?;
-        let text = s.to_string_lossy();
+        let text = lossy(&s);
+        let godot3 = self.godot3();
         let mut plain = 0usize;
-        for (i, c) in text.char_indices() {
-            let replacement = match (c, escape) {
-                ('\\', _) => "\\\\",
-                ('"', _) => "\\\"",
+        for (i, &byte) in text.as_bytes().iter().enumerate() {
+            let replacement = match (byte, escape) {
+                (b'\\', _) => "\\\\",
+                (b'"', _) => "\\\"",
                 (_, Escape::Multiline) => continue,
-                ('\u{7}', Escape::C) => "\\a",
-                ('\u{8}', Escape::C) => "\\b",
-                ('\u{c}', Escape::C) => "\\f",
-                ('\n', Escape::C) => "\\n",
-                ('\r', Escape::C) => "\\r",
-                ('\t', Escape::C) => "\\t",
-                ('\u{b}', Escape::C) => "\\v",
-                ('\'', Escape::C) => "\\'",
-                ('?', Escape::C) if self.godot3() => "\\?",
+                (0x07, Escape::C) => "\\a",
+                (0x08, Escape::C) => "\\b",
+                (0x0c, Escape::C) => "\\f",
+                (b'\n', Escape::C) => "\\n",
+                (b'\r', Escape::C) => "\\r",
+                (b'\t', Escape::C) => "\\t",
+                (0x0b, Escape::C) => "\\v",
+                (b'\'', Escape::C) => "\\'",
+                (b'?', Escape::C) if godot3 => "\\?",
                 _ => continue,
             };
             self.out.write_str(text.get(plain..i).unwrap_or(""))?;
             self.out.write_str(replacement)?;
-            plain = i.saturating_add(c.len_utf8());
+            plain = i.saturating_add(1);
         }
         self.out.write_str(text.get(plain..).unwrap_or(""))?;
         Ok(())
+    }
+}
+
+/// [`GdStr::to_string_lossy`], without its search for a NUL when the string is short ASCII
+/// (`to_str`'s fast path; the text is the same).
+fn lossy<'a>(s: &GdStr<'a>) -> alloc::borrow::Cow<'a, str> {
+    match s.to_str() {
+        Ok(text) => alloc::borrow::Cow::Borrowed(text),
+        Err(_) => s.to_string_lossy(),
     }
 }
 
@@ -99,7 +110,9 @@ pub(super) fn write_ints<W: Write + ?Sized>(
     each(&mut |c| {
         if result.is_ok() {
             let separator = if core::mem::replace(&mut first, false) { "" } else { ", " };
-            result = write!(out, "{separator}{c}");
+            result = out
+                .write_str(separator)
+                .and_then(|()| out.write_str(itoa::Buffer::new().format(c)));
         }
     });
     result?;

@@ -18,7 +18,7 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
         match value {
             V::Nil | V::Object(ObjectRef::Null) => self.out.write_str("null")?,
             V::Bool(b) => self.out.write_str(if b { "true" } else { "false" })?,
-            V::Int(i) => write!(self.out, "{i}")?,
+            V::Int(i) => self.out.write_str(itoa::Buffer::new().format(i))?,
             V::Float(f) => match self.version {
                 Version::Godot3 => float::write_float_godot3(self.out, f)?,
                 Version::Godot4 => float::write_float_godot4(self.out, f)?,
@@ -91,7 +91,7 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                 self.list_open(name)?;
                 for (i, byte) in bytes.iter().enumerate() {
                     self.separator(i)?;
-                    write!(self.out, "{byte}")?;
+                    self.out.write_str(itoa::Buffer::new().format(*byte))?;
                 }
                 self.list_close()?;
             }
@@ -99,7 +99,7 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                 self.list_open(name)?;
                 for (i, n) in p.iter().enumerate() {
                     self.separator(i)?;
-                    write!(self.out, "{n}")?;
+                    self.out.write_str(itoa::Buffer::new().format(n))?;
                 }
                 self.list_close()?;
             }
@@ -107,7 +107,7 @@ impl<'w, 'a, W: Write + ?Sized> TextWriter<'w, 'a, W> {
                 self.list_open(name)?;
                 for (i, n) in p.iter().enumerate() {
                     self.separator(i)?;
-                    write!(self.out, "{n}")?;
+                    self.out.write_str(itoa::Buffer::new().format(n))?;
                 }
                 self.list_close()?;
             }

@@ -26,6 +26,8 @@ pub(crate) mod exact_float;
 pub(crate) mod identity;
 pub(crate) mod options;
 pub(crate) mod read;
+#[cfg(all(test, feature = "std"))]
+pub(crate) mod sweep;
 pub(crate) mod types;
 pub(crate) mod utf8;
 pub(crate) mod work;
