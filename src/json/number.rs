@@ -232,7 +232,10 @@ mod tests {
 
     /// The old formatter, `{:?}`, is the oracle: every finite real of the corpora and of the
     /// sweep prints the same.
+    // Over a million values and every corpus file: hours under Miri, which runs the `json::`
+    // unit tests for the byte order of the reads; the formatting is arithmetic only.
     #[test]
+    #[cfg_attr(miri, ignore = "a sweep of a million values; the plain test command runs it")]
     fn ryu_and_itoa_print_what_debug_printed() {
         let mut checked = 0usize;
         let corpus = sweep::corpus_f64().into_iter().map(f64::from_bits);
@@ -249,6 +252,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "a sweep of 100,000 values; the plain test command runs it")]
     fn integers_print_as_display_did() {
         let mut bits = sweep::Bits(7);
         for _ in 0..100_000 {
