@@ -10,14 +10,14 @@ use super::JsonError;
 use super::count::{Buffered, Out, Sink};
 use super::escape::escape_into as string;
 use super::number::{write_f32, write_f64, write_int};
-use crate::view::cursor::HeapCursor;
+use crate::view::cursor::{HeapCursor, Read};
 use crate::view::math::Precision;
 use crate::view::packed::PackedElement;
 use crate::wire::error::{Error, ErrorKind};
 use crate::wire::{utf8, work};
 use crate::{
     VariantRef, VariantType, Version, math::Reals, packed::Packed, packed::PackedReals,
-    view::ContainerType, view::Event, view::GdStr, view::ObjectRef,
+    view::ContainerType, view::GdStr, view::ObjectRef,
 };
 
 /// Writes `value` as one line of lossless JSON (the schema is in the [module docs](super)).
@@ -41,22 +41,22 @@ pub fn write_json<W: Write + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Resu
 fn write_lossless<W: Out + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<(), JsonError> {
     // A cursor whose open containers live in a `Vec` grown on demand: nothing to set up for a
     // small value (the public `Cursor` fills an 8 KiB array first).
-    let Some(cursor) = HeapCursor::heap_of_container(value) else {
+    let Some(mut cursor) = HeapCursor::heap_of_container(value) else {
         return write_leaf(value, out);
     };
     let mut stack: Vec<Frame> = Vec::new();
-    for event in cursor {
+    while let Some(event) = cursor.next_read() {
         match event? {
-            Event::Leaf(element) => {
+            Read::Leaf(value) => {
                 before_child(out, stack.last_mut())?;
-                write_leaf(element.value(), out)?;
+                write_leaf(value, out)?;
                 after_child(out, stack.last())?;
             }
-            Event::Open { value, .. } => {
+            Read::Open(value) => {
                 before_child(out, stack.last_mut())?;
                 stack.push(Frame { kind: open(out, value)?, items: 0 });
             }
-            Event::Property(name) => {
+            Read::Property(name) => {
                 if let Some(frame) = stack.last_mut() {
                     if frame.items > 0 {
                         out.write_char(',')?;
@@ -67,7 +67,7 @@ fn write_lossless<W: Out + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result
                     out.write_char(',')?;
                 }
             }
-            Event::Close { .. } => {
+            Read::Close => {
                 if let Some(frame) = stack.pop() {
                     out.write_str(match frame.kind {
                         Kind::Array { close } => close,

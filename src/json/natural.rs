@@ -11,13 +11,13 @@ use super::escape::escape_into as string;
 use super::lossless;
 use super::number::{write_f32, write_f64, write_int};
 use super::shape::{Field, FieldKind, math_fields};
-use crate::view::cursor::HeapCursor;
+use crate::view::cursor::{HeapCursor, Read};
 use crate::view::math::Precision;
 use crate::view::packed::PackedElement;
 use crate::wire::error::Error;
 use crate::wire::work;
 use crate::{
-    VariantRef, packed::Packed, packed::PackedReals, view::Event, view::GdStr, view::NodePathRef,
+    VariantRef, packed::Packed, packed::PackedReals, view::GdStr, view::NodePathRef,
     view::ObjectRef,
 };
 
@@ -50,17 +50,17 @@ fn write_natural<W: Out + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<
         return leaf(value, out);
     };
     let mut stack: Vec<Open> = Vec::new();
-    while let Some(event) = cursor.next() {
+    while let Some(event) = cursor.next_read() {
         match event? {
-            Event::Leaf(element) => {
+            Read::Leaf(value) => {
                 if before_child(out, stack.last_mut())? {
-                    key(element.value(), out)?;
+                    key(value, out)?;
                     out.write_char(':')?;
                 } else {
-                    leaf(element.value(), out)?;
+                    leaf(value, out)?;
                 }
             }
-            Event::Open { value, .. } => {
+            Read::Open(value) => {
                 if before_child(out, stack.last_mut())? {
                     // A container used as a key: its lossless JSON, as a string.
                     let mut text = String::new();
@@ -72,7 +72,7 @@ fn write_natural<W: Out + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<
                     stack.push(Open { kind: open(out, value)?, items: 0 });
                 }
             }
-            Event::Property(name) => {
+            Read::Property(name) => {
                 if let Some(frame) = stack.last_mut() {
                     if frame.items > 0 {
                         out.write_char(',')?;
@@ -82,7 +82,7 @@ fn write_natural<W: Out + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<
                     out.write_char(':')?;
                 }
             }
-            Event::Close { .. } => {
+            Read::Close => {
                 if let Some(frame) = stack.pop() {
                     out.write_str(match frame.kind {
                         Kind::Array => "]",

@@ -327,15 +327,37 @@ impl<'a, S: Stack> Core<'a, S> {
             return Ok(Event::Leaf(Element::new(buf, pos, end, options, depth)));
         }
         let (value, extent) = parse_head(buf, pos, options, depth)?;
+        match self.enter(pos, extent)? {
+            Some(end) => Ok(Event::Leaf(Element::new(buf, pos, end, options, depth))),
+            None => Ok(Event::Open { value, offset: pos }),
+        }
+    }
+
+    /// Reads the value at the cursor as a [`Read`]: a leaf's value from its head, read once, or
+    /// the head of a container (which is opened).
+    #[inline]
+    fn read(&mut self) -> Result<Read<'a>> {
+        let (value, extent) = parse_head(self.buf, self.pos, self.options, self.depth)?;
+        match self.enter(self.pos, extent)? {
+            Some(_) => Ok(Read::Leaf(value)),
+            None => Ok(Read::Open(value)),
+        }
+    }
+
+    /// Moves past the value whose head at `pos` said `extent`: past a leaf's bytes (returning
+    /// where they end), or into a container, which is opened (`None`).
+    #[inline(always)]
+    fn enter(&mut self, pos: usize, extent: Extent) -> Result<Option<usize>> {
+        let buf = self.buf;
         let (first, items, properties) = match extent {
             Extent::End(end) => {
                 self.pos = end;
-                return Ok(Event::Leaf(Element::new(buf, pos, end, options, depth)));
+                return Ok(Some(end));
             }
             Extent::Strings { first, count } => {
-                let end = strings_end(buf, first, count, options.version(), Mode::Skip)?;
+                let end = strings_end(buf, first, count, self.options.version(), Mode::Skip)?;
                 self.pos = end;
-                return Ok(Event::Leaf(Element::new(buf, pos, end, options, depth)));
+                return Ok(Some(end));
             }
             Extent::Values { first, items } => (first, items, false),
             Extent::Properties { first, count } => (first, count, true),
@@ -354,40 +376,124 @@ impl<'a, S: Stack> Core<'a, S> {
         self.left = items;
         self.properties = properties;
         self.named = false;
-        self.depth = depth.saturating_add(1);
-        Ok(Event::Open { value, offset: pos })
+        self.depth = self.depth.saturating_add(1);
+        Ok(None)
     }
 
-    /// The next event, or `None` when the value is complete.
+    /// The next step of kind `T` ([`Event`] or [`Read`]), or `None` when the value is complete.
     #[inline]
-    fn step(&mut self) -> Result<Option<Event<'a>>> {
+    fn step<T: Step<'a>>(&mut self) -> Result<Option<T>> {
         match self.state {
             State::Done => Ok(None),
             State::Start => {
-                let event = self.value()?;
-                if matches!(event, Event::Leaf(_)) {
+                let step = T::value(self)?;
+                if step.is_leaf() {
                     self.state = State::Done;
                 }
-                Ok(Some(event))
+                Ok(Some(step))
             }
             State::Inside => {
                 if self.left == 0 {
                     let end = self.pos;
                     self.close();
-                    return Ok(Some(Event::Close { end }));
+                    return Ok(Some(T::close(end)));
                 }
                 if self.properties && !self.named {
                     let (name, value_pos) =
                         read_string(self.buf, self.pos, self.options.version())?;
                     self.pos = value_pos;
                     self.named = true;
-                    return Ok(Some(Event::Property(name)));
+                    return Ok(Some(T::property(name)));
                 }
                 self.named = false;
                 self.left = self.left.wrapping_sub(1);
-                self.value().map(Some)
+                T::value(self).map(Some)
             }
         }
+    }
+
+    /// The next [`Read`]: what the cursor's [`Iterator`] gives, but with each leaf's value read
+    /// once, in this step, instead of its position (for writers that read every value). O(1)
+    /// per step, as `next`.
+    #[cfg(feature = "alloc")]
+    #[inline]
+    pub(crate) fn next_read(&mut self) -> Option<Result<Read<'a>>> {
+        self.give(|core| core.step::<Read<'a>>())
+    }
+
+    /// The outcome of one step: the cursor is done after an error.
+    #[inline(always)]
+    fn give<T>(&mut self, step: impl FnOnce(&mut Self) -> Result<Option<T>>) -> Option<Result<T>> {
+        match step(self) {
+            Ok(item) => item.map(Ok),
+            Err(error) => {
+                self.state = State::Done;
+                Some(Err(error))
+            }
+        }
+    }
+}
+
+/// One step of a cursor, as [`Event`] or [`Read`] tells it.
+trait Step<'a>: Sized {
+    /// Reads the value at the cursor.
+    fn value<S: Stack>(core: &mut Core<'a, S>) -> Result<Self>;
+    /// Whether this is a leaf (a top-level leaf ends the cursor).
+    fn is_leaf(&self) -> bool;
+    /// The innermost open container ended at `end`.
+    fn close(end: usize) -> Self;
+    /// A full object's property name.
+    fn property(name: GdStr<'a>) -> Self;
+}
+
+impl<'a> Step<'a> for Event<'a> {
+    #[inline(always)]
+    fn value<S: Stack>(core: &mut Core<'a, S>) -> Result<Self> {
+        core.value()
+    }
+    #[inline(always)]
+    fn is_leaf(&self) -> bool {
+        matches!(self, Event::Leaf(_))
+    }
+    #[inline(always)]
+    fn close(end: usize) -> Self {
+        Event::Close { end }
+    }
+    #[inline(always)]
+    fn property(name: GdStr<'a>) -> Self {
+        Event::Property(name)
+    }
+}
+
+/// A step of [`Core::next_read`]: an [`Event`] whose leaves are their values, read once.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Read<'a> {
+    /// A value that holds no other values.
+    Leaf(VariantRef<'a>),
+    /// A container begins; its children follow, then [`Read::Close`].
+    Open(VariantRef<'a>),
+    /// The name of a full object's property; the property's value comes next.
+    Property(GdStr<'a>),
+    /// The innermost open container is complete.
+    Close,
+}
+
+impl<'a> Step<'a> for Read<'a> {
+    #[inline(always)]
+    fn value<S: Stack>(core: &mut Core<'a, S>) -> Result<Self> {
+        core.read()
+    }
+    #[inline(always)]
+    fn is_leaf(&self) -> bool {
+        matches!(self, Read::Leaf(_))
+    }
+    #[inline(always)]
+    fn close(_: usize) -> Self {
+        Read::Close
+    }
+    #[inline(always)]
+    fn property(name: GdStr<'a>) -> Self {
+        Read::Property(name)
     }
 }
 
@@ -405,13 +511,7 @@ impl<'a, S: Stack> Iterator for Core<'a, S> {
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        match self.step() {
-            Ok(event) => event.map(Ok),
-            Err(error) => {
-                self.state = State::Done;
-                Some(Err(error))
-            }
-        }
+        self.give(|core| core.step::<Event<'a>>())
     }
 }
 
