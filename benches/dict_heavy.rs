@@ -42,6 +42,9 @@ fn dict_heavy(c: &mut Criterion) {
         group.bench_function("cursor_walk", |b| {
             b.iter(|| ops::cursor_walk(black_box(&bytes), options))
         });
+        group.bench_function("cursor_read", |b| {
+            b.iter(|| ops::cursor_read(black_box(&bytes), options))
+        });
         group.bench_function("decode", |b| b.iter(|| ops::decode(black_box(&bytes), options)));
         group.bench_function("encode", |b| {
             b.iter(|| ops::encode(black_box(&owned), encode_options))

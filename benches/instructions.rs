@@ -55,6 +55,13 @@ fn operations() -> Vec<Operation> {
     let mut list = vec![
         Operation { name: "validate", input: Input::Corpus, run: |p| validate(&p.bytes) },
         Operation { name: "cursor pass", input: Input::Corpus, run: |p| cursor(&p.bytes) },
+        Operation {
+            name: "cursor pass (next_read)",
+            input: Input::Corpus,
+            run: |p| {
+                black_box(ops::cursor_read(black_box(&p.bytes), OPTIONS).expect("valid"));
+            },
+        },
         Operation { name: "lazy walk", input: Input::Corpus, run: |p| lazy(&p.bytes) },
         Operation { name: "decode (owned)", input: Input::Corpus, run: |p| decode(&p.bytes) },
         Operation { name: "encode", input: Input::Corpus, run: encode },

@@ -47,6 +47,9 @@ fn dict_heavy_lazy_workloads_allocate_nothing() {
         let streamed =
             without_allocation("cursor_walk", || ops::cursor_walk(&corpus, options)).unwrap();
         assert_eq!(streamed, tally);
+        let read =
+            without_allocation("cursor_read", || ops::cursor_read(&corpus, options)).unwrap();
+        assert_eq!(read, tally);
 
         let generated = inputs::game_state_bytes(version);
         without_allocation("validate", || gdvariant::validate(&generated, options)).unwrap();
@@ -55,6 +58,9 @@ fn dict_heavy_lazy_workloads_allocate_nothing() {
         let streamed =
             without_allocation("cursor_walk", || ops::cursor_walk(&generated, options)).unwrap();
         assert_eq!(streamed, tally);
+        let read =
+            without_allocation("cursor_read", || ops::cursor_read(&generated, options)).unwrap();
+        assert_eq!(read, tally);
         assert!(tally.text_bytes > 100_000, "{tally:?}");
         let id = without_allocation("lookup", || ops::lookup(&generated, options, 5_001));
         assert_eq!(id, Ok(Some(5_001 * 7_919)));

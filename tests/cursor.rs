@@ -14,6 +14,7 @@ mod common;
 use common::{corpus_files, options_for, with_big_stack};
 use gdvariant::{
     Error, Options, VariantRef, Version, view::Cursor, view::Element, view::Event, view::ObjectRef,
+    view::Read,
 };
 
 /// One event, reduced to what can be compared.
@@ -155,10 +156,34 @@ fn align_empty_closes(bytes: &[u8], options: Options, cursor: &[Seen], reference
     }
 }
 
+/// `Cursor::next_read` gives the steps of the cursor's events, each leaf's value the one its
+/// element reads, and the same error at the same place.
+fn check_reads(bytes: &[u8], options: Options, what: &str) {
+    let describe_event = |event: Result<Event<'_>, Error>| match event {
+        Ok(Event::Leaf(element)) => format!("leaf {:?}", element.value()),
+        Ok(Event::Open { value, .. }) => format!("open {value:?}"),
+        Ok(Event::Property(name)) => format!("property {name:?}"),
+        Ok(Event::Close { .. }) => String::from("close"),
+        Err(error) => format!("error {error:?}"),
+    };
+    let describe_read = |read: Result<Read<'_>, Error>| match read {
+        Ok(Read::Leaf(value)) => format!("leaf {value:?}"),
+        Ok(Read::Open(value)) => format!("open {value:?}"),
+        Ok(Read::Property(name)) => format!("property {name:?}"),
+        Ok(Read::Close) => String::from("close"),
+        Err(error) => format!("error {error:?}"),
+    };
+    let events: Vec<String> = Cursor::new(bytes, options).map(describe_event).collect();
+    let mut cursor = Cursor::new(bytes, options);
+    let reads: Vec<String> = std::iter::from_fn(|| cursor.next_read()).map(describe_read).collect();
+    assert_eq!(reads, events, "{what}");
+}
+
 /// The cursor fails exactly when `parse_prefix` (the structural walk) fails, with the same
 /// error, after events that are all good; otherwise its events are the iterators' and it ends
 /// where `parse_prefix` says the value ends.
 fn check(bytes: &[u8], options: Options, what: &str) {
+    check_reads(bytes, options, what);
     let cursor = cursor_events(bytes, options);
     match gdvariant::parse_prefix(bytes, options) {
         Err(error) => {

@@ -50,6 +50,21 @@ pub fn cursor_walk(bytes: &[u8], options: Options) -> gdvariant::Result<Tally> {
     Ok(tally)
 }
 
+/// [`cursor_walk`] through [`gdvariant::view::Cursor::next_read`], which gives each leaf's value
+/// read in the step that finds it.
+pub fn cursor_read(bytes: &[u8], options: Options) -> gdvariant::Result<Tally> {
+    let mut tally = Tally::default();
+    let mut cursor = gdvariant::view::Cursor::new(bytes, options);
+    while let Some(step) = cursor.next_read() {
+        match step? {
+            gdvariant::view::Read::Leaf(value) => visit(value, &mut tally)?,
+            gdvariant::view::Read::Open(_) => tally.values += 1,
+            _ => {}
+        }
+    }
+    Ok(tally)
+}
+
 fn visit(value: VariantRef<'_>, tally: &mut Tally) -> gdvariant::Result<()> {
     tally.values += 1;
     match value {

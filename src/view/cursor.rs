@@ -9,7 +9,9 @@
 //! What is checked is what container iteration checks: every header, count and length, the
 //! depth limit, `allow_objects` and object classes, with the same errors at the same offsets.
 //! A string's text is checked when the caller reads it ([`GdStr::to_str`]), or run
-//! [`validate`](crate::validate) first. The open containers are kept in a fixed array (8 KiB,
+//! [`validate`](crate::validate) first. [`Cursor::next_read`] gives the same steps with each
+//! leaf's value read in the step that finds it (a [`Read`]), for readers that want every value and
+//! not where it lies. The open containers are kept in a fixed array (8 KiB,
 //! enough for Godot's 1024 levels) inside the cursor: no recursion, no allocation.
 
 use core::iter::FusedIterator;
@@ -209,6 +211,36 @@ impl<'a> Cursor<'a> {
     /// The first structural problem in the skipped bytes; the cursor is then done.
     pub fn skip_container(&mut self) -> Result<Option<usize>> {
         self.core.skip_container()
+    }
+
+    /// The next step as a [`Read`]: the same steps as [`next`](Iterator::next), with each
+    /// leaf's value read in the step that finds it, once, where an [`Event::Leaf`] gives the
+    /// leaf's position and bytes and [`Element::value`] reads its head again. For a reader that
+    /// looks at every value and not at where it lies (an encoder, a printer, a sum). O(1) per
+    /// step, the same checks and errors as `next`; the two can be mixed.
+    ///
+    /// ```
+    /// use gdvariant::{view::Cursor, view::Read, Options};
+    ///
+    /// // Godot 4.6: var_to_bytes({"a": {"b": {"c": [1, 2, {"d": null}]}}, "e": []})
+    /// let bytes = include_bytes!("../../corpus/godot4/dict_nested.bin");
+    /// let (mut ints, mut keys) = (0, String::new());
+    /// let mut cursor = Cursor::new(bytes, Options::godot4());
+    /// while let Some(step) = cursor.next_read() {
+    ///     match step? {
+    ///         Read::Leaf(value) => match value.as_str() {
+    ///             Some(text) => keys.push_str(text),
+    ///             None => ints += value.as_int().unwrap_or(0),
+    ///         },
+    ///         Read::Open(_) | Read::Property(_) | Read::Close => {}
+    ///     }
+    /// }
+    /// assert_eq!((ints, keys.as_str()), (3, "abcde"));
+    /// # Ok::<(), gdvariant::Error>(())
+    /// ```
+    #[inline]
+    pub fn next_read(&mut self) -> Option<Result<Read<'a>>> {
+        self.core.next_read()
     }
 }
 
@@ -412,10 +444,7 @@ impl<'a, S: Stack> Core<'a, S> {
         }
     }
 
-    /// The next [`Read`]: what the cursor's [`Iterator`] gives, but with each leaf's value read
-    /// once, in this step, instead of its position (for writers that read every value). O(1)
-    /// per step, as `next`.
-    #[cfg(feature = "alloc")]
+    /// The next [`Read`] ([`Cursor::next_read`]).
     #[inline]
     pub(crate) fn next_read(&mut self) -> Option<Result<Read<'a>>> {
         self.give(|core| core.step::<Read<'a>>())
@@ -465,12 +494,14 @@ impl<'a> Step<'a> for Event<'a> {
     }
 }
 
-/// A step of [`Core::next_read`]: an [`Event`] whose leaves are their values, read once.
+/// One step of [`Cursor::next_read`]: an [`Event`] whose leaves are their values, read once.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Read<'a> {
-    /// A value that holds no other values.
+pub enum Read<'a> {
+    /// A value that holds no other values (everything but arrays, dictionaries and full
+    /// objects), read from its head in the step that found it.
     Leaf(VariantRef<'a>),
-    /// A container begins; its children follow, then [`Read::Close`].
+    /// An array, a dictionary or a full object begins. Its children follow (as for
+    /// [`Event::Open`]), then its [`Read::Close`].
     Open(VariantRef<'a>),
     /// The name of a full object's property; the property's value comes next.
     Property(GdStr<'a>),

@@ -49,7 +49,7 @@ pub(crate) mod walk;
 
 pub use self::array::{ArrayRef, Elements};
 pub use self::container_type::{Admission, ContainerType};
-pub use self::cursor::{Cursor, Event};
+pub use self::cursor::{Cursor, Event, Read};
 pub use self::dictionary::{DictionaryRef, Entries};
 pub use self::element::Element;
 pub use self::element_type::ElementType;
