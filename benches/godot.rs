@@ -3,7 +3,8 @@
 //! Writes the benchmark inputs (Godot 3 encoding) to a folder, then alternates, round by round
 //! (`GDV_BENCH_ROUNDS`, default 5): Godot 3.2.3's native `bytes2var` / `var2bytes` /
 //! `File.get_var` on them headless (`benches/godot/bench.gd`, Debian's `godot3-server`), then
-//! gdvariant on the same bytes in this process. Each side keeps, per workload, the best of
+//! gdvariant on the same bytes in this process (and Godot's `var2str` and `to_json` against our
+//! text and JSON of the same values). Each side keeps, per workload, the best of
 //! `GDV_BENCH_REPS` runs (default 5) in each round and the median of those over the rounds, so a
 //! burst of load hits both sides alike instead of one. Both sides free what they decode inside
 //! the timing. The table leads each input with the like-for-like row (owned decode against
@@ -110,6 +111,10 @@ fn run_godot(dir: &Path, reps: usize) -> Option<(String, HashMap<String, u64>)> 
         "decode/packed_f32_25m",
         "encode/dicts_corpus",
         "encode/game_state",
+        "text/dicts_corpus",
+        "text/game_state",
+        "json/dicts_corpus",
+        "json/game_state",
         "packets/relay",
         "packets/loop_only",
         "dump/get_var",
@@ -321,6 +326,34 @@ fn our_round(dir: &Path, reps: usize) -> Vec<Row> {
             ..workload
         };
         rows.push(encoding.row("encode", best_of(reps, || ops::encode(&owned, encode_options))));
+        // Output, written into a String kept between runs (as Godot's into its own String).
+        let value = gdvariant::parse(&bytes, options).expect("valid");
+        let mut out = String::with_capacity(bytes.len() * 4);
+        let mut write = |f: &dyn Fn(&mut String)| {
+            best_of(reps, || {
+                out.clear();
+                f(&mut out);
+                out.len()
+            })
+        };
+        let json = write(&|out| gdvariant::json::write_natural_json(value, out).expect("written"));
+        let lossless = write(&|out| gdvariant::json::write_json(value, out).expect("written"));
+        let text = write(&|out| {
+            gdvariant::text::write_text_as(value, Version::Godot3, out).expect("written");
+        });
+        let json_workload = Workload {
+            name: format!("{name} JSON"),
+            godot_key: Some(leak(format!("json/{name}"))),
+            ..workload.clone()
+        };
+        rows.push(json_workload.row("JSON (natural)", json));
+        rows.push(json_workload.row("JSON (lossless)", lossless));
+        let text_workload = Workload {
+            name: format!("{name} text"),
+            godot_key: Some(leak(format!("text/{name}"))),
+            ..workload
+        };
+        rows.push(text_workload.row("text (var2str)", text));
     }
 
     for name in ["packed_f32_1m", "packed_f32_25m"] {

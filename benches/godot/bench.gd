@@ -1,4 +1,4 @@
-# Times Godot 3's native decoder and encoder on the benchmark inputs, for `cargo bench --bench godot`.
+# Times Godot 3's native decoder, encoder, text form (var2str) and JSON (to_json) on the benchmark inputs, for `cargo bench --bench godot`.
 #
 # Run by the runner as `godot3-server --no-window -s benches/godot/bench.gd` with GDV_BENCH_DIR
 # (the folder of input files the runner wrote) and GDV_BENCH_REPS (best of how many runs).
@@ -21,6 +21,8 @@ func _init():
 		decode(name)
 	for name in ["dicts_corpus", "game_state"]:
 		encode(name)
+		text(name)
+		json(name)
 	packets()
 	dump()
 	print("GDV_DONE")
@@ -66,6 +68,32 @@ func encode(name):
 		var t1 = OS.get_ticks_usec()
 		best = min(best, t1 - t0)
 	result("encode/" + name, best)
+
+
+# var2str of the decoded input: Godot's text form.
+func text(name):
+	var value = bytes2var(read(name))
+	var best = 1 << 62
+	var out
+	for i in reps:
+		var t0 = OS.get_ticks_usec()
+		out = var2str(value)
+		var t1 = OS.get_ticks_usec()
+		best = min(best, t1 - t0)
+	result("text/" + name, best)
+
+
+# to_json of the decoded input: Godot's JSON.
+func json(name):
+	var value = bytes2var(read(name))
+	var best = 1 << 62
+	var out
+	for i in reps:
+		var t0 = OS.get_ticks_usec()
+		out = to_json(value)
+		var t1 = OS.get_ticks_usec()
+		best = min(best, t1 - t0)
+	result("json/" + name, best)
 
 
 # The relay's work, packet by packet: bytes2var, read "type", forward unless "ping". The packets
