@@ -33,13 +33,29 @@ pub fn encode(value: &Variant, options: EncodeOptions) -> Result<Vec<u8>, Encode
     value.encode(options)
 }
 
+/// Open containers [`Variant::encode`] tries first.
+const SHALLOW_NESTING: usize = 16;
+
 impl Variant {
     /// Encodes the value into a new `Vec<u8>`; see [`encode`](crate::encode).
     ///
     /// # Errors
     /// See [`encode`](crate::encode).
     pub fn encode(&self, options: EncodeOptions) -> Result<Vec<u8>, EncodeError> {
-        self.encode_into(Vec::new(), options)
+        // Most values nest a few levels: a writer with room for 16 open containers has 128
+        // bytes to set up where the full one fills 8 KiB, which is most of the work of writing
+        // a small packet. A value nested deeper is written again by the full writer (at most
+        // twice the work), which gives the final answer.
+        let mut out = Vec::new();
+        let mut writer = Writer::<_, SHALLOW_NESTING>::with_nesting(&mut out, options);
+        match writer.value(self).and_then(|()| writer.finish().map(drop)) {
+            Ok(()) => Ok(out),
+            Err(EncodeError::DepthLimit) => {
+                out.clear();
+                self.encode_into(out, options)
+            }
+            Err(error) => Err(error),
+        }
     }
 
     /// Encodes the value at the end of `out` (a `Vec<u8>`, a [`SliceOutput`](crate::encoder::SliceOutput),
