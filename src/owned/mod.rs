@@ -115,6 +115,6 @@ pub use dictionary::Dictionary;
 pub use from_ref::decode;
 pub use lookup::LookupKey;
 pub use node_path::NodePath;
-pub use object::{Object, Signal};
+pub use object::{FullObject, Object, Signal};
 pub use string::GdString;
 pub use variant::Variant;

@@ -55,8 +55,9 @@ enum Repr {
     /// Unicode text of at most [`SHORT`] bytes, held in place: most keys and names, read
     /// without an allocation.
     Short { len: u8, bytes: [u8; SHORT] },
-    /// Longer Unicode text (all that Godot 4 holds).
-    Text(String),
+    /// Longer Unicode text (all that Godot 4 holds); a boxed `str` rather than a `String`, so a
+    /// `GdString` is 24 bytes (and a [`Variant`](crate::Variant) 32).
+    Text(Box<str>),
     /// Code points at least one of which is not a Unicode scalar value, as Godot 3's own bytes:
     /// each in its shortest form of up to 6 bytes. Never valid UTF-8.
     Extended(Box<[u8]>),
@@ -74,13 +75,13 @@ impl Repr {
                 slot.copy_from_slice(text.as_bytes());
                 Repr::Short { len, bytes }
             }
-            _ => Repr::Text(String::from(text)),
+            _ => Repr::Text(Box::from(text)),
         }
     }
 
     /// The canonical form of `text`, reusing its allocation when it is long.
     fn of_string(text: String) -> Repr {
-        if text.len() <= SHORT { Repr::of_str(&text) } else { Repr::Text(text) }
+        if text.len() <= SHORT { Repr::of_str(&text) } else { Repr::Text(text.into_boxed_str()) }
     }
 
     /// The text of a `Short` (always UTF-8: it was made from a `str`).
@@ -114,7 +115,7 @@ impl GdString {
     pub fn into_string(self) -> core::result::Result<String, GdString> {
         match self.0 {
             Repr::Short { len, bytes } => Ok(String::from(Repr::short_str(len, &bytes))),
-            Repr::Text(text) => Ok(text),
+            Repr::Text(text) => Ok(String::from(text)),
             extended => Err(GdString(extended)),
         }
     }
@@ -285,7 +286,7 @@ impl fmt::Debug for GdString {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.0 {
             Repr::Short { len, bytes } => fmt::Debug::fmt(Repr::short_str(*len, bytes), f),
-            Repr::Text(text) => fmt::Debug::fmt(text.as_str(), f),
+            Repr::Text(text) => fmt::Debug::fmt(&**text, f),
             Repr::Extended(bytes) => {
                 f.write_str("\"")?;
                 for code_point in CodePoints::new(bytes) {

@@ -186,7 +186,7 @@ fn the_counter_sees_allocations() {
     // And decode of a non-empty array allocates (its elements).
     let bytes = words(&[0x1C, 1, 2, 5]);
     let (value, info) = counted(|| gdvariant::decode(&bytes, Options::godot4()));
-    assert_eq!(value.unwrap(), Variant::Array(Array::from(vec![Variant::Int(5)])));
+    assert_eq!(value.unwrap(), Variant::from(Array::from(vec![Variant::Int(5)])));
     assert!(info.bytes_total >= 64, "{info:?}");
 }
 
