@@ -45,12 +45,12 @@ use crate::wire::utf8::{self, CodePoints};
 /// assert_eq!(GdString::from("t"), "t");
 /// # Ok::<(), gdvariant::Error>(())
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct GdString(Repr);
 
 /// What a [`GdString`] holds; never two forms of the same code points (text of at most
-/// [`SHORT`] bytes is always `Short`), so the derived `==` and `Hash` compare code points.
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// [`SHORT`] bytes is always `Short`), so the derived `==` compares code points.
+#[derive(Clone, PartialEq, Eq)]
 enum Repr {
     /// Unicode text of at most [`SHORT`] bytes, held in place: most keys and names, read
     /// without an allocation.
@@ -183,6 +183,16 @@ impl GdString {
     /// # Errors
     /// [`ErrorKind::InvalidUtf8`] when Godot refuses the string.
     pub(crate) fn from_view(s: &GdStr<'_>) -> Result<GdString> {
+        // Short ASCII without NUL, the common case (keys, names): the raw bytes are the text (no
+        // byte order mark to skip, no NUL to cut at), and ASCII is UTF-8, so they go in place.
+        let raw = s.raw_bytes();
+        if raw.len() <= SHORT && raw.iter().all(|&b| b.wrapping_sub(1) < 0x7F) {
+            let mut bytes = [0u8; SHORT];
+            if let (Some(place), Ok(len)) = (bytes.get_mut(..raw.len()), u8::try_from(raw.len())) {
+                place.copy_from_slice(raw);
+                return Ok(GdString(Repr::Short { len, bytes }));
+            }
+        }
         match s.to_str() {
             Ok(text) => Ok(GdString(Repr::of_str(text))),
             Err(error) if matches!(error.kind(), ErrorKind::NotUnicode | ErrorKind::Overlong) => {
@@ -190,6 +200,15 @@ impl GdString {
             }
             Err(error) => Err(error),
         }
+    }
+}
+
+impl core::hash::Hash for GdString {
+    /// The bytes of [`as_bytes`](Self::as_bytes) (so by code point, as `==`), as `str` hashes
+    /// its text: a `GdString` and the `str` of the same text hash alike.
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        state.write(self.as_bytes());
+        state.write_u8(0xff);
     }
 }
 
