@@ -81,7 +81,7 @@ use leaf::*;
 /// With [`Options::with_game_view`](crate::Options::with_game_view), typed containers come out
 /// as the game holds them (elements and keys converted or dropped, as in Godot 4.6; see
 /// [`game`](crate::game)); what the game makes can be larger than the bytes, so the allocation
-/// bound is then 160 bytes per input byte, and a value only the running game knows is
+/// bound is then 192 bytes per input byte, and a value only the running game knows is
 /// [`ErrorKind::GameDependent`].
 ///
 /// ```
