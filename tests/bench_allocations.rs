@@ -131,3 +131,33 @@ fn packed_views_allocate_nothing_at_any_alignment() {
         }
     }
 }
+
+/// The owned decode of the corpus case (an Array of 10,000 five-entry Dictionaries with short
+/// String keys and values) allocates per dictionary its box (which holds the hashes of up to 8
+/// keys) and its entries, and nothing per key or value: short strings live in place, and a
+/// `Variant` is 32 bytes, so an entry takes 64. A change that allocates per value, or grows
+/// `Variant` or `Dictionary`, fails here.
+#[test]
+fn owned_decode_of_the_corpus_case_allocates_per_dictionary_not_per_value() {
+    assert_eq!(std::mem::size_of::<Variant>(), 32);
+    for version in [Version::Godot3, Version::Godot4] {
+        let corpus = inputs::corpus_dicts(version);
+        let mut decoded = None;
+        let info = measure(|| decoded = Some(ops::decode(&corpus, Options::new(version))));
+        let value = decoded.expect("ran").unwrap();
+        let entities = value.as_array().expect("an array");
+        assert_eq!(entities.len(), 10_000);
+        assert!(entities.iter().all(|e| e.as_dictionary().is_some_and(|d| d.len() == 5)));
+        // 110,001 values: 2 allocations per dictionary; 4 besides (the array's box and
+        // elements, the decoder's own bookkeeping, freed when it returns).
+        let values = 1 + 10_000 * (1 + 5 * 2);
+        assert!(info.count_total <= 2 * 10_000 + 4, "{version:?}: {info:?} for {values} values");
+        // Per dictionary: its 176-byte box and 5 entries of 64 bytes; the array's 10,000 slots
+        // of 32 bytes.
+        let per_dictionary = 176 + 5 * 64;
+        assert!(
+            info.bytes_total <= 10_000 * (per_dictionary + 32) + 1_024,
+            "{version:?}: {info:?}"
+        );
+    }
+}

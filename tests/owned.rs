@@ -240,8 +240,11 @@ fn keys_that_never_match_or_hash_alike_cost_no_quadratic_work() {
 
 #[test]
 fn sizes_the_docs_state() {
-    // Variant: 64 bytes (large math types and dictionaries boxed). Writer: 8 bytes per container it can hold open.
-    assert_eq!(std::mem::size_of::<Variant>(), 64);
+    // Variant: 32 bytes (payloads over 24 bytes boxed), GdString 24, Object 16. Writer: 8 bytes
+    // per container it can hold open.
+    assert_eq!(std::mem::size_of::<Variant>(), 32);
+    assert_eq!(std::mem::size_of::<gdvariant::owned::GdString>(), 24);
+    assert_eq!(std::mem::size_of::<gdvariant::owned::Object>(), 16);
     let default = std::mem::size_of::<gdvariant::Writer<Vec<u8>>>();
     let light = std::mem::size_of::<gdvariant::Writer<Vec<u8>, 4>>();
     assert_eq!(default - light, 8 * (gdvariant::encoder::DEFAULT_NESTING - 4));

@@ -15,21 +15,18 @@ fn samples() -> Vec<(&'static str, Variant)> {
     typed.push(Variant::Int(3));
     let mut d = Dictionary::new();
     d.insert("a\n\"b", 1.5f64);
-    d.insert(Variant::Array(Array::new()), Variant::Dictionary(Box::default()));
+    d.insert(Variant::from(Array::new()), Variant::Dictionary(Box::default()));
     d.insert(
         Variant::from(vec![Variant::Nil, Variant::Float(0.25)]),
         Variant::Object(Object::Id(9)),
     );
     let mut td = Dictionary::typed(ElementType::ClassName("Node".into()), ElementType::Untyped);
     td.insert(Variant::Nil, Variant::Object(Object::Null));
-    let object = Object::Full {
-        class: "Node".into(),
-        properties: vec![
-            ("a".into(), Variant::Int(1)),
-            ("b".into(), Variant::from(vec![Variant::Bool(true)])),
-        ],
-    };
-    let empty_object = Object::Full { class: "R".into(), properties: vec![] };
+    let object = Object::full(
+        "Node",
+        vec![("a".into(), Variant::Int(1)), ("b".into(), Variant::from(vec![Variant::Bool(true)]))],
+    );
+    let empty_object = Object::full("R", vec![]);
     let leaves = Variant::from(vec![
         Variant::Nil,
         Variant::Bool(false),
@@ -39,10 +36,10 @@ fn samples() -> Vec<(&'static str, Variant)> {
         Variant::Vector2(Vector2 { x: 1.0, y: 2.5 }),
         Variant::Color(Color { r: 0.5, g: 0.25, b: 1.0, a: 1.0 }),
         Variant::StringName("n".into()),
-        Variant::NodePath(NodePath { names: vec!["a".into()], subnames: vec![], absolute: true }),
+        Variant::from(NodePath { names: vec!["a".into()], subnames: vec![], absolute: true }),
         Variant::Rid(4),
         Variant::Callable,
-        Variant::Signal(Signal { name: "sig".into(), object_id: 2 }),
+        Variant::from(Signal { name: "sig".into(), object_id: 2 }),
         Variant::PackedByteArray(vec![1, 2]),
         Variant::PackedFloat32Array(vec![0.5]),
         Variant::PackedStringArray(vec!["x".into()]),
@@ -51,13 +48,13 @@ fn samples() -> Vec<(&'static str, Variant)> {
     ]);
     let nested = Variant::from(vec![
         Variant::from(vec![Variant::from(vec![Variant::Int(1)])]),
-        Variant::Array(Array::new()),
+        Variant::from(Array::new()),
     ]);
     vec![
         ("nil", Variant::Nil),
-        ("empty array", Variant::Array(Array::new())),
+        ("empty array", Variant::from(Array::new())),
         ("empty dictionary", Variant::Dictionary(Box::default())),
-        ("typed array", Variant::Array(typed)),
+        ("typed array", Variant::from(typed)),
         ("dictionary", Variant::from(d)),
         ("typed dictionary", Variant::from(td)),
         ("object", Variant::Object(object)),

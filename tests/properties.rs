@@ -223,9 +223,9 @@ impl Seen {
                     self.visit(value, depth + 1);
                 }
             }
-            Variant::Object(Object::Full { properties, .. }) => {
+            Variant::Object(Object::Full(object)) => {
                 self.full_objects += 1;
-                properties.iter().for_each(|(_, v)| self.visit(v, depth + 1));
+                object.properties.iter().for_each(|(_, v)| self.visit(v, depth + 1));
             }
             _ => {}
         }
@@ -303,11 +303,11 @@ fn the_plain_arbitrary_impls_target_godot4_defaults() {
         let u = || Unstructured::new(bytes);
         let values = [
             ("Variant", Variant::arbitrary(&mut u())?),
-            ("Array", Array::arbitrary(&mut u()).map(Variant::Array)?),
+            ("Array", Array::arbitrary(&mut u()).map(Variant::from)?),
             ("Dictionary", Dictionary::arbitrary(&mut u()).map(Variant::from)?),
             ("Object", Object::arbitrary(&mut u()).map(Variant::Object)?),
-            ("NodePath", gdvariant::owned::NodePath::arbitrary(&mut u()).map(Variant::NodePath)?),
-            ("Signal", gdvariant::owned::Signal::arbitrary(&mut u()).map(Variant::Signal)?),
+            ("NodePath", gdvariant::owned::NodePath::arbitrary(&mut u()).map(Variant::from)?),
+            ("Signal", gdvariant::owned::Signal::arbitrary(&mut u()).map(Variant::from)?),
         ];
         Ok(values)
     };
@@ -329,7 +329,7 @@ fn containers_and_objects_generated_alone_round_trip() {
         let generate = |bytes: &[u8]| -> arbitrary::Result<_> {
             let u = || Unstructured::new(bytes);
             Ok([
-                Array::arbitrary_for(&mut u(), config.encode).map(Variant::Array)?,
+                Array::arbitrary_for(&mut u(), config.encode).map(Variant::from)?,
                 Dictionary::arbitrary_for(&mut u(), config.encode).map(Variant::from)?,
                 Object::arbitrary_for(&mut u(), config.encode).map(Variant::Object)?,
             ])

@@ -121,7 +121,8 @@ pub fn rewritten_by_godot(value: &Variant, full_objects: bool) -> bool {
             Variant::NodePath(path) => path.names.iter().chain(&path.subnames).any(bom_first),
             Variant::PackedStringArray(texts) => texts.iter().any(bom_first),
             Variant::Signal(signal) => bom(&signal.name),
-            Variant::Object(Object::Full { class, properties }) => {
+            Variant::Object(Object::Full(object)) => {
+                let (class, properties) = (&object.class, &object.properties);
                 stack.extend(properties.iter().map(|(_, v)| v));
                 bom(class) || properties.iter().any(|(name, _)| bom(name))
             }
@@ -192,8 +193,8 @@ pub fn holds_signalling_real(value: &Variant) -> bool {
             Variant::PackedVector4Array(p) => p.iter().for_each(|v| {
                 let _ = v.map(&mut push);
             }),
-            Variant::Object(Object::Full { properties, .. }) => {
-                stack.extend(properties.iter().map(|(_, v)| v))
+            Variant::Object(Object::Full(object)) => {
+                stack.extend(object.properties.iter().map(|(_, v)| v))
             }
             Variant::Array(array) => stack.extend(array.iter()),
             Variant::Dictionary(dictionary) => {

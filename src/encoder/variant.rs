@@ -141,15 +141,15 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
             V::String(s) => self.text(VariantType::String, self.readable(s)?)?,
             V::Vector2(v) => self.vector2(*v)?,
             V::Vector2i(v) => self.vector2i(*v)?,
-            V::Rect2(v) => self.rect2(*v)?,
+            V::Rect2(v) => self.rect2(**v)?,
             V::Rect2i(v) => self.rect2i(*v)?,
             V::Vector3(v) => self.vector3(*v)?,
             V::Vector3i(v) => self.vector3i(*v)?,
             V::Transform2D(v) => self.transform2d(**v)?,
-            V::Vector4(v) => self.vector4(*v)?,
+            V::Vector4(v) => self.vector4(**v)?,
             V::Vector4i(v) => self.vector4i(*v)?,
-            V::Plane(v) => self.plane(*v)?,
-            V::Quaternion(v) => self.quaternion(*v)?,
+            V::Plane(v) => self.plane(**v)?,
+            V::Quaternion(v) => self.quaternion(**v)?,
             V::Aabb(v) => self.aabb(**v)?,
             V::Basis(v) => self.basis(**v)?,
             V::Transform3D(v) => self.transform3d(**v)?,
@@ -168,7 +168,8 @@ impl<O: Output, const NESTING: usize> Writer<O, NESTING> {
             V::Rid(id) => self.rid(*id)?,
             V::Object(Object::Null) => self.null_object()?,
             V::Object(Object::Id(id)) => self.object_id(*id)?,
-            V::Object(Object::Full { class, properties }) => {
+            V::Object(Object::Full(full)) => {
+                let (class, properties) = (&full.class, &full.properties);
                 let count = u32::try_from(properties.len())
                     .map_err(|_| EncodeError::TooLarge { len: properties.len() })?;
                 self.begin_object(class, count)?;

@@ -324,7 +324,7 @@ impl<'u, 'a> Generator<'u, 'a> {
         let leaf_odds = if depth == 0 { 1u8 } else { 2 };
         if self.may_nest(depth) && !self.u.ratio(leaf_odds, leaf_odds.saturating_add(1))? {
             return match self.u.int_in_range(0u8..=2)? {
-                0 => self.array(depth).map(Variant::Array),
+                0 => self.array(depth).map(Variant::from),
                 1 => self.dictionary(depth).map(Variant::from),
                 _ => self.object(depth, Typed::Any).map(Variant::Object),
             };
@@ -366,17 +366,27 @@ impl<'u, 'a> Generator<'u, 'a> {
             T::String => V::String(gd_string(self.u, self.version)?),
             T::Vector2 => V::Vector2(self.reals(|v: Vector2<f32>| v.map(widen_exact))?),
             T::Vector2i => V::Vector2i(self.u.arbitrary()?),
-            T::Rect2 => V::Rect2(self.reals(|v: Rect2<f32>| v.map(widen_exact))?),
+            T::Rect2 => {
+                V::from(self.reals::<Rect2<f32>, Rect2<f64>>(|v: Rect2<f32>| v.map(widen_exact))?)
+            }
             T::Rect2i => V::Rect2i(self.u.arbitrary()?),
             T::Vector3 => V::Vector3(self.reals(|v: Vector3<f32>| v.map(widen_exact))?),
             T::Vector3i => V::Vector3i(self.u.arbitrary()?),
             T::Transform2D => {
                 V::Transform2D(Box::new(self.reals(|v: Transform2D<f32>| v.map(widen_exact))?))
             }
-            T::Vector4 => V::Vector4(self.reals(|v: Vector4<f32>| v.map(widen_exact))?),
+            T::Vector4 => V::from(
+                self.reals::<Vector4<f32>, Vector4<f64>>(|v: Vector4<f32>| v.map(widen_exact))?,
+            ),
             T::Vector4i => V::Vector4i(self.u.arbitrary()?),
-            T::Plane => V::Plane(self.reals(|v: Plane<f32>| v.map(widen_exact))?),
-            T::Quaternion => V::Quaternion(self.reals(|v: Quaternion<f32>| v.map(widen_exact))?),
+            T::Plane => {
+                V::from(self.reals::<Plane<f32>, Plane<f64>>(|v: Plane<f32>| v.map(widen_exact))?)
+            }
+            T::Quaternion => {
+                V::from(self.reals::<Quaternion<f32>, Quaternion<f64>>(|v: Quaternion<f32>| {
+                    v.map(widen_exact)
+                })?)
+            }
             T::Aabb => V::Aabb(Box::new(self.reals(|v: Aabb<f32>| v.map(widen_exact))?)),
             T::Basis => V::Basis(Box::new(self.reals(|v: Basis<f32>| v.map(widen_exact))?)),
             T::Transform3D => {
@@ -397,7 +407,7 @@ impl<'u, 'a> Generator<'u, 'a> {
                 {
                     path.absolute = false;
                 }
-                V::NodePath(path)
+                V::from(path)
             }
             T::Rid => match self.version {
                 Version::Godot3 => V::Rid(0),
@@ -405,9 +415,9 @@ impl<'u, 'a> Generator<'u, 'a> {
             },
             T::Object => V::Object(self.object(depth, Typed::Any)?),
             T::Callable => V::Callable,
-            T::Signal => V::Signal(Signal::arbitrary(self.u)?),
+            T::Signal => V::from(Signal::arbitrary(self.u)?),
             T::Dictionary => V::from(self.dictionary(depth)?),
-            T::Array => V::Array(self.array(depth)?),
+            T::Array => V::from(self.array(depth)?),
             T::PackedByteArray => V::PackedByteArray(self.packed(|u| u.arbitrary())?),
             T::PackedInt32Array => V::PackedInt32Array(self.packed(|u| u.arbitrary())?),
             T::PackedInt64Array => V::PackedInt64Array(self.packed(|u| u.arbitrary())?),
@@ -579,6 +589,6 @@ impl<'u, 'a> Generator<'u, 'a> {
             self.take_one();
             properties.push((String::from("script"), script));
         }
-        Ok(Object::Full { class, properties })
+        Ok(Object::full(class, properties))
     }
 }

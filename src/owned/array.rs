@@ -1,5 +1,6 @@
 //! [`Array`]: an owned array, with its element type.
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::fmt;
 use core::ops::{Deref, DerefMut};
@@ -83,6 +84,13 @@ impl DerefMut for Array {
 impl From<Vec<Variant>> for Array {
     fn from(elements: Vec<Variant>) -> Self {
         Array { element_type: ElementType::Untyped, elements }
+    }
+}
+
+impl From<Vec<Variant>> for Box<Array> {
+    /// An untyped array, boxed as [`Variant::Array`] holds it: `Variant::Array(vec.into())`.
+    fn from(elements: Vec<Variant>) -> Self {
+        Box::new(Array::from(elements))
     }
 }
 

@@ -23,7 +23,7 @@ pub(super) fn dictionary(dictionary: &Dictionary, f: &mut Formatter<'_>) -> fmt:
     print(Action::Dictionary(dictionary), f)
 }
 
-/// Writes `Full { class: .., properties: [..] }`.
+/// Writes `FullObject { class: .., properties: [..] }`.
 pub(super) fn full_object(
     class: &String,
     properties: &[(String, Variant)],
@@ -43,6 +43,8 @@ enum Action<'a> {
     Array(&'a Array),
     Dictionary(&'a Dictionary),
     Full(&'a String, &'a [(String, Variant)]),
+    /// `Full(FullObject { .. })`, as `Object::Full` derives it.
+    FullTuple(&'a String, &'a [(String, Variant)]),
     /// The elements of a list; `first`: none printed yet.
     Elements {
         rest: Iter<'a, Variant>,
@@ -146,8 +148,8 @@ fn print(root: Action<'_>, f: &mut Formatter<'_>) -> fmt::Result {
                     Variant::Dictionary(dictionary) => {
                         ("Dictionary", Action::Dictionary(dictionary))
                     }
-                    Variant::Object(Object::Full { class, properties }) => {
-                        ("Object", Action::Full(class, properties))
+                    Variant::Object(Object::Full(full)) => {
+                        ("Object", Action::FullTuple(&full.class, &full.properties))
                     }
                     // Holds no values: the derived `Debug` does not recurse.
                     other => {
@@ -192,8 +194,17 @@ fn print(root: Action<'_>, f: &mut Formatter<'_>) -> fmt::Result {
                     Action::Entries { rest: dictionary.entries.iter(), first: true },
                 ]);
             }
-            Action::Full(class, properties) => {
+            Action::FullTuple(class, properties) => {
                 out.text("Full")?;
+                actions.extend([
+                    Action::Text(")"),
+                    Action::FieldEnd,
+                    Action::Full(class, properties),
+                    Action::TupleField { first: true },
+                ]);
+            }
+            Action::Full(class, properties) => {
+                out.text("FullObject")?;
                 actions.extend([
                     Action::StructEnd,
                     Action::FieldEnd,

@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 use core::slice::Iter;
 
 use super::key_semantics::reals_equal;
-use super::{Array, Dictionary, Object, Variant};
+use super::{Array, Dictionary, FullObject, Object, Variant};
 use crate::wire::work;
 
 // ------------------------------------------------------------------------------------------
@@ -114,11 +114,9 @@ impl<'a> Copying<'a> {
 
     fn finish(self) -> Variant {
         match self {
-            Copying::Array { copy, .. } => Variant::Array(copy),
+            Copying::Array { copy, .. } => Variant::Array(Box::new(copy)),
             Copying::Dictionary { copy, .. } => Variant::Dictionary(copy),
-            Copying::Object { class, copy, .. } => {
-                Variant::Object(Object::Full { class, properties: copy })
-            }
+            Copying::Object { class, copy, .. } => Variant::Object(Object::full(class, copy)),
         }
     }
 }
@@ -128,8 +126,8 @@ fn open_copy(value: &Variant) -> Opened<'_> {
     match value {
         Variant::Array(array) => Opened::Open(Copying::array(array)),
         Variant::Dictionary(dictionary) => Opened::Open(Copying::dictionary(dictionary)),
-        Variant::Object(Object::Full { class, properties }) => {
-            Opened::Open(Copying::object(class, properties))
+        Variant::Object(Object::Full(full)) => {
+            Opened::Open(Copying::object(&full.class, &full.properties))
         }
         // Holds no values: the derived clone does not recurse.
         other => Opened::Done(other.clone()),
@@ -173,10 +171,10 @@ pub(super) fn clone_dictionary(dictionary: &Dictionary) -> Dictionary {
 }
 
 /// A deep copy of the properties of a full object. O(size); iterative.
-pub(super) fn clone_object(class: &str, properties: &[(String, Variant)]) -> Object {
+pub(super) fn clone_object(class: &str, properties: &[(String, Variant)]) -> FullObject {
     match copy(Copying::object(class, properties)) {
-        Copying::Object { class, copy, .. } => Object::Full { class, properties: copy },
-        _ => Object::Null,
+        Copying::Object { class, copy, .. } => FullObject { class, properties: copy },
+        _ => FullObject { class: String::new(), properties: Vec::new() },
     }
 }
 
@@ -242,14 +240,11 @@ fn open_pair<'a>(a: &'a Variant, b: &'a Variant, how: Compare) -> Result<Option<
             }
             Ok(Some(Pair::Entries(x.entries.iter(), y.entries.iter(), None)))
         }
-        (
-            V::Object(Object::Full { class: c1, properties: p1 }),
-            V::Object(Object::Full { class: c2, properties: p2 }),
-        ) => {
-            if c1 != c2 || p1.len() != p2.len() {
+        (V::Object(Object::Full(o1)), V::Object(Object::Full(o2))) => {
+            if o1.class != o2.class || o1.properties.len() != o2.properties.len() {
                 return Err(());
             }
-            Ok(Some(Pair::Properties(p1.iter(), p2.iter())))
+            Ok(Some(Pair::Properties(o1.properties.iter(), o2.properties.iter())))
         }
         _ => {
             if leaves_equal(a, b, how) {

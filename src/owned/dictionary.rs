@@ -51,8 +51,9 @@ pub struct Dictionary {
     pub value_type: ElementType<String>,
     /// The entries, in order.
     pub(super) entries: Vec<(Variant, Variant)>,
-    /// The hash of each entry's key under `rules` ([`NEVER`]: it equals no key), by position.
-    pub(super) hashes: Vec<u64>,
+    /// The hash of each entry's key under `rules` ([`NEVER`]: it equals no key), by position
+    /// (in place up to [`LINEAR`] entries: most dictionaries need no allocation for them).
+    pub(super) hashes: Hashes,
     /// The positions of the entries whose key can be found, by key hash, once there are more
     /// than [`LINEAR`] entries (boxed: most dictionaries have none).
     pub(super) index: Option<Box<HashTable<usize>>>,
@@ -61,6 +62,88 @@ pub struct Dictionary {
 
 /// Up to this many entries, a dictionary has no hash index: lookups scan the keys' hashes.
 const LINEAR: usize = 8;
+
+/// The hashes of a dictionary's keys, by position: up to [`LINEAR`] in place, more on the heap.
+#[derive(Clone)]
+pub(super) enum Hashes {
+    /// The first `len` of `hashes`.
+    Inline {
+        len: u8,
+        hashes: [u64; LINEAR],
+    },
+    Heap(Vec<u64>),
+}
+
+impl Hashes {
+    /// No hashes, with room for `capacity`.
+    fn with_capacity(capacity: usize) -> Hashes {
+        if capacity <= LINEAR {
+            Hashes::Inline { len: 0, hashes: [NEVER; LINEAR] }
+        } else {
+            Hashes::Heap(Vec::with_capacity(capacity))
+        }
+    }
+
+    /// The hashes, in order.
+    fn as_slice(&self) -> &[u64] {
+        match self {
+            Hashes::Inline { len, hashes } => hashes.get(..usize::from(*len)).unwrap_or(hashes),
+            Hashes::Heap(hashes) => hashes,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+
+    fn get(&self, position: usize) -> Option<&u64> {
+        self.as_slice().get(position)
+    }
+
+    /// Adds `hash` last, moving to the heap past [`LINEAR`] hashes.
+    fn push(&mut self, hash: u64) {
+        match self {
+            Hashes::Inline { len, hashes } => match hashes.get_mut(usize::from(*len)) {
+                Some(slot) => {
+                    *slot = hash;
+                    *len = len.saturating_add(1);
+                }
+                None => {
+                    let mut heap = Vec::with_capacity(LINEAR.saturating_mul(2));
+                    heap.extend_from_slice(hashes);
+                    heap.push(hash);
+                    *self = Hashes::Heap(heap);
+                }
+            },
+            Hashes::Heap(hashes) => hashes.push(hash),
+        }
+    }
+
+    /// Removes the last hash.
+    fn pop(&mut self) {
+        match self {
+            Hashes::Inline { len, .. } => *len = len.saturating_sub(1),
+            Hashes::Heap(hashes) => {
+                hashes.pop();
+            }
+        }
+    }
+
+    /// Removes the hash at `position` (in bounds), moving the later ones up.
+    fn remove(&mut self, position: usize) {
+        match self {
+            Hashes::Inline { len, hashes } => {
+                if let Some(tail) = hashes.get_mut(position..usize::from(*len)) {
+                    tail.rotate_left(1);
+                    *len = len.saturating_sub(1);
+                }
+            }
+            Hashes::Heap(hashes) => {
+                hashes.remove(position);
+            }
+        }
+    }
+}
 
 /// What [`Dictionary::settle`] did with a value.
 pub(crate) enum Settled {
@@ -97,7 +180,7 @@ impl Dictionary {
             key_type,
             value_type,
             entries: Vec::new(),
-            hashes: Vec::new(),
+            hashes: Hashes::with_capacity(0),
             index: None,
             rules,
         }
@@ -114,7 +197,7 @@ impl Dictionary {
             key_type,
             value_type,
             entries: Vec::with_capacity(capacity),
-            hashes: Vec::with_capacity(capacity),
+            hashes: Hashes::with_capacity(capacity),
             index: (capacity > LINEAR).then(|| Box::new(HashTable::with_capacity(capacity))),
             rules,
         }
@@ -228,7 +311,7 @@ impl Dictionary {
 
     /// The hash of each key, by position ([`NEVER`] for keys that equal no key).
     pub(crate) fn key_hashes(&self) -> &[u64] {
-        &self.hashes
+        self.hashes.as_slice()
     }
 
     /// The position of `key` among the entries.
@@ -253,7 +336,8 @@ impl Dictionary {
         match &self.index {
             Some(table) => table.find(hash, |&position| equal(position)).copied(),
             None => {
-                let hashes = self.hashes.get(..limit).unwrap_or(&self.hashes);
+                let all = self.hashes.as_slice();
+                let hashes = all.get(..limit).unwrap_or(all);
                 work::add(hashes.len());
                 hashes.iter().enumerate().find(|&(p, &h)| h == hash && equal(p)).map(|(p, _)| p)
             }
@@ -290,7 +374,7 @@ impl Dictionary {
         }
         let table = self.index.get_or_insert_with(Box::default);
         table.clear();
-        let hashes = &self.hashes;
+        let hashes = self.hashes.as_slice();
         work::add(hashes.len());
         for (position, &hash) in hashes.iter().enumerate() {
             if hash != NEVER {

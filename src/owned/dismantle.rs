@@ -78,8 +78,8 @@ fn empty(value: &mut Variant, budget: u8) {
                 None => take_apart(Top::Entries(entries)),
             }
         }
-        Variant::Object(Object::Full { properties, .. }) if !properties.is_empty() => {
-            let properties = core::mem::take(properties);
+        Variant::Object(Object::Full(full)) if !full.properties.is_empty() => {
+            let properties = core::mem::take(&mut full.properties);
             match below {
                 Some(budget) => drop_properties(properties, budget),
                 None => take_apart(Top::Properties(properties)),
@@ -101,7 +101,7 @@ fn holds_values(value: &Variant) -> bool {
     match value {
         Variant::Array(array) => !array.elements.is_empty(),
         Variant::Dictionary(dictionary) => !dictionary.entries.is_empty(),
-        Variant::Object(Object::Full { properties, .. }) => !properties.is_empty(),
+        Variant::Object(Object::Full(full)) => !full.properties.is_empty(),
         _ => false,
     }
 }
@@ -118,7 +118,7 @@ fn children(value: &mut Variant) -> Option<Children<'_>> {
     match value {
         Variant::Array(array) => Some(Children::Elements(&mut array.elements)),
         Variant::Dictionary(dictionary) => Some(Children::Entries(&mut dictionary.entries)),
-        Variant::Object(Object::Full { properties, .. }) => Some(Children::Properties(properties)),
+        Variant::Object(Object::Full(full)) => Some(Children::Properties(&mut full.properties)),
         _ => None,
     }
 }

@@ -166,7 +166,7 @@ pub(crate) fn leaf_hash(value: &Variant, rules: KeyRules) -> u64 {
     let real = |c: f64, state: &mut FoldHasher<'static>| hash_float(narrow_real(c), state);
     let state = &mut state;
     match value {
-        V::Object(Object::Id(_) | Object::Full { .. }) => return NEVER,
+        V::Object(Object::Id(_) | Object::Full(_)) => return NEVER,
         V::Array(_) | V::Dictionary(_) => return key_hash(value, rules),
         V::Nil | V::Callable | V::Object(Object::Null) => {}
         V::Bool(b) => b.hash(state),

@@ -29,7 +29,7 @@
 //!   points cannot be made owned ([`ErrorKind::NotUnicode`](crate::ErrorKind::NotUnicode)).
 //!
 //! Costs: conversion and encoding are O(n) in the bytes of the value; conversion allocates at
-//! most 32 bytes per input byte (`decode`'s docs), 160 with the game view (what the game makes of
+//! most 32 bytes per input byte (`decode`'s docs), 192 with the game view (what the game makes of
 //! a value can be larger than its bytes). A [`Dictionary`] keeps a hash of each of its
 //! keys, computed once when the key goes in from the hashes of what the key holds (a nested
 //! dictionary's keys are not hashed again), so lookups and inserts are O(1) expected after the
@@ -115,6 +115,6 @@ pub use dictionary::Dictionary;
 pub use from_ref::decode;
 pub use lookup::LookupKey;
 pub use node_path::NodePath;
-pub use object::{Object, Signal};
+pub use object::{FullObject, Object, Signal};
 pub use string::GdString;
 pub use variant::Variant;

@@ -1,5 +1,6 @@
 //! [`Object`] and [`Signal`]: owned objects and signals.
 
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
@@ -8,10 +9,12 @@ use super::Variant;
 
 /// An `Object` as the format carries it.
 ///
-/// Cloning, `==` and `Debug` are iterative (as derived otherwise). Dropping takes apart the
-/// arrays and dictionaries inside a full object without deep recursion; full objects nested
-/// directly in full objects are dropped one call per level.
-#[derive(Default)]
+/// 16 bytes: a full object's class and properties are boxed ([`FullObject`]), so an `Object`
+/// sits in a [`Variant`] without making it larger. Cloning, `==` and `Debug` are iterative (as
+/// derived otherwise). Dropping takes apart the arrays and dictionaries inside a full object
+/// without deep recursion; full objects nested directly in full objects are dropped one call per
+/// level.
+#[derive(Default, Clone, PartialEq, Debug)]
 pub enum Object {
     /// A null (or freed) object. Godot 3.2.3+ and 4.x encode it as `Nil`, so it reads back as
     /// [`Variant::Nil`].
@@ -20,46 +23,46 @@ pub enum Object {
     /// An object sent by instance id (Godot's `EncodedObjectAsID`), as 64 raw bits.
     Id(u64),
     /// A full object: its class and its stored properties in wire order (needs full objects to
-    /// encode, and `allow_objects` to decode).
-    Full {
-        /// The class name, such as `"Resource"`.
-        class: String,
-        /// The properties: names and values, in wire order.
-        properties: Vec<(String, Variant)>,
-    },
+    /// encode, and `allow_objects` to decode). Make one with [`Object::full`].
+    Full(Box<FullObject>),
 }
 
-impl Clone for Object {
+impl Object {
+    /// A full object of `class` with `properties` (names and values, in wire order).
+    pub fn full(class: impl Into<String>, properties: Vec<(String, Variant)>) -> Object {
+        Object::Full(Box::new(FullObject { class: class.into(), properties }))
+    }
+}
+
+/// A full object's class and properties (the payload of [`Object::Full`]).
+///
+/// Cloning, `==` and `Debug` are iterative (as derived otherwise).
+pub struct FullObject {
+    /// The class name, such as `"Resource"`.
+    pub class: String,
+    /// The properties: names and values, in wire order.
+    pub properties: Vec<(String, Variant)>,
+}
+
+impl Clone for FullObject {
+    /// A deep copy, iterative. O(size).
     fn clone(&self) -> Self {
-        match self {
-            Object::Null => Object::Null,
-            Object::Id(id) => Object::Id(*id),
-            Object::Full { class, properties } => super::deep::clone_object(class, properties),
-        }
+        super::deep::clone_object(&self.class, &self.properties)
     }
 }
 
-impl PartialEq for Object {
+impl PartialEq for FullObject {
+    /// The same class and the same properties in order (`f64` equality). Iterative.
     fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Object::Null, Object::Null) => true,
-            (Object::Id(a), Object::Id(b)) => a == b,
-            (
-                Object::Full { class: c1, properties: p1 },
-                Object::Full { class: c2, properties: p2 },
-            ) => c1 == c2 && super::deep::properties_equal(p1, p2),
-            _ => false,
-        }
+        self.class == other.class
+            && super::deep::properties_equal(&self.properties, &other.properties)
     }
 }
 
-impl fmt::Debug for Object {
+impl fmt::Debug for FullObject {
+    /// `Full { class: .., properties: [..] }`. Iterative.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Object::Null => f.write_str("Null"),
-            Object::Id(id) => f.debug_tuple("Id").field(id).finish(),
-            Object::Full { class, properties } => super::debug::full_object(class, properties, f),
-        }
+        super::debug::full_object(&self.class, &self.properties, f)
     }
 }
 

@@ -45,18 +45,19 @@ use crate::wire::utf8::{self, CodePoints};
 /// assert_eq!(GdString::from("t"), "t");
 /// # Ok::<(), gdvariant::Error>(())
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct GdString(Repr);
 
 /// What a [`GdString`] holds; never two forms of the same code points (text of at most
-/// [`SHORT`] bytes is always `Short`), so the derived `==` and `Hash` compare code points.
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// [`SHORT`] bytes is always `Short`), so the derived `==` compares code points.
+#[derive(Clone, PartialEq, Eq)]
 enum Repr {
     /// Unicode text of at most [`SHORT`] bytes, held in place: most keys and names, read
     /// without an allocation.
     Short { len: u8, bytes: [u8; SHORT] },
-    /// Longer Unicode text (all that Godot 4 holds).
-    Text(String),
+    /// Longer Unicode text (all that Godot 4 holds); a boxed `str` rather than a `String`, so a
+    /// `GdString` is 24 bytes (and a [`Variant`](crate::Variant) 32).
+    Text(Box<str>),
     /// Code points at least one of which is not a Unicode scalar value, as Godot 3's own bytes:
     /// each in its shortest form of up to 6 bytes. Never valid UTF-8.
     Extended(Box<[u8]>),
@@ -74,13 +75,13 @@ impl Repr {
                 slot.copy_from_slice(text.as_bytes());
                 Repr::Short { len, bytes }
             }
-            _ => Repr::Text(String::from(text)),
+            _ => Repr::Text(Box::from(text)),
         }
     }
 
     /// The canonical form of `text`, reusing its allocation when it is long.
     fn of_string(text: String) -> Repr {
-        if text.len() <= SHORT { Repr::of_str(&text) } else { Repr::Text(text) }
+        if text.len() <= SHORT { Repr::of_str(&text) } else { Repr::Text(text.into_boxed_str()) }
     }
 
     /// The text of a `Short` (always UTF-8: it was made from a `str`).
@@ -114,7 +115,7 @@ impl GdString {
     pub fn into_string(self) -> core::result::Result<String, GdString> {
         match self.0 {
             Repr::Short { len, bytes } => Ok(String::from(Repr::short_str(len, &bytes))),
-            Repr::Text(text) => Ok(text),
+            Repr::Text(text) => Ok(String::from(text)),
             extended => Err(GdString(extended)),
         }
     }
@@ -182,6 +183,16 @@ impl GdString {
     /// # Errors
     /// [`ErrorKind::InvalidUtf8`] when Godot refuses the string.
     pub(crate) fn from_view(s: &GdStr<'_>) -> Result<GdString> {
+        // Short ASCII without NUL, the common case (keys, names): the raw bytes are the text (no
+        // byte order mark to skip, no NUL to cut at), and ASCII is UTF-8, so they go in place.
+        let raw = s.raw_bytes();
+        if raw.len() <= SHORT && raw.iter().all(|&b| b.wrapping_sub(1) < 0x7F) {
+            let mut bytes = [0u8; SHORT];
+            if let (Some(place), Ok(len)) = (bytes.get_mut(..raw.len()), u8::try_from(raw.len())) {
+                place.copy_from_slice(raw);
+                return Ok(GdString(Repr::Short { len, bytes }));
+            }
+        }
         match s.to_str() {
             Ok(text) => Ok(GdString(Repr::of_str(text))),
             Err(error) if matches!(error.kind(), ErrorKind::NotUnicode | ErrorKind::Overlong) => {
@@ -189,6 +200,15 @@ impl GdString {
             }
             Err(error) => Err(error),
         }
+    }
+}
+
+impl core::hash::Hash for GdString {
+    /// The bytes of [`as_bytes`](Self::as_bytes) (so by code point, as `==`), as `str` hashes
+    /// its text: a `GdString` and the `str` of the same text hash alike.
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        state.write(self.as_bytes());
+        state.write_u8(0xff);
     }
 }
 
@@ -285,7 +305,7 @@ impl fmt::Debug for GdString {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.0 {
             Repr::Short { len, bytes } => fmt::Debug::fmt(Repr::short_str(*len, bytes), f),
-            Repr::Text(text) => fmt::Debug::fmt(text.as_str(), f),
+            Repr::Text(text) => fmt::Debug::fmt(&**text, f),
             Repr::Extended(bytes) => {
                 f.write_str("\"")?;
                 for code_point in CodePoints::new(bytes) {

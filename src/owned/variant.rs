@@ -15,8 +15,14 @@ use crate::view::math::{
 ///
 /// The owned twin of [`VariantRef`](crate::VariantRef), with the same variants. Real-valued math
 /// types hold `f64` components (exact for the `f32` of single-precision builds, see the
-/// [module docs](crate::owned)); the larger ones, and dictionaries, are boxed, as in Godot,
-/// which keeps a `Variant` at 64 bytes. `PartialEq` compares structurally with `f64` equality (so a NaN is not equal to
+/// [module docs](crate::owned)); every payload larger than 24 bytes is boxed (the math types of
+/// 32 bytes and more, `NodePath`, `Signal`, arrays, dictionaries, and a full object's class and
+/// properties), which keeps a
+/// `Variant` at 32 bytes on 64-bit targets: the scalars, strings of up to 22 bytes, `Vector2`,
+/// `Vector3`, `Color` and the packed arrays sit in place, and a dictionary entry is 64 bytes.
+/// `Variant::from` boxes for you (`Variant::from(Rect2 { .. })`, `Variant::from(array)`), and
+/// a boxed payload matches through `*`/`**` (`Variant::Rect2(r) => r.size`).
+/// `PartialEq` compares structurally with `f64` equality (so a NaN is not equal to
 /// itself); [`Variant::same`] compares bit for bit, and [`Dictionary`] keys use Godot's key
 /// equality.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -38,7 +44,7 @@ pub enum Variant {
     /// `Vector2i` (Godot 4).
     Vector2i(Vector2<i32>),
     /// `Rect2`.
-    Rect2(Rect2<f64>),
+    Rect2(Box<Rect2<f64>>),
     /// `Rect2i` (Godot 4).
     Rect2i(Rect2<i32>),
     /// `Vector3`.
@@ -48,13 +54,13 @@ pub enum Variant {
     /// `Transform2D`.
     Transform2D(Box<Transform2D<f64>>),
     /// `Vector4` (Godot 4).
-    Vector4(Vector4<f64>),
+    Vector4(Box<Vector4<f64>>),
     /// `Vector4i` (Godot 4).
     Vector4i(Vector4<i32>),
     /// `Plane`.
-    Plane(Plane<f64>),
+    Plane(Box<Plane<f64>>),
     /// `Quaternion` (Godot 3: `Quat`).
-    Quaternion(Quaternion<f64>),
+    Quaternion(Box<Quaternion<f64>>),
     /// `AABB`.
     Aabb(Box<Aabb<f64>>),
     /// `Basis`.
@@ -68,7 +74,7 @@ pub enum Variant {
     /// `StringName` (Godot 4).
     StringName(GdString),
     /// `NodePath`.
-    NodePath(NodePath),
+    NodePath(Box<NodePath>),
     /// `RID`: its id (Godot 3 does not put the id on the wire: it reads as 0 and is not written).
     Rid(u64),
     /// `Object`.
@@ -76,11 +82,11 @@ pub enum Variant {
     /// `Callable` (Godot 4): Godot writes the header alone, so there is nothing to hold.
     Callable,
     /// `Signal` (Godot 4).
-    Signal(Signal),
+    Signal(Box<Signal>),
     /// `Dictionary` (boxed: with its declared types it is larger than the other payloads).
     Dictionary(Box<Dictionary>),
-    /// `Array`.
-    Array(Array),
+    /// `Array` (boxed: with its element type it is larger than the other payloads).
+    Array(Box<Array>),
     /// `PackedByteArray` (Godot 3: `PoolByteArray`).
     PackedByteArray(Vec<u8>),
     /// `PackedInt32Array` (Godot 3: `PoolIntArray`).
@@ -102,6 +108,10 @@ pub enum Variant {
     /// `PackedVector4Array` (Godot 4.3+).
     PackedVector4Array(Vec<Vector4<f64>>),
 }
+
+// The size the docs promise, on 64-bit targets.
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(size_of::<Variant>() == 32);
 
 impl Variant {
     /// The value's type.
@@ -196,7 +206,7 @@ impl Variant {
     /// The array, if this is one.
     pub fn as_array(&self) -> Option<&Array> {
         match self {
-            Variant::Array(a) => Some(a),
+            Variant::Array(a) => Some(&**a),
             _ => None,
         }
     }
@@ -204,7 +214,7 @@ impl Variant {
     /// The array, mutably, if this is one.
     pub fn as_array_mut(&mut self) -> Option<&mut Array> {
         match self {
-            Variant::Array(a) => Some(a),
+            Variant::Array(a) => Some(&mut **a),
             _ => None,
         }
     }
@@ -212,7 +222,7 @@ impl Variant {
     /// The dictionary, if this is one.
     pub fn as_dictionary(&self) -> Option<&Dictionary> {
         match self {
-            Variant::Dictionary(d) => Some(d),
+            Variant::Dictionary(d) => Some(&**d),
             _ => None,
         }
     }
@@ -220,7 +230,7 @@ impl Variant {
     /// The dictionary, mutably, if this is one.
     pub fn as_dictionary_mut(&mut self) -> Option<&mut Dictionary> {
         match self {
-            Variant::Dictionary(d) => Some(d),
+            Variant::Dictionary(d) => Some(&mut **d),
             _ => None,
         }
     }
@@ -256,17 +266,28 @@ from_impls! {
     GdString => |v| Variant::String(v),
     Vector2<f64> => |v| Variant::Vector2(v),
     Vector2<i32> => |v| Variant::Vector2i(v),
+    Rect2<f64> => |v| Variant::Rect2(Box::new(v)),
+    Rect2<i32> => |v| Variant::Rect2i(v),
     Vector3<f64> => |v| Variant::Vector3(v),
     Vector3<i32> => |v| Variant::Vector3i(v),
-    Vector4<f64> => |v| Variant::Vector4(v),
+    Transform2D<f64> => |v| Variant::Transform2D(Box::new(v)),
+    Vector4<f64> => |v| Variant::Vector4(Box::new(v)),
     Vector4<i32> => |v| Variant::Vector4i(v),
+    Plane<f64> => |v| Variant::Plane(Box::new(v)),
+    Quaternion<f64> => |v| Variant::Quaternion(Box::new(v)),
+    Aabb<f64> => |v| Variant::Aabb(Box::new(v)),
+    Basis<f64> => |v| Variant::Basis(Box::new(v)),
+    Transform3D<f64> => |v| Variant::Transform3D(Box::new(v)),
+    Projection<f64> => |v| Variant::Projection(Box::new(v)),
     Color<f32> => |v| Variant::Color(v),
-    NodePath => |v| Variant::NodePath(v),
+    NodePath => |v| Variant::NodePath(Box::new(v)),
     Object => |v| Variant::Object(v),
-    Signal => |v| Variant::Signal(v),
-    Array => |v| Variant::Array(v),
+    Signal => |v| Variant::Signal(Box::new(v)),
+    Array => |v| Variant::Array(Box::new(v)),
+    Box<Array> => |v| Variant::Array(v),
     Dictionary => |v| Variant::Dictionary(Box::new(v)),
-    Vec<Variant> => |v| Variant::Array(Array::from(v)),
+    Box<Dictionary> => |v| Variant::Dictionary(v),
+    Vec<Variant> => |v| Variant::Array(Box::new(Array::from(v))),
     Vec<u8> => |v| Variant::PackedByteArray(v),
     Vec<i32> => |v| Variant::PackedInt32Array(v),
     Vec<i64> => |v| Variant::PackedInt64Array(v),

@@ -154,7 +154,8 @@ impl Serialize for Object {
         match self {
             Object::Null => serializer.serialize_unit_variant(OBJECT, 0, null),
             Object::Id(object_id) => serializer.serialize_newtype_variant(OBJECT, 1, id, object_id),
-            Object::Full { class, properties } => {
+            Object::Full(object) => {
+                let (class, properties) = (&object.class, &object.properties);
                 let properties = Seq(
                     properties.len(),
                     properties.iter().map(|(name, value)| Pair(name.as_str(), value)),

@@ -69,8 +69,8 @@ fn the_writer_counts_values() {
     let value = gdvariant::decode(&bytes, Options::godot4()).unwrap();
     assert_eq!(
         value,
-        Variant::Array(Array::from(vec![
-            Variant::Array(Array::from(vec![Variant::Int(1)])),
+        Variant::from(Array::from(vec![
+            Variant::from(Array::from(vec![Variant::Int(1)])),
             Variant::Int(2)
         ]))
     );
@@ -127,7 +127,8 @@ fn properties_alternate_names_and_values() {
         w.begin_object("RefCounted", 0)
     });
     let value = gdvariant::decode(&bytes, Options::godot4().with_allow_objects(true)).unwrap();
-    let Variant::Object(Object::Full { class, properties }) = value else { panic!("{value:?}") };
+    let Variant::Object(Object::Full(object)) = value else { panic!("{value:?}") };
+    let (class, properties) = (object.class, object.properties);
     assert_eq!(class, "Resource");
     let names: Vec<&str> = properties.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["a", "b", "c"]);

@@ -12,9 +12,9 @@ fn nested_arrays(w: &mut W, levels: usize) -> Step {
 
 /// The owned form of [`nested_arrays`].
 fn nested_variant(levels: usize) -> Variant {
-    let mut value = Variant::Array(Array::new());
+    let mut value = Variant::from(Array::new());
     for _ in 1..levels {
-        value = Variant::Array(Array::from(vec![value]));
+        value = Variant::from(Array::from(vec![value]));
     }
     value
 }

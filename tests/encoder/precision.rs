@@ -34,14 +34,14 @@ fn double_precision_output_is_read_as_double() {
     // Every real-valued type and packed vector array carries the flag; Color, float and the
     // integer types do not change.
     let values = [
-        Variant::Rect2(Rect2 {
+        Variant::from(Rect2 {
             position: Vector2 { x: 0.1, y: 0.2 },
             size: Vector2 { x: 0.3, y: 0.4 },
         }),
         Variant::Transform2D(Box::default()),
-        Variant::Vector4(Vector4 { x: 0.1, y: 0.2, z: 0.3, w: 0.4 }),
-        Variant::Plane(Plane::default()),
-        Variant::Quaternion(Quaternion { x: 0.1, y: 0.0, z: 0.0, w: 1.0 }),
+        Variant::from(Vector4 { x: 0.1, y: 0.2, z: 0.3, w: 0.4 }),
+        Variant::from(Plane::default()),
+        Variant::from(Quaternion { x: 0.1, y: 0.0, z: 0.0, w: 1.0 }),
         Variant::Aabb(Box::default()),
         Variant::Basis(Box::default()),
         Variant::Transform3D(Box::default()),

@@ -19,7 +19,7 @@ fn godot4_only() -> Vec<(VariantType, Variant, Box<dyn Fn(&mut W) -> Step>)> {
             Variant::Vector3i(Vector3::default()),
             Box::new(|w| w.vector3i(Vector3::default())),
         ),
-        (T::Vector4, Variant::Vector4(Vector4::default()), Box::new(move |w| w.vector4(v4))),
+        (T::Vector4, Variant::from(Vector4::<f64>::default()), Box::new(move |w| w.vector4(v4))),
         (
             T::Vector4i,
             Variant::Vector4i(Vector4::default()),
@@ -32,7 +32,7 @@ fn godot4_only() -> Vec<(VariantType, Variant, Box<dyn Fn(&mut W) -> Step>)> {
         ),
         (T::StringName, Variant::StringName("a".into()), Box::new(|w| w.string_name("a"))),
         (T::Callable, Variant::Callable, Box::new(|w| w.callable())),
-        (T::Signal, Variant::Signal(Signal::default()), Box::new(|w| w.signal("s", 1))),
+        (T::Signal, Variant::from(Signal::default()), Box::new(|w| w.signal("s", 1))),
         (
             T::PackedInt64Array,
             Variant::PackedInt64Array(vec![1]),
@@ -71,7 +71,7 @@ fn every_type_godot3_lacks_is_refused_there() {
         assert_eq!(nested, refused(*ty), "{ty:?}");
         // Owned values.
         assert_eq!(gdvariant::encode(value, EncodeOptions::godot3()), Err(refused(*ty)), "{ty:?}");
-        let inside = Variant::Array(Array::from(vec![Variant::Nil, value.clone()]));
+        let inside = Variant::from(Array::from(vec![Variant::Nil, value.clone()]));
         assert_eq!(
             gdvariant::encode(&inside, EncodeOptions::godot3()),
             Err(refused(*ty)),
@@ -101,7 +101,7 @@ fn typed_containers_are_refused_in_godot3() {
         let full = g3.with_full_objects(true);
         assert_eq!(write_err(full, |w| w.begin_typed_array(ty.clone(), 0)), refused);
     }
-    let array = Variant::Array(Array::typed(ElementType::Builtin(VariantType::Int)));
+    let array = Variant::from(Array::typed(ElementType::Builtin(VariantType::Int)));
     assert_eq!(gdvariant::encode(&array, g3), Err(EncodeError::TypedContainerNotInVersion));
     let dictionary = Dictionary::typed(ElementType::Untyped, ElementType::ClassName("Node".into()));
     let dictionary = Variant::from(dictionary);
@@ -123,12 +123,12 @@ fn full_objects_need_the_option() {
             w.begin_object("Resource", 0)
         });
         assert_eq!(nested, needed);
-        let object = Variant::Object(Object::Full { class: "Resource".into(), properties: vec![] });
-        let in_array = Variant::Array(Array::from(vec![object.clone()]));
+        let object = Variant::Object(Object::full("Resource", vec![]));
+        let in_array = Variant::from(Array::from(vec![object.clone()]));
         assert_eq!(gdvariant::encode(&object, options), Err(needed));
         assert_eq!(gdvariant::encode(&in_array, options), Err(needed));
         // Ids and null objects need nothing.
-        let ids = Variant::Array(Array::from(vec![
+        let ids = Variant::from(Array::from(vec![
             Variant::Object(Object::Id(7)),
             Variant::Object(Object::Null),
         ]));

@@ -29,8 +29,8 @@ fn hostile_counts_allocate_nothing_lazily_and_o_n_when_decoded() {
                     Variant::Dictionary(d) => d.len(),
                     Variant::PackedStringArray(s) => s.len(),
                     Variant::NodePath(p) => p.names.len() + p.subnames.len(),
-                    Variant::Object(gdvariant::owned::Object::Full { properties, .. }) => {
-                        properties.len()
+                    Variant::Object(gdvariant::owned::Object::Full(object)) => {
+                        object.properties.len()
                     }
                     other => panic!("{what}: decoded {other:?}"),
                 };

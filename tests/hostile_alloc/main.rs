@@ -31,13 +31,13 @@
 //!    the validating walk over the whole value first (no allocation), after which every count
 //!    is true and its own stack of open containers is sized once from the value's depth (40
 //!    bytes a level). What remains is what the value holds, plus at most 2 bytes per input byte
-//!    reserved for elements that are not there: about 24 bytes per input byte for flat data (an
-//!    empty dictionary is a 64-byte `Variant` and a 128-byte box for 8 input bytes; an entry 128
-//!    bytes plus its key's 8-byte hash), and up to 29 for the densest inputs found (measured: 14
-//!    for 1025 nested arrays, 26 for 1025 dictionaries nested as keys or as values, 27.5 for
-//!    dictionaries whose key and value are both dictionaries, nested 1024 deep, 28 for a
-//!    1024-deep key decoded twice into one dictionary, 28.7 for a dictionary of 4000 repeated
-//!    `{}: {}` entries). The densest flat inputs of every container kind
+//!    reserved for elements that are not there: about 26 bytes per input byte for flat data (an
+//!    empty dictionary is a 32-byte `Variant` and a 176-byte box, which holds the hashes of up
+//!    to 8 keys, for 8 input bytes; an entry 64 bytes), and up to 30 for the densest inputs
+//!    found (measured: 17 for 1025 nested arrays, 24 for 1025 dictionaries nested as keys or as
+//!    values, 24.7 for a 1024-deep key decoded twice into one dictionary, 29.7 for a dictionary
+//!    of 4000 repeated `{}: {}` entries, whose 4000 slots and key hashes are reserved before the
+//!    repeats collapse). The densest flat inputs of every container kind
 //!    (`dense_inputs_decode_within_the_bound`), the deepest nested ones, and the shapes that
 //!    cost the most before (`hostile_shapes_decode_within_the_bound`: lying counts ahead of
 //!    dense contents, nested lying counts, `[[[...]]]`, `{}` and `{{}:{}}` repeated, repeated
@@ -186,7 +186,7 @@ fn the_counter_sees_allocations() {
     // And decode of a non-empty array allocates (its elements).
     let bytes = words(&[0x1C, 1, 2, 5]);
     let (value, info) = counted(|| gdvariant::decode(&bytes, Options::godot4()));
-    assert_eq!(value.unwrap(), Variant::Array(Array::from(vec![Variant::Int(5)])));
+    assert_eq!(value.unwrap(), Variant::from(Array::from(vec![Variant::Int(5)])));
     assert!(info.bytes_total >= 64, "{info:?}");
 }
 

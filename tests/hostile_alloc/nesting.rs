@@ -282,7 +282,7 @@ fn dictionary_operations_on_deep_keys_fit_a_small_stack() {
                 let dictionary = on_small_stack(move || {
                     // Moves the key in without copying it: the value is dropped on the big stack.
                     let mut d = dictionary;
-                    assert!(d.insert(Variant::Array(Array::new()), 0).is_none());
+                    assert!(d.insert(Variant::from(Array::new()), 0).is_none());
                     assert!(a.same(b) && b.same(a));
                     assert!(!a.same(&Variant::Nil));
                     let what = format!("shape {shape}, {fillers} fillers");
@@ -309,12 +309,12 @@ fn dictionary_operations_on_deep_keys_fit_a_small_stack() {
 /// values), built iteratively.
 fn deep_owned(shape: usize, levels: usize) -> Variant {
     let mut value = match shape {
-        0 => Variant::Array(Array::new()),
+        0 => Variant::from(Array::new()),
         _ => Variant::Dictionary(Box::default()),
     };
     for _ in 1..levels {
         value = match shape {
-            0 => Variant::Array(Array::from(vec![value])),
+            0 => Variant::from(Array::from(vec![value])),
             1 => {
                 let mut d = Dictionary::new();
                 d.insert(value, Variant::Nil);

@@ -134,7 +134,7 @@ fn the_representation_is_the_documented_one() {
 fn signalling_nans_survive_messagepack() {
     let snan32 = f32::from_bits(0x7fa0_0001);
     let snan64 = f64::from_bits(0x7ff4_0000_0000_0001);
-    let value = Variant::Array(gdvariant::owned::Array::from(vec![
+    let value = Variant::from(gdvariant::owned::Array::from(vec![
         Variant::Float(snan64),
         Variant::Color(Color { r: snan32, g: -0.0, b: f32::INFINITY, a: 1.0 }),
         Variant::PackedFloat32Array(vec![snan32, f32::NAN]),

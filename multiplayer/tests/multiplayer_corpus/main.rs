@@ -53,7 +53,7 @@ fn matches_description(got: &Variant, desc: &Json, version: gdvariant::Version) 
         Some("null") => matches!(got, Variant::Nil | Variant::Object(Object::Null)),
         Some("id") => *got == Variant::Object(Object::Id(desc["id"].as_u64().unwrap())),
         Some("full") => {
-            matches!(got, Variant::Object(Object::Full { class, .. }) if class == desc["class"].as_str().unwrap())
+            matches!(got, Variant::Object(Object::Full(object)) if object.class == desc["class"].as_str().unwrap())
         }
         _ => {
             let options = Options::new(version).with_allow_objects(true);

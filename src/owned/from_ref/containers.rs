@@ -188,7 +188,7 @@ pub(super) fn close(decoder: &mut Decoder<'_>, open: Open) -> (Variant, u64) {
                 ElementType::Untyped
             };
             let hash = if hashed { array_finish(hash, elements.len()) } else { NEVER };
-            (Variant::Array(Array { element_type, elements }), hash)
+            (Variant::Array(Box::new(Array { element_type, elements })), hash)
         }
         Container::Dictionary(dictionary) => {
             if decoder.options.game_view() && !dictionary.key_type.is_untyped() {
@@ -208,7 +208,7 @@ pub(super) fn close(decoder: &mut Decoder<'_>, open: Open) -> (Variant, u64) {
         }
         Container::Object(properties) => {
             let class = decoder.classes.pop().unwrap_or_default();
-            (Variant::Object(Object::Full { class, properties }), NEVER)
+            (Variant::Object(Object::full(class, properties)), NEVER)
         }
     }
 }

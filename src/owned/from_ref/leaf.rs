@@ -33,7 +33,7 @@ pub(super) fn strings(value: &VariantRef<'_>) -> Result<(Variant, usize)> {
                 }
             }
             let absolute = path.is_absolute();
-            (Variant::NodePath(NodePath { names, subnames, absolute }), all.position())
+            (Variant::NodePath(Box::new(NodePath { names, subnames, absolute })), all.position())
         }
         VariantRef::PackedStringArray(strings) => {
             let mut all = strings.iter();
@@ -61,15 +61,15 @@ pub(super) fn leaf(value: &VariantRef<'_>) -> Result<Variant> {
         R::StringName(s) => V::StringName(string(&s)?),
         R::Vector2(v) => V::Vector2(reals(&v)),
         R::Vector2i(v) => V::Vector2i(v),
-        R::Rect2(v) => V::Rect2(reals(&v)),
+        R::Rect2(v) => V::Rect2(Box::new(reals(&v))),
         R::Rect2i(v) => V::Rect2i(v),
         R::Vector3(v) => V::Vector3(reals(&v)),
         R::Vector3i(v) => V::Vector3i(v),
         R::Transform2D(v) => V::Transform2D(Box::new(reals(&v))),
-        R::Vector4(v) => V::Vector4(reals(&v)),
+        R::Vector4(v) => V::Vector4(Box::new(reals(&v))),
         R::Vector4i(v) => V::Vector4i(v),
-        R::Plane(v) => V::Plane(reals(&v)),
-        R::Quaternion(v) => V::Quaternion(reals(&v)),
+        R::Plane(v) => V::Plane(Box::new(reals(&v))),
+        R::Quaternion(v) => V::Quaternion(Box::new(reals(&v))),
         R::Aabb(v) => V::Aabb(Box::new(reals(&v))),
         R::Basis(v) => V::Basis(Box::new(reals(&v))),
         R::Transform3D(v) => V::Transform3D(Box::new(reals(&v))),
@@ -79,9 +79,10 @@ pub(super) fn leaf(value: &VariantRef<'_>) -> Result<Variant> {
         R::Object(ObjectRef::Null) => V::Object(Object::Null),
         R::Object(ObjectRef::Id(id)) => V::Object(Object::Id(id)),
         R::Callable => V::Callable,
-        R::Signal(signal) => {
-            V::Signal(Signal { name: text(&signal.name())?, object_id: signal.object_id() })
-        }
+        R::Signal(signal) => V::Signal(Box::new(Signal {
+            name: text(&signal.name())?,
+            object_id: signal.object_id(),
+        })),
         R::PackedByteArray(bytes) => V::PackedByteArray(bytes.to_vec()),
         R::PackedInt32Array(p) => V::PackedInt32Array(p.to_vec()),
         R::PackedInt64Array(p) => V::PackedInt64Array(p.to_vec()),

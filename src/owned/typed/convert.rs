@@ -34,21 +34,19 @@ pub(super) fn convert(value: Variant, to: VariantType) -> Result<Variant, GameDe
         (T::String, V::StringName(s)) => V::String(s),
         (T::String, V::NodePath(path)) => V::String(node_path_text(&path).into()),
         (T::StringName, V::String(s)) => V::StringName(s),
-        (T::NodePath, V::String(s)) => V::NodePath(node_path_from_text(&s.to_string_lossy())),
+        (T::NodePath, V::String(s)) => V::from(node_path_from_text(&s.to_string_lossy())),
         (T::Vector2, V::Vector2i(v)) => V::Vector2(v.map(to_real)),
         (T::Vector2i, V::Vector2(v)) => V::Vector2i(v.map(to_int)),
-        (T::Rect2, V::Rect2i(v)) => V::Rect2(v.map(to_real)),
+        (T::Rect2, V::Rect2i(v)) => V::from(v.map(to_real)),
         (T::Rect2i, V::Rect2(v)) => V::Rect2i(v.map(to_int)),
         (T::Vector3, V::Vector3i(v)) => V::Vector3(v.map(to_real)),
         (T::Vector3i, V::Vector3(v)) => V::Vector3i(v.map(to_int)),
-        (T::Vector4, V::Vector4i(v)) => V::Vector4(v.map(to_real)),
+        (T::Vector4, V::Vector4i(v)) => V::from(v.map(to_real)),
         (T::Vector4i, V::Vector4(v)) => V::Vector4i(v.map(to_int)),
         (T::Transform2D, V::Transform3D(t)) => {
             V::Transform2D(Box::new(transform2d_from_3d(t.map(narrow)).map(widen)))
         }
-        (T::Quaternion, V::Basis(b)) => {
-            V::Quaternion(quaternion_from_basis(b.map(narrow)).map(widen))
-        }
+        (T::Quaternion, V::Basis(b)) => V::from(quaternion_from_basis(b.map(narrow)).map(widen)),
         (T::Basis, V::Quaternion(q)) => {
             V::Basis(Box::new(basis_from_quaternion(q.map(narrow)).map(widen)))
         }
@@ -71,8 +69,8 @@ pub(super) fn convert(value: Variant, to: VariantType) -> Result<Variant, GameDe
         // `operator int()` is 32 bits: the low 32 bits of the int.
         (T::Color, V::Int(i)) => V::Color(color_from_hex(i as u32)),
         (T::Color, V::String(s)) => V::Color(color_from_text(&s.to_string_lossy())),
-        (T::Rid, V::Object(Object::Full { class, .. })) => {
-            if has_runtime_rid(class.as_bytes()) {
+        (T::Rid, V::Object(Object::Full(full))) => {
+            if has_runtime_rid(full.class.as_bytes()) {
                 return Err(GameDependent);
             }
             V::Rid(0)

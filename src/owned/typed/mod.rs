@@ -95,7 +95,8 @@ pub(crate) fn admit(
 /// Whether a class- or script-typed container keeps an object, with full objects allowed.
 fn keeps_object(declared: &ElementType<String>, value: &Variant) -> Result<bool, GameDependent> {
     let class = match value {
-        Variant::Object(Object::Full { class, properties }) => {
+        Variant::Object(Object::Full(full)) => {
+            let (class, properties) = (&full.class, &full.properties);
             if let ElementType::Script(_) = declared {
                 // Kept only if its script inherits the container's: the game's scripts decide.
                 let script = properties.iter().rev().find(|(name, _)| name == "script");

@@ -32,11 +32,11 @@ pub(super) fn array_from_packed(packed: Variant) -> Variant {
         V::PackedStringArray(x) => x.into_iter().map(V::String).collect(),
         V::PackedVector2Array(x) => x.into_iter().map(V::Vector2).collect(),
         V::PackedVector3Array(x) => x.into_iter().map(V::Vector3).collect(),
-        V::PackedVector4Array(x) => x.into_iter().map(V::Vector4).collect(),
+        V::PackedVector4Array(x) => x.into_iter().map(V::from).collect(),
         V::PackedColorArray(x) => x.into_iter().map(V::Color).collect(),
         other => return other,
     };
-    V::Array(Array::from(elements))
+    V::from(elements)
 }
 
 /// The packed array of type `to` made from `array`'s elements.
@@ -68,7 +68,7 @@ pub(super) fn packed_from_array(array: &Array, to: VariantType) -> Result<Varian
             V::PackedVector4Array(items.map(|e| lax_vector(e).map(widen_exact)).collect())
         }
         T::PackedColorArray => V::PackedColorArray(items.map(lax_color).collect()),
-        _ => V::Array(array.clone()),
+        _ => V::from(array.clone()),
     })
 }
 

@@ -131,8 +131,8 @@ impl<'de> Deserializer<'de> for Converted<'_> {
                 pending: None,
                 offset,
             }),
-            V::Object(Object::Full { properties, .. }) => visitor.visit_map(OwnedEntries {
-                entries: OwnedMap::Properties(merged_properties(properties).into_iter()),
+            V::Object(Object::Full(full)) => visitor.visit_map(OwnedEntries {
+                entries: OwnedMap::Properties(merged_properties(&full.properties).into_iter()),
                 pending: None,
                 offset,
             }),

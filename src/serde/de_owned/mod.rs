@@ -347,7 +347,7 @@ impl<'de> Visitor<'de> for ElementsInto<'_> {
 /// An empty array made in `slot`, to be read into. Out of line, as the next two.
 #[inline(never)]
 fn make_array(slot: &mut Variant) -> &mut Array {
-    *slot = Variant::Array(Array::default());
+    *slot = Variant::from(Array::default());
     match slot {
         Variant::Array(array) => array,
         _ => Box::leak(Box::default()),

@@ -2,6 +2,7 @@
 //! (class and properties, each property's value read into its slot).
 
 use super::*;
+use crate::owned::FullObject;
 
 /// An object at nesting `depth` (its properties are one deeper), written into `slot`.
 pub(super) struct ObjectInto<'t> {
@@ -37,10 +38,10 @@ impl<'de> Visitor<'de> for ObjectInto<'_> {
                 Ok(())
             }
             _ => {
-                let (class, properties) = (String::new(), Vec::new());
-                *self.slot = Variant::Object(Object::Full { class, properties });
+                *self.slot = Variant::Object(Object::full(String::new(), Vec::new()));
                 match self.slot {
-                    Variant::Object(Object::Full { class, properties }) => {
+                    Variant::Object(Object::Full(full)) => {
+                        let FullObject { class, properties } = &mut **full;
                         let full = FullInto { depth: self.depth, class, properties };
                         access.struct_variant(&FULL_FIELDS, full)
                     }
