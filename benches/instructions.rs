@@ -6,7 +6,8 @@
 //! once running the operation `GDV_BENCH_REPS` times (3 by default) and once not running it.
 //! The difference, divided by the runs, is the operation's instruction count: building its input
 //! costs the same in both and cancels. Rows over many packets or frames also give the count per
-//! item. Without valgrind (or `VALGRIND`, the binary to run) it says so and prints nothing else.
+//! item. Without valgrind (or `VALGRIND`, the binary to run) it says so and prints nothing else;
+//! with `-- --test` it runs each operation once, without valgrind, to check that it works.
 //! The inputs are those of `cargo bench --bench godot`, Godot 3 encoding, written to files first
 //! so that the runs under valgrind only read them.
 
@@ -272,6 +273,15 @@ fn main() {
         let prepared = prepare(&op.input, op.name == "encode");
         for _ in 0..reps {
             (op.run)(&prepared);
+        }
+        return;
+    }
+    // `cargo bench ... -- --test` (as `.ci/run` runs every bench): each operation once, natively.
+    if std::env::args().any(|arg| arg == "--test") {
+        write_inputs();
+        for op in &operations {
+            (op.run)(&prepare(&op.input, op.name == "encode"));
+            println!("{} ({}): ok", op.name, input_name(&op.input));
         }
         return;
     }
