@@ -59,6 +59,29 @@ fn the_cursor_reads_each_byte_once_at_any_depth() {
     assert!(streamed <= 2 * validate_units(&bytes, options), "{streamed}");
 }
 
+/// Every step of `Cursor::next_read` over the value.
+fn read_all(bytes: &[u8], options: Options) {
+    let mut cursor = Cursor::new(bytes, options);
+    while let Some(step) = cursor.next_read() {
+        step.unwrap();
+    }
+}
+
+#[test]
+fn next_read_reads_each_byte_once_at_any_depth() {
+    let options = Options::godot4();
+    assert_linear(
+        "next_read, depth and width",
+        2_000,
+        3,
+        |n| (deep_around_wide((n / 10).min(1000), n), options),
+        read_all,
+    );
+    let bytes = deep_around_wide(1000, 50_000);
+    let read = units(|| read_all(&bytes, options));
+    assert!(read <= 2 * validate_units(&bytes, options), "{read}");
+}
+
 #[test]
 fn json_reads_each_byte_once_at_any_depth() {
     let options = Options::godot4();
