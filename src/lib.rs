@@ -222,7 +222,7 @@ pub use encoder::{EncodeOptions, Writer};
 pub use owned::{Variant, decode};
 pub use view::{ElementType, Key, VariantRef, game, math, packed, parse, parse_prefix, validate};
 pub use wire::error::{Error, ErrorKind, GodotError, Result};
-pub use wire::options::{MAX_DEPTH, Options, Version};
+pub use wire::options::{MAX_DEPTH, Options, UnknownVersion, Version};
 pub use wire::types::VariantType;
 /// Counting the units of work an operation does (feature `work-counter`), for tests that prove
 /// time bounds by counting instead of timing.

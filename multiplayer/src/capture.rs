@@ -2,7 +2,7 @@
 //! `gdvariant multiplayer` (and any other reader) to decode later.
 //!
 //! ```text
-//! header   "GDMPCAP\0", u16 format (1), u8 Godot version (3 or 4), u8 transport
+//! header   "GDMPCAP\0", u16 format (1), u8 Godot version (3 or 4), u8 framing
 //!          (0 packets as the multiplayer peer hands them, 1 Godot 3 ENet with its 8-byte
 //!          header, 2 Godot 3 WebSocket with its 9-byte header, 3 Godot 4 WebSocket, whose
 //!          first server message is the client's id), u32 reserved (0): 16 bytes
@@ -19,6 +19,7 @@
 
 use crate::error::{PacketError, PacketErrorKind};
 use crate::field::{slice, u8_at, u16_at, u32_at, u64_at};
+use crate::{Direction, Framing};
 use gdvariant::Version;
 use gdvariant::{encoder::EncodeError, encoder::Output};
 
@@ -31,68 +32,13 @@ pub const FORMAT: u16 = 1;
 /// A record flag: the recorder (a filtering proxy) did not forward the message.
 pub const DROPPED: u8 = 1;
 
-/// What each record's bytes are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Transport {
-    /// Multiplayer packets as the peer hands them (Godot 4 ENet adds nothing).
-    Packets,
-    /// Godot 3 ENet: the 8-byte header (channel 0: system messages).
-    Enet3,
-    /// Godot 3 WebSocket: the 9-byte header.
-    WebSocket3,
-    /// Godot 4 WebSocket: packets, and the server's first message is the client's id.
-    WebSocket4,
-}
-
-impl Transport {
-    /// The byte in the header.
-    pub const fn byte(self) -> u8 {
-        match self {
-            Transport::Packets => 0,
-            Transport::Enet3 => 1,
-            Transport::WebSocket3 => 2,
-            Transport::WebSocket4 => 3,
-        }
-    }
-
-    /// The transport of a header byte.
-    pub const fn from_byte(byte: u8) -> Option<Transport> {
-        match byte {
-            0 => Some(Transport::Packets),
-            1 => Some(Transport::Enet3),
-            2 => Some(Transport::WebSocket3),
-            3 => Some(Transport::WebSocket4),
-            _ => None,
-        }
-    }
-}
-
 /// A capture's header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
     /// Which Godot sent the traffic.
     pub version: Version,
     /// What each record holds.
-    pub transport: Transport,
-}
-
-/// Which way a record went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Direction {
-    /// From a client to the server (the proxy's upstream).
-    ToServer,
-    /// From the server to a client.
-    ToClient,
-}
-
-impl Direction {
-    /// `to_server` or `to_client`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Direction::ToServer => "to_server",
-            Direction::ToClient => "to_client",
-        }
-    }
+    pub framing: Framing,
 }
 
 /// A record's fixed fields.
@@ -127,7 +73,7 @@ pub struct Record<'a> {
 ///
 /// # Errors
 /// Not a capture ([`PacketErrorKind::UnknownCommand`] for a wrong magic, format, version or
-/// transport), or fewer than 16 bytes.
+/// framing), or fewer than 16 bytes.
 pub fn header(file: &[u8]) -> Result<Header, PacketError> {
     let magic = slice(file, 0, 8)?;
     if magic != MAGIC {
@@ -151,10 +97,10 @@ pub fn header(file: &[u8]) -> Result<Header, PacketError> {
         }
     };
     let byte = u8_at(file, 11)?;
-    let transport = Transport::from_byte(byte)
+    let framing = Framing::from_byte(byte)
         .ok_or(PacketError::new(11, PacketErrorKind::UnknownCommand { command: byte }))?;
     u32_at(file, 12)?;
-    Ok(Header { version, transport })
+    Ok(Header { version, framing })
 }
 
 /// The records of a capture (after its header), in order: O(1) per record, zero-copy.
@@ -228,7 +174,7 @@ impl<'a> Iterator for Records<'a> {
 pub fn write_header<O: Output>(out: &mut O, header: Header) -> Result<(), EncodeError> {
     out.write(MAGIC)?;
     out.write(&FORMAT.to_le_bytes())?;
-    out.write(&[if header.version == Version::Godot3 { 3 } else { 4 }, header.transport.byte()])?;
+    out.write(&[if header.version == Version::Godot3 { 3 } else { 4 }, header.framing.byte()])?;
     out.write(&[0; 4])
 }
 

@@ -209,16 +209,22 @@ extern crate std;
 
 pub mod capture;
 mod count;
+mod delivery;
 mod error;
 mod field;
 pub mod godot3;
 pub mod godot4;
 #[cfg(feature = "alloc")]
 pub mod project;
+#[cfg(feature = "std")]
+pub mod rules;
 #[cfg(feature = "alloc")]
 pub mod session;
+#[cfg(feature = "alloc")]
+pub mod track;
 pub mod transport;
 
+pub use delivery::{Direction, Framing, TransferMode};
 pub use error::{PacketError, PacketErrorKind};
 
 /// The MD5 Godot 4 puts in SIMPLIFY_PATH for RPC methods `names`, in the order given (the

@@ -327,13 +327,13 @@ fn capture_records_that_lie_end_the_reading_at_their_offset() {
     let mut file = Vec::new();
     let header = capture::Header {
         version: gdvariant::Version::Godot4,
-        transport: capture::Transport::WebSocket4,
+        framing: gdvariant_multiplayer::Framing::WebSocket4,
     };
     capture::write_header(&mut file, header).unwrap();
     let head = capture::RecordHead {
         micros: 1,
         connection: 0,
-        direction: capture::Direction::ToServer,
+        direction: gdvariant_multiplayer::Direction::ToServer,
         channel: 0,
         mode: 0,
         flags: 0,

@@ -3,8 +3,8 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use gdvariant::Options;
 use gdvariant::framing::LengthPrefix;
+use gdvariant::{Options, Version};
 
 /// How clients and the upstream server talk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,6 +70,16 @@ pub enum Messages {
     Multiplayer,
 }
 
+impl Messages {
+    /// `values` or `multiplayer packets`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Messages::Values => "values",
+            Messages::Multiplayer => "multiplayer packets",
+        }
+    }
+}
+
 /// A relay's settings. [`Config::new`] gives the defaults; the builder methods change them.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -89,16 +99,25 @@ pub struct Config {
 pub const ENET_MAX_PEERS: usize = 4095;
 
 impl Config {
-    /// A relay over `transport` from `listen` (port 0 picks a free one) to `upstream`
-    /// (`host:port`; over WebSocket also a `ws://` URL), reading Godot 4 values
-    /// ([`Options::godot4`]), frames up to 1 MiB, a 60-second idle timeout and at most 1024
-    /// connections.
-    pub fn new(transport: Transport, listen: SocketAddr, upstream: impl Into<String>) -> Self {
+    /// A relay of `version` traffic over `transport` from `listen` (port 0 picks a free one) to
+    /// `upstream` (`host:port`; over WebSocket also a `ws://` URL): values read as `version`'s
+    /// `get_var` reads them (full objects refused), frames up to 1 MiB, a 60-second idle
+    /// timeout and at most 1024 connections.
+    ///
+    /// The version is not optional because the checks depend on it: Godot 3 over ENet puts an
+    /// 8-byte header before each packet, and the relay checks that it names the sending client
+    /// and that clients send nothing on the system channel, whatever [`Messages`] says.
+    pub fn new(
+        version: Version,
+        transport: Transport,
+        listen: SocketAddr,
+        upstream: impl Into<String>,
+    ) -> Self {
         Config {
             listen,
             upstream: upstream.into(),
             transport,
-            options: Options::godot4(),
+            options: Options::new(version),
             messages: Messages::Values,
             max_frame: 1 << 20,
             idle: Duration::from_secs(60),
@@ -108,9 +127,10 @@ impl Config {
         }
     }
 
-    /// How values are read: the Godot version and whether full objects are accepted.
-    pub fn options(mut self, options: Options) -> Self {
-        self.options = options;
+    /// Accept full objects in values, as `get_var(true)` (and `allow_object_decoding`) does;
+    /// refused by default, as Godot does.
+    pub fn allow_objects(mut self, allow: bool) -> Self {
+        self.options = self.options.with_allow_objects(allow);
         self
     }
 
@@ -172,9 +192,14 @@ impl Config {
         self.transport
     }
 
-    /// How values are read.
+    /// How values are read: the Godot version and whether full objects are accepted.
     pub fn read_options(&self) -> Options {
         self.options
+    }
+
+    /// The Godot version of the traffic.
+    pub fn version(&self) -> Version {
+        self.options.version()
     }
 
     /// What a message is.

@@ -9,38 +9,16 @@
 
 use std::net::SocketAddr;
 
-use gdvariant::VariantRef;
 use gdvariant::view::Element;
+use gdvariant::{Options, VariantRef};
+pub use gdvariant_multiplayer::{Direction, TransferMode};
 
-/// Which way a message goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Direction {
-    /// From a client to the upstream server.
-    ToUpstream,
-    /// From the upstream server back to a client.
-    ToClient,
-}
-
-impl Direction {
-    /// `to_upstream` or `to_client`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Direction::ToUpstream => "to_upstream",
-            Direction::ToClient => "to_client",
-        }
-    }
-
-    /// 0 or 1, for per-direction counters.
-    pub fn index(self) -> usize {
-        match self {
-            Direction::ToUpstream => 0,
-            Direction::ToClient => 1,
-        }
-    }
-}
+use crate::config::{Messages, Transport};
+pub use crate::detail::Detail;
 
 /// One client's connection, as a filter's per-connection state is made for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Connection {
     /// A number for the connection, counting from 0 in the order connections were accepted.
     pub number: u64,
@@ -49,27 +27,49 @@ pub struct Connection {
     /// The peer id the client announced before any message (ENet's connect data: Godot's peer
     /// id), if the transport carries one.
     pub peer_id: Option<u32>,
+    /// The relay's transport.
+    pub transport: Transport,
+    /// How the relay reads values: the Godot version of the traffic, and whether full objects
+    /// are accepted.
+    pub options: Options,
+    /// What a message is.
+    pub messages: Messages,
 }
 
-/// How Godot delivers an ENet packet (its `transfer_mode`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TransferMode {
-    /// Reliable and ordered (`TRANSFER_MODE_RELIABLE`).
-    Reliable,
-    /// Unsequenced (`TRANSFER_MODE_UNRELIABLE`).
-    Unreliable,
-    /// Sequenced, not resent (`TRANSFER_MODE_UNRELIABLE_ORDERED`).
-    UnreliableOrdered,
-}
+impl Connection {
+    /// What the transport puts around each multiplayer packet of this connection (Godot 3 over
+    /// ENet: an 8-byte header; over WebSocket: a 9-byte one; Godot 4 over WebSocket: the
+    /// server's first message is the client's id; packets as they are over TCP and UDP), for a
+    /// [`Tracker`](gdvariant_multiplayer::track::Tracker).
+    pub fn framing(&self) -> gdvariant_multiplayer::Framing {
+        use gdvariant_multiplayer::Framing;
+        let version = self.options.version();
+        match self.transport {
+            #[cfg(feature = "enet")]
+            Transport::Enet => Framing::of(version, true),
+            #[cfg(feature = "websocket")]
+            Transport::WebSocket => Framing::of(version, false),
+            // Multiplayer packets over a plain stream or datagrams: no header to read.
+            _ => Framing::Packets,
+        }
+    }
 
-impl TransferMode {
-    /// Godot's number for the mode, as multiplayer captures record it: 0 reliable, 1
-    /// unreliable, 2 unreliable ordered.
-    pub fn number(self) -> u8 {
-        match self {
-            TransferMode::Reliable => 0,
-            TransferMode::Unreliable => 1,
-            TransferMode::UnreliableOrdered => 2,
+    /// A tracker for this connection's multiplayer traffic: its version and framing, full
+    /// objects as the relay reads them, the client's peer id when the transport told it, Godot 4
+    /// methods named by `methods`.
+    pub fn tracker(
+        &self,
+        methods: std::sync::Arc<gdvariant_multiplayer::session::RpcMethods>,
+    ) -> gdvariant_multiplayer::track::Tracker {
+        let tracker = gdvariant_multiplayer::track::Tracker::new(
+            self.options.version(),
+            self.framing(),
+            methods,
+        )
+        .with_allow_objects(self.options.allow_objects());
+        match self.peer_id.and_then(|id| i32::try_from(id).ok()) {
+            Some(id) => tracker.with_client(id),
+            None => tracker,
         }
     }
 }
@@ -172,15 +172,21 @@ pub enum Verdict {
     Drop {
         /// A short, fixed name for the reason.
         reason: &'static str,
-        /// What exactly was refused.
-        detail: String,
+        /// What exactly was refused, held inline (no allocation per drop).
+        detail: Detail,
     },
 }
 
 impl Verdict {
-    /// [`Verdict::Drop`] for `reason`, with `detail`.
-    pub fn drop(reason: &'static str, detail: impl Into<String>) -> Self {
-        Verdict::Drop { reason, detail: detail.into() }
+    /// [`Verdict::Drop`] for `reason`, with `detail` written inline ([`Detail`]: cut at
+    /// [`Detail::CAPACITY`] bytes). No allocation.
+    pub fn drop(reason: &'static str, detail: impl core::fmt::Display) -> Self {
+        Verdict::Drop { reason, detail: Detail::new(detail) }
+    }
+
+    /// Whether it forwards.
+    pub fn forwards(&self) -> bool {
+        matches!(self, Verdict::Forward)
     }
 }
 
@@ -196,6 +202,13 @@ pub trait Filter: Send + Sync + 'static {
 
     /// The verdict on one message.
     fn judge(&self, state: &mut Self::State, frame: &Frame<'_>) -> Verdict;
+
+    /// What messages the filter reads, if it needs one kind: [`Relay::run`](crate::Relay::run)
+    /// refuses to start a relay whose [`Config::messages`](crate::Config::messages) differ,
+    /// rather than judge messages the filter cannot read. `None` (the default): either.
+    fn reads(&self) -> Option<Messages> {
+        None
+    }
 }
 
 impl<F> Filter for F

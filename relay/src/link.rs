@@ -32,7 +32,15 @@ impl<F: Filter, O: Observer> Shared<F, O> {
     /// A new connection from `peer`: numbered, its filter state made, reported as accepted.
     pub(crate) fn open(self: &Arc<Self>, peer: SocketAddr, peer_id: Option<u32>) -> Link<F, O> {
         let number = self.next.fetch_add(1, Ordering::Relaxed);
-        let connection = Connection { number, peer, peer_id };
+        let config = &self.config;
+        let connection = Connection {
+            number,
+            peer,
+            peer_id,
+            transport: config.transport,
+            options: config.options,
+            messages: config.messages,
+        };
         let state = self.filter.open(&connection);
         self.observer.accepted(&connection);
         Link { shared: Arc::clone(self), connection, state: Mutex::new(state) }
@@ -137,7 +145,7 @@ impl<F: Filter, O: Observer> Link<F, O> {
             Verdict::Forward => true,
             Verdict::Drop { reason, detail } => {
                 let dry_run = self.shared.config.dry_run;
-                self.dropped(message, reason, &detail, dry_run);
+                self.dropped(message, reason, detail.as_str(), dry_run);
                 dry_run
             }
         }

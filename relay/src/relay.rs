@@ -79,13 +79,24 @@ impl Relay {
     /// every message either way is checked (see [`Messages`](crate::Messages)), judged by
     /// `filter` and forwarded or dropped, and `observer` hears of it. Connections still open
     /// when `stop` resolves are closed (not reported as closed). Errors only if a transport
-    /// cannot start (an ENet host); each connection's errors end that connection alone.
+    /// cannot start (an ENet host), or `filter` reads messages of another kind than the config's
+    /// ([`Filter::reads`]); each connection's errors end that connection alone.
     pub async fn run<F: Filter, O: Observer>(
         self,
         filter: F,
         observer: O,
         stop: impl Future,
     ) -> io::Result<()> {
+        if let Some(reads) = filter.reads().filter(|&reads| reads != self.config.messages) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "the filter reads {} but the relay is configured for {}",
+                    reads.name(),
+                    self.config.messages.name()
+                ),
+            ));
+        }
         let shared = Shared::new(self.config, filter, observer);
         match self.listener {
             Listener::Stream(listener) => match shared.config.transport {

@@ -53,7 +53,7 @@ impl Stream for Tcp {
         let (client_read, client_write) = client.into_split();
         let (upstream_read, upstream_write) = upstream.into_split();
         let activity = Activity::new();
-        let up = pump(client_read, upstream_write, Direction::ToUpstream, link, &activity);
+        let up = pump(client_read, upstream_write, Direction::ToServer, link, &activity);
         let down = pump(upstream_read, client_write, Direction::ToClient, link, &activity);
         both_ways(up, down).await
     }

@@ -89,7 +89,7 @@ pub(crate) async fn serve<F: Filter, O: Observer>(
         let Some(session) = sessions.get_mut(&peer) else { continue };
         let offset = session.offset;
         session.offset = offset.saturating_add(u64::try_from(len).unwrap_or(u64::MAX));
-        let checked = session.link.check_value(Direction::ToUpstream, datagram, offset, None);
+        let checked = session.link.check_value(Direction::ToServer, datagram, offset, None);
         if let Some(ty) = checked {
             session.activity.touch();
             session.tally.add(datagram.len(), ty);
@@ -129,7 +129,7 @@ async fn open<F: Filter, O: Observer>(
         upstream: up,
         activity,
         offset: 0,
-        tally: Tally::new(Direction::ToUpstream),
+        tally: Tally::new(Direction::ToServer),
         replies,
     })
 }

@@ -57,7 +57,7 @@ impl Accepted for WebSocket {
         let activity = Activity::new();
         let (client_sink, client_stream) = client.split();
         let (upstream_sink, upstream_stream) = upstream.split();
-        let up = pump(client_stream, upstream_sink, Direction::ToUpstream, link, &activity);
+        let up = pump(client_stream, upstream_sink, Direction::ToServer, link, &activity);
         let down = pump(upstream_stream, client_sink, Direction::ToClient, link, &activity);
         both_ways(up, down).await
     }

@@ -49,9 +49,14 @@ fn tcp_allocations(stream: &[u8]) -> (u64, usize) {
         let upstream = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let transport = Transport::Tcp(LengthPrefix::stream_peer(false));
         let addr = upstream.local_addr().unwrap().to_string();
-        let relay = Relay::bind(Config::new(transport, "127.0.0.1:0".parse().unwrap(), addr))
-            .await
-            .unwrap();
+        let relay = Relay::bind(Config::new(
+            gdvariant::Version::Godot4,
+            transport,
+            "127.0.0.1:0".parse().unwrap(),
+            addr,
+        ))
+        .await
+        .unwrap();
         let listen = relay.local_addr();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let running = tokio::spawn(relay.run(look, (), stopped));
@@ -109,7 +114,12 @@ fn udp_allocations(value: &[u8], count: usize) -> (u64, usize) {
     let (client, server, stop, running) = runtime.block_on(async {
         let server = UdpSocket::bind("127.0.0.1:0").await.unwrap();
         let addr = server.local_addr().unwrap().to_string();
-        let config = Config::new(Transport::Udp, "127.0.0.1:0".parse().unwrap(), addr);
+        let config = Config::new(
+            gdvariant::Version::Godot4,
+            Transport::Udp,
+            "127.0.0.1:0".parse().unwrap(),
+            addr,
+        );
         let relay = Relay::bind(config).await.unwrap();
         let listen = relay.local_addr();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();

@@ -76,9 +76,13 @@ fn units_of<Fut: std::future::Future<Output = ()>>(
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     gdvariant::work::measure(|| {
         runtime.block_on(async {
-            let config =
-                Config::new(transport, "127.0.0.1:0".parse().unwrap(), upstream().to_string())
-                    .max_connections(4);
+            let config = Config::new(
+                gdvariant::Version::Godot4,
+                transport,
+                "127.0.0.1:0".parse().unwrap(),
+                upstream().to_string(),
+            )
+            .max_connections(4);
             let relay = Relay::bind(config).await.unwrap();
             let addr = relay.local_addr();
             let (stop, stopped) = tokio::sync::oneshot::channel::<()>();

@@ -115,7 +115,12 @@ async fn tcp_echo() -> SocketAddr {
 async fn a_stateful_filter_and_an_observer_over_tcp() {
     let upstream = tcp_echo().await;
     let transport = Transport::Tcp(LengthPrefix::stream_peer(false));
-    let config = Config::new(transport, "127.0.0.1:0".parse().unwrap(), upstream.to_string());
+    let config = Config::new(
+        gdvariant::Version::Godot4,
+        transport,
+        "127.0.0.1:0".parse().unwrap(),
+        upstream.to_string(),
+    );
     let relay = Relay::bind(config).await.unwrap();
     let addr = relay.local_addr();
     let record = Record::default();
@@ -145,10 +150,10 @@ async fn a_stateful_filter_and_an_observer_over_tcp() {
     assert_eq!(
         dropped,
         [
-            "dropped to_upstream at 12 (12): every_other",
-            "dropped to_upstream at 36 (8): invalid_value",
-            "dropped to_upstream at 44 (12): every_other",
-            "dropped to_upstream at 68 (12): every_other",
+            "dropped to_server at 12 (12): every_other",
+            "dropped to_server at 36 (8): invalid_value",
+            "dropped to_server at 44 (12): every_other",
+            "dropped to_server at 68 (12): every_other",
         ],
         "{lines:?}"
     );
@@ -159,7 +164,7 @@ async fn a_stateful_filter_and_an_observer_over_tcp() {
             .map(|n| n.parse::<u64>().unwrap())
             .sum()
     };
-    assert_eq!((count("to_upstream"), count("to_client")), (3, 3), "{lines:?}");
+    assert_eq!((count("to_server"), count("to_client")), (3, 3), "{lines:?}");
     assert_eq!(lines.last().map(String::as_str), Some("closed closed"), "{lines:?}");
 
     stop.send(()).unwrap();
@@ -170,8 +175,13 @@ async fn a_stateful_filter_and_an_observer_over_tcp() {
 async fn a_closure_filter_over_udp_and_the_client_limit() {
     let server = UdpSocket::bind("127.0.0.1:0").await.unwrap();
     let upstream = server.local_addr().unwrap();
-    let config = Config::new(Transport::Udp, "127.0.0.1:0".parse().unwrap(), upstream.to_string())
-        .max_connections(1);
+    let config = Config::new(
+        gdvariant::Version::Godot4,
+        Transport::Udp,
+        "127.0.0.1:0".parse().unwrap(),
+        upstream.to_string(),
+    )
+    .max_connections(1);
     let relay = Relay::bind(config).await.unwrap();
     let addr = relay.local_addr();
     let record = Record::default();

@@ -27,6 +27,33 @@ impl core::fmt::Display for Version {
     }
 }
 
+impl core::str::FromStr for Version {
+    type Err = UnknownVersion;
+
+    /// `3`, `4`, `godot3` or `godot4` (any case), as a command line names a version.
+    fn from_str(text: &str) -> Result<Self, UnknownVersion> {
+        match text {
+            "3" => Ok(Version::Godot3),
+            "4" => Ok(Version::Godot4),
+            _ if text.eq_ignore_ascii_case("godot3") => Ok(Version::Godot3),
+            _ if text.eq_ignore_ascii_case("godot4") => Ok(Version::Godot4),
+            _ => Err(UnknownVersion),
+        }
+    }
+}
+
+/// A text that names no Godot version ([`Version`]'s `FromStr`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownVersion;
+
+impl core::fmt::Display for UnknownVersion {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("not a Godot version (3 or 4)")
+    }
+}
+
+impl core::error::Error for UnknownVersion {}
+
 /// The deepest nesting Godot accepts (`Variant::MAX_RECURSION_DEPTH`), and the largest limit
 /// [`Options::with_max_depth`] takes.
 pub const MAX_DEPTH: u16 = 1024;

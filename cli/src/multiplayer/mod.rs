@@ -1,13 +1,13 @@
 //! `gdvariant multiplayer FILE`: a multiplayer capture (`gdvariant proxy --capture`) decoded,
 //! one line per message (Godot's text of the arguments, or JSON), then per-call statistics.
-//! `connection.rs` decodes and follows each connection (shared with the proxy), `rules.rs` reads
-//! the rules file (Godot 4 method lists, the proxy's allow-list), `project.rs` reads the game's
-//! project (`--project`: method lists, spawn and sync property names), `stats.rs` counts.
+//! Each connection is followed by the library's tracker (`gdvariant_multiplayer::track`);
+//! `describe.rs` prints what it read (shared with the proxy), `project.rs` reads the rules file
+//! and the game's project (`--project`: method lists, spawn and sync property names) with their
+//! warnings, `stats.rs` counts.
 
-pub mod connection;
+pub mod describe;
 mod exact_json;
 pub mod project;
-pub mod rules;
 pub mod stats;
 mod values;
 
@@ -18,12 +18,13 @@ use std::sync::Arc;
 
 use clap::Args;
 use gdvariant_multiplayer::capture;
+use gdvariant_multiplayer::track::Tracker;
 use serde_json::json;
 
 use crate::failure::Failure;
 use crate::output::Out;
 use crate::{FileArg, Format, input};
-use connection::Connection;
+use describe::describe;
 use stats::Stats;
 
 /// Arguments of `multiplayer`.
@@ -56,10 +57,10 @@ pub struct MultiplayerArgs {
 
 /// Runs `multiplayer`.
 pub fn run(args: &MultiplayerArgs) -> Result<ExitCode, Failure> {
-    let rules_file = args.rules.as_deref().map(rules::Rules::read).transpose()?;
+    let rules_file = args.rules.as_deref().map(project::read_rules).transpose()?;
     let index = args.project.as_deref().map(project::read).transpose()?.map(Arc::new);
     let rules = project::combine(rules_file, index.as_deref());
-    let methods = rules.as_ref().map(|r| Arc::clone(&r.methods)).unwrap_or_default();
+    let methods = rules.as_ref().map(|r| Arc::clone(r.methods())).unwrap_or_default();
     let name = input::name(&args.file);
     let bytes = input::open(&args.file)?;
     let header = capture::header(&bytes)
@@ -70,38 +71,45 @@ pub fn run(args: &MultiplayerArgs) -> Result<ExitCode, Failure> {
         );
     }
     let mut called: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
-    let mut connections: BTreeMap<u32, Connection> = BTreeMap::new();
+    let mut connections: BTreeMap<u32, Tracker> = BTreeMap::new();
     let mut stats = Stats::default();
     let mut out = Out::stdout();
+    let natural = args.format == Format::Natural;
     for record in capture::records(&bytes) {
         let record = record.map_err(|e| Failure::input(&name, e))?;
         let head = record.head;
-        let connection = connections.entry(head.connection).or_insert_with(|| {
-            Connection::new(
-                header.version,
-                header.transport,
-                args.allow_objects,
-                Arc::clone(&methods),
-            )
-            .with_natural_json(args.format == Format::Natural)
-            .with_project(index.clone())
+        let tracker = connections.entry(head.connection).or_insert_with(|| {
+            Tracker::new(header.version, header.framing, Arc::clone(&methods))
+                .with_allow_objects(args.allow_objects)
+                .with_project(index.clone())
         });
         let seconds = head.micros as f64 / 1e6;
-        let decoded = connection.message(head.direction, head.channel, record.bytes);
+        let decoded = tracker
+            .message(head.direction, head.channel, record.bytes)
+            .map_err(|refusal| (refusal.reason(), refusal.to_string()));
+        let decoded = decoded.and_then(|message| {
+            let described = describe(&message, natural)
+                .map_err(|error| ("invalid_packet", error.to_string()))?;
+            let call = message
+                .call
+                .as_ref()
+                .map(|call| (call.to_string(), call.node.as_deref().map(String::from)));
+            Ok((message.from, message.to, call, described))
+        });
         let hex: String = record.bytes.iter().map(|b| format!("{b:02x}")).collect();
         let dropped = head.flags & capture::DROPPED != 0;
         match decoded {
-            Ok(message) => {
-                let node = message.call.as_ref().and_then(|c| c.node.as_ref());
-                if let Some(node) = node.filter(|n| !called.contains(*n)) {
-                    called.insert(node.clone());
-                }
-                match &message.call {
-                    Some(call) => stats.call(call.key(), record.bytes.len()),
-                    None => stats.command(
+            Ok((from, to, call, message)) => {
+                if let Some((key, node)) = &call {
+                    if let Some(node) = node.as_ref().filter(|n| !called.contains(*n)) {
+                        called.insert(node.clone());
+                    }
+                    stats.call(key.clone(), record.bytes.len());
+                } else {
+                    stats.command(
                         message.json.get("command").and_then(|c| c.as_str()).unwrap_or("?"),
                         record.bytes.len(),
-                    ),
+                    );
                 }
                 if args.stats {
                     continue;
@@ -111,32 +119,32 @@ pub fn run(args: &MultiplayerArgs) -> Result<ExitCode, Failure> {
                         "{seconds:.6}\tc{}\t{}\t{} -> {}\t{}{}",
                         head.connection,
                         head.direction.name(),
-                        message.from,
-                        message.to,
+                        from,
+                        to,
                         message.text,
                         if dropped { "\t(dropped by the proxy)" } else { "" }
                     ))?,
                     Format::Json | Format::Natural => out.line(&exact_json::to_line(&json!({
                         "time": seconds, "connection": head.connection, "direction": head.direction.name(),
                         "channel": head.channel, "mode": head.mode, "dropped": dropped,
-                        "from": message.from, "to": message.to, "hex": hex, "message": message.json,
+                        "from": from, "to": to, "hex": hex, "message": message.json,
                     })))?,
                 }
             }
-            Err(refusal) => {
-                stats.refused(refusal.reason);
+            Err((reason, detail)) => {
+                stats.refused(reason);
                 if args.stats {
                     continue;
                 }
                 match args.format {
                     Format::Text => out.line(&format!(
                         "{seconds:.6}\tc{}\t{}\trefused ({}): {}",
-                        head.connection, head.direction.name(), refusal.reason, refusal.detail
+                        head.connection, head.direction.name(), reason, detail
                     ))?,
                     Format::Json | Format::Natural => out.line(&json!({
                         "time": seconds, "connection": head.connection, "direction": head.direction.name(),
                         "channel": head.channel, "mode": head.mode, "dropped": dropped, "hex": hex,
-                        "refused": refusal.reason, "detail": refusal.detail,
+                        "refused": reason, "detail": detail,
                     }).to_string())?,
                 }
             }
@@ -157,11 +165,11 @@ pub fn run(args: &MultiplayerArgs) -> Result<ExitCode, Failure> {
     // A rules key that names no node of the project or of the capture is likely misspelled.
     if let Some(rules) = &rules {
         let mut paths: Vec<&str> = called.iter().map(String::as_str).collect();
-        paths.extend(connections.values().flat_map(Connection::paths_seen));
+        paths.extend(connections.values().flat_map(Tracker::paths_seen));
         if let Some(index) = &index {
             paths.extend(index.node_paths());
         }
-        for key in project::unmatched(rules, &paths) {
+        for key in rules.unmatched_keys(&paths) {
             project::warn(&format!(
                 "rules file: `{key}` names no node of the {}capture",
                 if index.is_some() { "project or of the " } else { "" }

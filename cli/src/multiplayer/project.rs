@@ -1,25 +1,31 @@
-//! `--project DIR` (Godot 4): the game's own scripts and scenes name RPC methods and the
-//! properties SPAWN and SYNC carry (`gdvariant_multiplayer::project`), combined with a rules
-//! file: the rules file's method lines come first, so a node a rules pattern names keeps the
-//! rules file's list, and every other node gets the project's.
+//! `--rules FILE` and `--project DIR`: the library's rules (`gdvariant_multiplayer::rules`) read
+//! from the file, combined with the game's project (`gdvariant_multiplayer::project`: method
+//! lists, spawn and sync property names), with the command's warnings: the project's own, and
+//! a rules file's `methods`/`native` key that names no node.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use gdvariant_multiplayer::project::{Project, ProjectIndex};
-use gdvariant_multiplayer::session::PathPattern;
+use gdvariant_multiplayer::rules::Rules;
 
-use super::rules::Rules;
 use crate::failure::Failure;
 
-/// Reads the project in `dir` (the folder of `project.godot`).
+/// Reads the rules file at `path`.
+pub fn read_rules(path: &Path) -> Result<Rules, Failure> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| Failure::input(&name, e))?;
+    Rules::parse(&text).map_err(|e| Failure::Usage(format!("{name}: {e}")))
+}
+
+/// Reads the project in `dir` (the folder of `project.godot`), warning about what it could not
+/// resolve.
 pub fn read(dir: &Path) -> Result<ProjectIndex, Failure> {
     let name = dir.display().to_string();
     if !dir.join("project.godot").is_file() {
         return Err(Failure::Usage(format!("--project {name}: no project.godot in this folder")));
     }
-    let project = Project::read_dir(dir).map_err(|e| Failure::input(&name, e))?;
-    let index = project.index();
+    let index = Project::read_index(dir).map_err(|e| Failure::input(&name, e))?;
     for warning in index.warnings() {
         warn(&format!("--project {name}: {warning}"));
     }
@@ -29,11 +35,7 @@ pub fn read(dir: &Path) -> Result<ProjectIndex, Failure> {
 /// The rules file's method lists (when given) and the project's, in that order.
 pub fn combine(rules: Option<Rules>, project: Option<&ProjectIndex>) -> Option<Rules> {
     let Some(project) = project else { return rules };
-    let mut rules = rules.unwrap_or_default();
-    let mut methods = (*rules.methods).clone();
-    project.add_methods(&mut methods);
-    rules.methods = Arc::new(methods);
-    Some(rules)
+    Some(rules.unwrap_or_default().with_project(project))
 }
 
 /// The proxy's rules (`--rules`, `--project`) and the project (which names what SPAWN and SYNC
@@ -55,7 +57,7 @@ pub fn for_proxy(
     let index = read(dir)?;
     if let Some(rules) = &rules {
         let paths: Vec<&str> = index.node_paths().collect();
-        for key in unmatched(rules, &paths) {
+        for key in rules.unmatched_keys(&paths) {
             warn(&format!(
                 "rules file: `{key}` names no node of the project's scenes (a node made at run \
                  time is not in them)"
@@ -64,19 +66,6 @@ pub fn for_proxy(
     }
     let rules = combine(rules, Some(&index));
     Ok((rules, Some(Arc::new(index))))
-}
-
-/// The rules file's node keys (`methods` and `native` lines) that match none of `paths`.
-pub fn unmatched<'a>(rules: &'a Rules, paths: &[&str]) -> Vec<&'a str> {
-    rules
-        .keys
-        .iter()
-        .filter(|key| {
-            let pattern = PathPattern::new(key);
-            !paths.iter().any(|path| pattern.matches(path))
-        })
-        .map(String::as_str)
-        .collect()
 }
 
 /// Prints `gdvariant: warning: TEXT` on standard error.

@@ -7,7 +7,8 @@ use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
-use gdvariant_multiplayer::capture::{self, Direction, Header, RecordHead};
+use gdvariant_multiplayer::Direction;
+use gdvariant_multiplayer::capture::{self, Header, RecordHead};
 
 use gdvariant_relay::Channel;
 

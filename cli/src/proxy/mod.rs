@@ -8,9 +8,9 @@
 //! directions; every other frame is dropped (or, with `--disconnect`, closes the connection),
 //! with one JSON line on standard error. At exit (Ctrl-C or SIGTERM) one JSON summary line is
 //! printed. Files: `settings.rs` (arguments to the relay's config and the filter's settings),
-//! `filter.rs` (the relay's filter: `--drop-if` rules and the rate limit, or with
-//! `--multiplayer` Godot's multiplayer packets decoded and judged by the rules file),
-//! `rules.rs` (drop rules, rate limit), `report.rs` (the JSON lines and counters),
+//! `filter.rs` (the relay's filter, composed of the library's: `--drop-if` rules and the rate
+//! limit, or with `--multiplayer` the library's guard, which follows each connection and
+//! applies the rules file), `rules.rs` (`--drop-if`), `report.rs` (the JSON lines and counters),
 //! `capture.rs` (the `--capture` file).
 
 mod capture;
@@ -28,7 +28,6 @@ use gdvariant_relay::Relay;
 
 use crate::PrefixKind;
 use crate::failure::Failure;
-use filter::ProxyFilter;
 use report::{Events, Report};
 use settings::Settings;
 
@@ -148,7 +147,7 @@ pub fn run(args: &ProxyArgs) -> Result<ExitCode, Failure> {
     let report = Arc::new(Report::new(settings.options.version(), settings.capture.take()));
     let settings = Arc::new(settings);
     let events = Events { report: Arc::clone(&report), log_refused: !args.udp };
-    let filter = ProxyFilter { settings: Arc::clone(&settings), report: Arc::clone(&report) };
+    let filter = filter::build(&settings, &report);
     let served = runtime.block_on(async {
         let config = settings.relay.clone();
         let listen = config.listen_addr();

@@ -9,7 +9,6 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use gdvariant::{VariantType, Version};
-use gdvariant_multiplayer::capture::Direction as CaptureDirection;
 use gdvariant_relay::{Channel, Connection, Direction, Dropped, End, Observer, Tally};
 use serde_json::{Value, json};
 
@@ -108,7 +107,7 @@ impl Report {
     pub fn capture(
         &self,
         connection: u32,
-        direction: CaptureDirection,
+        direction: Direction,
         channel: Option<Channel>,
         dropped: bool,
         bytes: &[u8],
@@ -159,10 +158,7 @@ impl Report {
         line(&value);
         let whole = u64::try_from(dropped.bytes.len()).is_ok_and(|len| len == dropped.len);
         if let (Some(connection), true) = (dropped.connection, whole) {
-            let direction = match dropped.direction {
-                Direction::ToUpstream => CaptureDirection::ToServer,
-                Direction::ToClient => CaptureDirection::ToClient,
-            };
+            let direction = dropped.direction;
             let number = u32::try_from(connection).unwrap_or(u32::MAX);
             self.capture(number, direction, dropped.channel, !dropped.dry_run, dropped.bytes);
         }
@@ -202,7 +198,7 @@ impl Report {
                 "event": "summary",
                 "connections": t.connections,
                 "refused_connections": t.refused,
-                "forwarded": {"to_upstream": up.json(), "to_client": down.json()},
+                "forwarded": {"to_server": up.json(), "to_client": down.json()},
                 "by_type": by_type,
                 "drops": t.drops,
                 "closes": t.closes,

@@ -1,10 +1,7 @@
-//! The operator's rules: [`DropIf`] (drop a frame by a value inside it, in one direction or
-//! both) and [`RateLimit`] (frames per second per client).
-
-use std::time::Duration;
+//! The operator's value rules: [`DropIf`] (drop a frame by a value inside it, in one direction
+//! or both), compared as `--where` compares.
 
 use gdvariant::VariantRef;
-use tokio::time::Instant;
 
 use crate::failure::Failure;
 use crate::filter::Condition;
@@ -26,11 +23,11 @@ pub struct DropIf {
 
 impl DropIf {
     /// Parses a rule given to `--drop-if` (`direction` `None`), `--drop-if-from-client`
-    /// (`ToUpstream`) or `--drop-if-from-server` (`ToClient`).
+    /// (`ToServer`) or `--drop-if-from-server` (`ToClient`).
     pub fn parse(rule: &str, direction: Option<Direction>) -> Result<Self, Failure> {
         let option = match direction {
             None => "--drop-if",
-            Some(Direction::ToUpstream) => "--drop-if-from-client",
+            Some(Direction::ToServer) => "--drop-if-from-client",
             Some(Direction::ToClient) => "--drop-if-from-server",
         };
         let condition = Condition::parse_rule(rule, option)?;
@@ -53,41 +50,6 @@ impl DropIf {
             Ok(true) => Some(self.text.clone()),
             Ok(false) => None,
             Err(error) => Some(format!("{} (the path cannot be followed: {error})", self.text)),
-        }
-    }
-}
-
-/// A token bucket: `rate` frames per second, up to `rate` at once.
-#[derive(Debug)]
-pub struct RateLimit {
-    rate: f64,
-    tokens: f64,
-    last: Instant,
-}
-
-impl RateLimit {
-    /// A full bucket of `rate` frames per second.
-    pub fn new(rate: u32) -> Self {
-        let rate = f64::from(rate);
-        RateLimit { rate, tokens: rate, last: Instant::now() }
-    }
-
-    /// The rate, in frames per second.
-    pub fn per_second(&self) -> f64 {
-        self.rate
-    }
-
-    /// Whether one more frame may go now (it takes a token).
-    pub fn allow(&mut self) -> bool {
-        let now = Instant::now();
-        let elapsed: Duration = now.saturating_duration_since(self.last);
-        self.last = now;
-        self.tokens = (self.tokens + elapsed.as_secs_f64() * self.rate).min(self.rate);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
         }
     }
 }
@@ -135,7 +97,7 @@ mod tests {
         for (rule, packet, drops) in cases {
             let drop_if = DropIf::parse(rule, None).unwrap();
             let value = packet.value();
-            assert_eq!(drop_if.refuses(Direction::ToUpstream, value).is_some(), drops, "{rule}");
+            assert_eq!(drop_if.refuses(Direction::ToServer, value).is_some(), drops, "{rule}");
             let condition = Condition::parse(rule).unwrap();
             assert_eq!(condition.holds(packet.value()), drops, "--where {rule}");
         }

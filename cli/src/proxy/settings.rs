@@ -3,7 +3,11 @@
 
 use std::time::Duration;
 
+use std::sync::Arc;
+
 use gdvariant::{Options, Version};
+use gdvariant_multiplayer::Framing;
+use gdvariant_multiplayer::rules::Rules;
 use gdvariant_relay::{Config, Direction, ENET_MAX_PEERS, Messages, Transport};
 
 use super::capture::CaptureFile;
@@ -12,7 +16,6 @@ use super::{ProxyArgs, ProxyGodot};
 use crate::FrameArgs;
 use crate::failure::Failure;
 use crate::multiplayer::project;
-use crate::multiplayer::rules::Rules;
 
 /// Everything the proxy's filter needs to know, shared by every connection.
 #[derive(Debug)]
@@ -21,15 +24,13 @@ pub struct Settings {
     pub relay: Config,
     /// How values are checked.
     pub options: Options,
-    /// The transport is ENet.
-    pub enet: bool,
     /// Frames dropped by content (`--drop-if` rules, then the per-direction ones).
-    pub drop_if: Vec<DropIf>,
+    pub drop_if: Arc<Vec<DropIf>>,
     /// Frames per second a client may send.
     pub rate_limit: Option<u32>,
     /// Messages are multiplayer packets.
     pub multiplayer: bool,
-    /// The multiplayer rules file.
+    /// The multiplayer rules file (with the project's method lists).
     pub rules: Option<Rules>,
     /// The game's project (`--project`): names what SPAWN and SYNC carry.
     pub project: Option<std::sync::Arc<gdvariant_multiplayer::project::ProjectIndex>>,
@@ -37,8 +38,6 @@ pub struct Settings {
     pub log_calls: bool,
     /// The capture file (taken by the report).
     pub capture: Option<CaptureFile>,
-    /// Forward everything (multiplayer).
-    pub monitor: bool,
 }
 
 impl Settings {
@@ -76,7 +75,7 @@ impl Settings {
         }
         let rules = [
             (&args.drop_if, None),
-            (&args.drop_if_from_client, Some(Direction::ToUpstream)),
+            (&args.drop_if_from_client, Some(Direction::ToServer)),
             (&args.drop_if_from_server, Some(Direction::ToClient)),
         ];
         let drop_if = rules
@@ -90,18 +89,12 @@ impl Settings {
             big_endian: args.big_endian,
             max_frame_len: args.max_frame,
         };
-        let rules = args.rules.as_deref().map(Rules::read).transpose()?;
+        let rules = args.rules.as_deref().map(project::read_rules).transpose()?;
         let (rules, project) = project::for_proxy(rules, args.project.as_deref(), version)?;
         let capture = match &args.capture {
             Some(path) => {
-                use gdvariant_multiplayer::capture::Transport;
-                let transport = match (version, args.enet) {
-                    (Version::Godot3, false) => Transport::WebSocket3,
-                    (Version::Godot4, false) => Transport::WebSocket4,
-                    (Version::Godot3, true) => Transport::Enet3,
-                    (Version::Godot4, true) => Transport::Packets,
-                };
-                let header = gdvariant_multiplayer::capture::Header { version, transport };
+                let framing = Framing::of(version, args.enet);
+                let header = gdvariant_multiplayer::capture::Header { version, framing };
                 Some(CaptureFile::create(path, header)?)
             }
             None => None,
@@ -117,8 +110,8 @@ impl Settings {
             Transport::Tcp(crate::options::prefix(frames))
         };
         let messages = if args.multiplayer { Messages::Multiplayer } else { Messages::Values };
-        let relay = Config::new(transport, args.listen, args.upstream.clone())
-            .options(options)
+        let relay = Config::new(version, transport, args.listen, args.upstream.clone())
+            .allow_objects(args.allow_objects)
             .messages(messages)
             .max_frame(args.max_frame)
             .idle_timeout(Duration::from_secs_f64(args.idle_timeout.min(1e9)))
@@ -128,15 +121,13 @@ impl Settings {
         Ok(Settings {
             relay,
             options,
-            enet: args.enet,
-            drop_if,
+            drop_if: Arc::new(drop_if),
             rate_limit: args.rate_limit,
             multiplayer: args.multiplayer,
             rules,
             project,
             log_calls: args.log_calls,
             capture,
-            monitor: args.monitor,
         })
     }
 }

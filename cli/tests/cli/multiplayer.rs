@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use gdvariant::Version;
-use gdvariant_multiplayer::capture::{self, Direction, Header, RecordHead, Transport};
+use gdvariant_multiplayer::capture::{self, Header, RecordHead};
+use gdvariant_multiplayer::{Direction, Framing};
 use serde_json::Value;
 
 use crate::support::*;
@@ -75,7 +76,7 @@ fn godot4_capture(path: &Path) -> usize {
     }
     write_capture(
         path,
-        Header { version: Version::Godot4, transport: Transport::WebSocket4 },
+        Header { version: Version::Godot4, framing: Framing::WebSocket4 },
         &packets,
     );
     packets.len()
@@ -317,7 +318,7 @@ fn a_rules_key_naming_no_node_is_a_warning() {
 
 #[test]
 fn a_godot3_capture_prints_calls_sets_and_system_messages() {
-    for (name, transport) in [("enet", Transport::Enet3), ("websocket", Transport::WebSocket3)] {
+    for (name, transport) in [("enet", Framing::Enet3), ("websocket", Framing::WebSocket3)] {
         let file = scratch(&format!("godot3-{name}.capture"));
         let packets: Vec<(Direction, u8, Vec<u8>)> = records(&format!("godot3-{name}"))
             .iter()
@@ -328,7 +329,7 @@ fn a_godot3_capture_prints_calls_sets_and_system_messages() {
                 (direction, r["channel"].as_u64().unwrap() as u8, unhex(r["hex"].as_str().unwrap()))
             })
             .collect();
-        write_capture(&file, Header { version: Version::Godot3, transport }, &packets);
+        write_capture(&file, Header { version: Version::Godot3, framing: transport }, &packets);
         let text = stdout(&run(&[
             OsArg::from("multiplayer"),
             "--allow-objects".into(),
@@ -351,7 +352,7 @@ fn a_godot3_capture_prints_calls_sets_and_system_messages() {
 #[test]
 fn refused_messages_are_listed_and_bad_inputs_fail() {
     let file = scratch("bad.capture");
-    let header = Header { version: Version::Godot4, transport: Transport::Packets };
+    let header = Header { version: Version::Godot4, framing: Framing::Packets };
     write_capture(
         &file,
         header,
@@ -425,7 +426,7 @@ fn argument_json_is_the_library_text_unchanged() {
     let file = scratch("exact.capture");
     write_capture(
         &file,
-        Header { version: Version::Godot4, transport: Transport::WebSocket4 },
+        Header { version: Version::Godot4, framing: Framing::WebSocket4 },
         &[(Direction::ToClient, 0, A.to_le_bytes().to_vec()), (Direction::ToServer, 0, packet)],
     );
     for (format, natural) in [("json", false), ("natural", true)] {
@@ -523,10 +524,9 @@ fn every_variant_type_prints_as_a_call_argument() {
             packets.push((Direction::ToServer, 1, packet));
             cases.push((name.to_string(), element.variant_type(), engine.to_string(), bytes));
         }
-        let transport =
-            if version == Version::Godot3 { Transport::Enet3 } else { Transport::Packets };
+        let transport = if version == Version::Godot3 { Framing::Enet3 } else { Framing::Packets };
         let file = scratch(&format!("{folder}-types.capture"));
-        write_capture(&file, Header { version, transport }, &packets);
+        write_capture(&file, Header { version, framing: transport }, &packets);
         let output =
             run(&[OsArg::from("multiplayer"), "--allow-objects".into(), file.clone().into()]);
         assert_eq!(code(&output), 0, "{}", stderr(&output));
@@ -615,7 +615,7 @@ fn every_argument_gives_its_value_and_its_bytes() {
     let godot4_file = scratch("godot4-bytes.capture");
     godot4_capture(&godot4_file);
     let mut files = vec![(Version::Godot4, godot4_file)];
-    for (name, transport) in [("enet", Transport::Enet3), ("websocket", Transport::WebSocket3)] {
+    for (name, transport) in [("enet", Framing::Enet3), ("websocket", Framing::WebSocket3)] {
         let packets: Vec<(Direction, u8, Vec<u8>)> = records(&format!("godot3-{name}"))
             .iter()
             .filter(|r| r["conn"] == 0 && r["injected"].is_null())
@@ -626,7 +626,7 @@ fn every_argument_gives_its_value_and_its_bytes() {
             })
             .collect();
         let file = scratch(&format!("godot3-{name}-bytes.capture"));
-        write_capture(&file, Header { version: Version::Godot3, transport }, &packets);
+        write_capture(&file, Header { version: Version::Godot3, framing: transport }, &packets);
         files.push((Version::Godot3, file));
     }
     for (version, file) in &files {

@@ -172,6 +172,57 @@ fn hostile(proxy: SocketAddr, stop: Arc<AtomicBool>) -> Vec<std::thread::JoinHan
     vec![garbage, flood]
 }
 
+/// The rules both runs through a guard use: World/Nodes/N2's r0 is not allowed.
+const RULES: &str = "allow World/Player *\nallow World/Jöker *\nallow World/Nodes/N0 *\n\
+                     allow World/Nodes/N1 *\nallow World/Nodes/N2 r2\nallow-raw\n";
+
+/// A guarded run's effects equal the direct run's, step by step, but for the forbidden call,
+/// the crafted packets the guard drops (step `hostile`), and unreliable sends.
+fn only_the_forbidden_call_is_missing(direct: BTreeMap<String, Vec<String>>, lines: &[String]) {
+    // The forbidden call is missing (and maybe an unreliable packet, which ENet may drop).
+    let missing = objects(lines, "MISSING");
+    let steps: Vec<&str> = missing.iter().map(|m| m["step"].as_str().unwrap()).collect();
+    assert_eq!(steps.iter().filter(|s| **s == "other_nodes").count(), 1, "{missing:?}");
+    assert!(
+        steps.iter().all(|s| ["other_nodes", "rpc_unreliable", "rset", "raw"].contains(s)),
+        "{missing:?}"
+    );
+    let reliable = |steps: BTreeMap<String, Vec<String>>| -> BTreeMap<String, Vec<String>> {
+        steps
+            .into_iter()
+            .map(|(step, fx)| (step, fx.into_iter().filter(|f| !unreliable(f)).collect()))
+            .collect()
+    };
+    let direct = reliable(direct);
+    let proxied = reliable(effects(lines));
+    // Every step equals the direct run's, but the forbidden call and the crafted packets.
+    for (step, fx) in &direct {
+        let got = proxied.get(step).cloned().unwrap_or_default();
+        if step == "other_nodes" {
+            let mut expected = fx.clone();
+            let forbidden = expected
+                .iter()
+                .position(|f| {
+                    f.contains("\"node\":\"World/Nodes/N2\"") && f.contains("\"method\":\"r0\"")
+                })
+                .unwrap();
+            expected.remove(forbidden);
+            assert_eq!(got, expected, "step {step}");
+        } else if step == "hostile" {
+            let mut left = fx.clone();
+            for f in &got {
+                let at = left
+                    .iter()
+                    .position(|e| e == f)
+                    .unwrap_or_else(|| panic!("{f} not in the direct run"));
+                left.remove(at);
+            }
+        } else {
+            assert_eq!(&got, fx, "step {step}");
+        }
+    }
+}
+
 #[test]
 #[ignore = "needs godot3-server (.ci/run installs it)"]
 fn godot3_enet_session_through_the_proxy_equals_a_direct_one() {
@@ -181,12 +232,7 @@ fn godot3_enet_session_through_the_proxy_equals_a_direct_one() {
     // Through the proxy: World/Nodes/N2's r0 is not allowed.
     let rules =
         std::env::temp_dir().join(format!("gdvariant-enet-{}-rules.txt", std::process::id()));
-    std::fs::write(
-        &rules,
-        "allow World/Player *\nallow World/Jöker *\nallow World/Nodes/N0 *\nallow World/Nodes/N1 *\n\
-         allow World/Nodes/N2 r2\nallow-raw\n",
-    )
-    .unwrap();
+    std::fs::write(&rules, RULES).unwrap();
     let capture =
         std::env::temp_dir().join(format!("gdvariant-enet-{}-{port}.capture", std::process::id()));
     let _ = std::fs::remove_file(&capture);
@@ -215,48 +261,7 @@ fn godot3_enet_session_through_the_proxy_equals_a_direct_one() {
     stop.store(true, Ordering::Relaxed);
     let counts: Vec<u32> = threads.into_iter().map(|t| t.join().unwrap()).collect();
     assert!(counts[0] > 100, "garbage datagrams sent: {counts:?}");
-    // The forbidden call is missing (and maybe an unreliable packet, which ENet may drop).
-    let missing = objects(&lines, "MISSING");
-    let steps: Vec<&str> = missing.iter().map(|m| m["step"].as_str().unwrap()).collect();
-    assert_eq!(steps.iter().filter(|s| **s == "other_nodes").count(), 1, "{missing:?}");
-    assert!(
-        steps.iter().all(|s| ["other_nodes", "rpc_unreliable", "rset", "raw"].contains(s)),
-        "{missing:?}"
-    );
-    let reliable = |steps: BTreeMap<String, Vec<String>>| -> BTreeMap<String, Vec<String>> {
-        steps
-            .into_iter()
-            .map(|(step, fx)| (step, fx.into_iter().filter(|f| !unreliable(f)).collect()))
-            .collect()
-    };
-    let direct = reliable(direct);
-    let proxied = reliable(effects(&lines));
-    // Every step equals the direct run's, but the forbidden call and the crafted packets.
-    for (step, fx) in &direct {
-        let got = proxied.get(step).cloned().unwrap_or_default();
-        if step == "other_nodes" {
-            let mut expected = fx.clone();
-            let forbidden = expected
-                .iter()
-                .position(|f| {
-                    f.contains("\"node\":\"World/Nodes/N2\"") && f.contains("\"method\":\"r0\"")
-                })
-                .unwrap();
-            expected.remove(forbidden);
-            assert_eq!(got, expected, "step {step}");
-        } else if step == "hostile" {
-            let mut left = fx.clone();
-            for f in &got {
-                let at = left
-                    .iter()
-                    .position(|e| e == f)
-                    .unwrap_or_else(|| panic!("{f} not in the direct run"));
-                left.remove(at);
-            }
-        } else {
-            assert_eq!(&got, fx, "step {step}");
-        }
-    }
+    only_the_forbidden_call_is_missing(direct, &lines);
     let (status, events) = proxy.stop();
     assert!(status.success());
     let summary = summary(&events);
@@ -296,5 +301,46 @@ fn godot3_enet_session_through_the_proxy_equals_a_direct_one() {
         records.iter().filter(|r| r["dropped"] == true && r["message"]["method"] == "r0").collect();
     assert_eq!(dropped.len(), 1, "{dropped:?}");
     let _ = std::fs::remove_file(&capture);
+    let _ = std::fs::remove_file(&rules);
+}
+
+/// The guard built from the libraries (`relay/examples/guard.rs`: the relay crate's `Guard`
+/// over `gdvariant_multiplayer`'s tracker and rules, not the command) inside the same Godot
+/// 3.2.3 ENet session: the forbidden call never arrives, everything else the direct run did
+/// arrives exactly, and the guard's drop lines name what it refused.
+#[test]
+#[ignore = "needs godot3-server (.ci/run installs it)"]
+fn godot3_enet_session_through_the_library_guard_equals_a_direct_one() {
+    let port = free_udp_port();
+    let direct = effects(&scenario(port, port, || {}));
+    let rules =
+        std::env::temp_dir().join(format!("gdvariant-guard-{}-rules.txt", std::process::id()));
+    std::fs::write(&rules, RULES).unwrap();
+    let server_port = free_udp_port();
+    let guard = Proxy::start_binary(
+        &example("guard"),
+        &[],
+        &[
+            "--transport",
+            "enet",
+            "--godot",
+            "3",
+            "--allow-objects",
+            "--upstream",
+            &format!("127.0.0.1:{server_port}"),
+            "--rules",
+            rules.to_str().unwrap(),
+        ],
+    );
+    let lines = scenario(server_port, guard.addr.port(), || {});
+    only_the_forbidden_call_is_missing(direct, &lines);
+    let drops = guard.events_of("drop");
+    let _ = guard.stop();
+    let not_allowed: Vec<&Value> = drops.iter().filter(|d| d["reason"] == "not_allowed").collect();
+    // The forbidden call, and two crafted calls the guard cannot name (an unknown cache id, an
+    // unknown node), all from clients.
+    assert_eq!(not_allowed.len(), 3, "{drops:?}");
+    assert!(not_allowed.iter().all(|d| d["direction"] == "to_server"), "{drops:?}");
+    assert!(not_allowed.iter().any(|d| d["detail"] == "World/Nodes/N2::r0"), "{drops:?}");
     let _ = std::fs::remove_file(&rules);
 }

@@ -18,7 +18,7 @@ fn godot4_websocket_through_the_proxy_and_back() {
     // The client's two refused packets were dropped on the way in; everything else crossed
     // both ways.
     assert_eq!(summary["drops"]["invalid_value"], 2, "{summary}");
-    assert_eq!(summary["forwarded"]["to_upstream"]["frames"], 55, "{summary}");
+    assert_eq!(summary["forwarded"]["to_server"]["frames"], 55, "{summary}");
     assert_eq!(summary["forwarded"]["to_client"]["frames"], 55, "{summary}");
     for ty in [
         "Nil",

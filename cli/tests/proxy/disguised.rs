@@ -219,7 +219,7 @@ fn drop_if_drops_every_spelling_godot_reads_as_the_value() {
             assert_eq!(summary(&events)["drops"]["drop_if"], forbidden, "{events:?}");
             // Every drop is of a client's frame, named by its rule.
             for drop in events.iter().filter(|e| e["event"] == "drop") {
-                assert_eq!(drop["direction"], "to_upstream", "{drop}");
+                assert_eq!(drop["direction"], "to_server", "{drop}");
                 assert!(drop["detail"].as_str().unwrap().contains("cmd=shutdown_server"), "{drop}");
             }
         }
@@ -247,7 +247,7 @@ fn a_rule_for_one_direction_drops_that_way_only() {
     assert_eq!(read_to_close(&mut client), ping);
     let (_, events) = proxy.stop();
     let totals = summary(&events);
-    assert_eq!(totals["forwarded"]["to_upstream"]["frames"], 2, "{events:?}");
+    assert_eq!(totals["forwarded"]["to_server"]["frames"], 2, "{events:?}");
     assert_eq!(totals["forwarded"]["to_client"]["frames"], 1, "{events:?}");
     let drops: Vec<_> = events.iter().filter(|e| e["event"] == "drop").collect();
     assert_eq!(drops.len(), 1, "{events:?}");
@@ -263,10 +263,10 @@ fn a_rule_for_one_direction_drops_that_way_only() {
     assert_eq!(read_to_close(&mut client), ping);
     let (_, events) = proxy.stop();
     let totals = summary(&events);
-    assert_eq!(totals["forwarded"]["to_upstream"]["frames"], 1, "{events:?}");
+    assert_eq!(totals["forwarded"]["to_server"]["frames"], 1, "{events:?}");
     let drops: Vec<_> = events.iter().filter(|e| e["event"] == "drop").collect();
     assert_eq!(drops.len(), 1, "{events:?}");
-    assert_eq!(drops[0]["direction"], "to_upstream");
+    assert_eq!(drops[0]["direction"], "to_server");
 }
 
 #[test]

@@ -164,12 +164,12 @@ fn enet_packets_keep_channel_and_flags_and_refused_ones_are_dropped() {
     client.peer_mut(id).disconnect(4242);
     run(&mut server, &mut client, &mut seen, |(s, _)| s.last() == Some(&Seen::Disconnect));
     let events = proxy.wait_for("drop", 6);
-    let up = events.iter().filter(|e| e["direction"] == "to_upstream").count();
+    let up = events.iter().filter(|e| e["direction"] == "to_server").count();
     assert_eq!(up, 5, "{events:?}");
     let (status, events) = proxy.stop();
     assert!(status.success());
     let summary = summary(&events);
-    assert_eq!(summary["forwarded"]["to_upstream"]["frames"], 5, "{summary}");
+    assert_eq!(summary["forwarded"]["to_server"]["frames"], 5, "{summary}");
     assert_eq!(summary["forwarded"]["to_client"]["frames"], 3, "{summary}");
     assert_eq!(summary["by_type"]["PoolByteArray"]["frames"], 1, "{summary}");
     assert_eq!(summary["closes"]["closed"], 1, "{summary}");
@@ -269,5 +269,5 @@ fn godot4_enet_packets_are_one_value_each() {
     assert_eq!(drops[0]["len"], 4, "{drops:?}");
     let (status, events) = proxy.stop();
     assert!(status.success());
-    assert_eq!(summary(&events)["forwarded"]["to_upstream"]["frames"], 2);
+    assert_eq!(summary(&events)["forwarded"]["to_server"]["frames"], 2);
 }

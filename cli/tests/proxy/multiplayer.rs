@@ -109,7 +109,7 @@ fn calls_are_filtered_by_the_allow_list_and_its_rates() {
     );
     // The call log: every call, named as the game reads it, with its arguments' text.
     let calls: Vec<_> =
-        events.iter().filter(|e| e["event"] == "call" && e["direction"] == "to_upstream").collect();
+        events.iter().filter(|e| e["event"] == "call" && e["direction"] == "to_server").collect();
     assert_eq!(calls.len(), 3 + 3 + 1 + 5 + 1);
     let forbidden = calls.iter().filter(|c| c["method"] == "forbidden").count();
     assert_eq!(forbidden, 3);
@@ -173,7 +173,7 @@ fn godot4_calls_are_named_from_the_project() {
         assert!(status.success());
         let calls: Vec<_> = events
             .iter()
-            .filter(|e| e["event"] == "call" && e["direction"] == "to_upstream")
+            .filter(|e| e["event"] == "call" && e["direction"] == "to_server")
             .map(|e| e["method"].clone())
             .collect();
         if with_project {
@@ -235,7 +235,7 @@ fn logged_calls_print_every_argument() {
     assert!(status.success());
     let call = events
         .iter()
-        .find(|e| e["event"] == "call" && e["direction"] == "to_upstream")
+        .find(|e| e["event"] == "call" && e["direction"] == "to_server")
         .expect("the call is logged");
     assert_eq!(call["method"], "r1");
     assert_eq!(call["args"], serde_json::json!(["RID()", "[ RID(), 1 ]", r#""a\tb""#]));

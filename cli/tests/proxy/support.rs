@@ -36,8 +36,8 @@ pub fn example(name: &str) -> PathBuf {
     // target/PROFILE/deps/TEST: the examples go to target/PROFILE/examples.
     let profile_dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
     let mut build = Command::new(env!("CARGO"));
-    // The tokio relay is the relay crate's example; the threaded one the core's.
-    let package = if name == "relay" { "gdvariant-relay" } else { "gdvariant" };
+    // The tokio relay and the guard are the relay crate's examples; the threaded relay the core's.
+    let package = if matches!(name, "relay" | "guard") { "gdvariant-relay" } else { "gdvariant" };
     build.current_dir(root()).args(["build", "--quiet", "-p", package, "--all-features"]);
     build.args(["--example", name]);
     if profile_dir.file_name().is_some_and(|p| p == "release") {

@@ -67,7 +67,7 @@ fn valid_frames_go_through_in_order_and_bad_ones_are_dropped_and_reported() {
     let logged: Vec<_> = events.iter().filter(|e| e["event"] == "drop").collect();
     assert_eq!(logged.len(), 2, "{events:?}");
     for (line, (offset, len, reason)) in logged.iter().zip(&drops) {
-        assert_eq!(line["direction"], "to_upstream");
+        assert_eq!(line["direction"], "to_server");
         assert_eq!(line["offset"], *offset as u64);
         assert_eq!(line["len"], *len as u64);
         assert_eq!(line["reason"], *reason);
@@ -76,7 +76,7 @@ fn valid_frames_go_through_in_order_and_bad_ones_are_dropped_and_reported() {
     let summary = summary(&events);
     let bytes = expected.len() as u64;
     assert_eq!(
-        summary["forwarded"]["to_upstream"],
+        summary["forwarded"]["to_server"],
         serde_json::json!({"frames": 11, "bytes": bytes})
     );
     assert_eq!(
@@ -189,7 +189,7 @@ fn prefixes_and_versions_follow_the_options() {
     client.shutdown(Shutdown::Write).unwrap();
     assert_eq!(read_to_close(&mut client), captured);
     let (_, events) = proxy.stop();
-    assert_eq!(summary(&events)["forwarded"]["to_upstream"]["frames"], 10);
+    assert_eq!(summary(&events)["forwarded"]["to_server"]["frames"], 10);
     assert!(summary(&events)["by_type"].get("Vector2").is_some(), "Godot 3 names");
 }
 

@@ -36,13 +36,11 @@ fn datagrams_godot_accepts_go_through_in_order_and_the_rest_are_dropped() {
     let seen: Vec<(u64, u64)> =
         drops.iter().map(|d| (d["offset"].as_u64().unwrap(), d["len"].as_u64().unwrap())).collect();
     assert_eq!(seen, expected_drops);
-    assert!(
-        drops.iter().all(|d| d["reason"] == "invalid_value" && d["direction"] == "to_upstream")
-    );
+    assert!(drops.iter().all(|d| d["reason"] == "invalid_value" && d["direction"] == "to_server"));
     let (status, events) = proxy.stop();
     assert!(status.success());
     let summary = summary(&events);
-    assert_eq!(summary["forwarded"]["to_upstream"]["frames"], 5);
+    assert_eq!(summary["forwarded"]["to_server"]["frames"], 5);
     assert_eq!(summary["forwarded"]["to_client"]["frames"], 5);
     assert_eq!(summary["connections"], 1, "one client address, one session");
 }

@@ -34,6 +34,6 @@ fn messages_godot_accepts_are_echoed_through_and_the_rest_are_dropped() {
     let (status, events) = proxy.stop();
     assert!(status.success());
     let summary = summary(&events);
-    assert_eq!(summary["forwarded"]["to_upstream"]["frames"], 4);
+    assert_eq!(summary["forwarded"]["to_server"]["frames"], 4);
     assert_eq!(summary["forwarded"]["to_client"]["frames"], 4);
 }

@@ -83,9 +83,9 @@ pub enum NodeAddress<'a> {
 #[non_exhaustive]
 pub enum Godot3Packet<'a> {
     /// `rpc`, `rpc_id`, `rpc_unreliable`, `rpc_unreliable_id`.
-    Call(Call<'a>),
+    Call(RemoteCall<'a>),
     /// `rset` and its variants.
-    Set(Set<'a>),
+    Set(RemoteSet<'a>),
     /// A path announced with its cache id.
     SimplifyPath {
         /// The cache id.
@@ -167,14 +167,14 @@ fn read_head(buf: &[u8]) -> Result<Head<'_>, PacketError> {
 
 /// A CALL.
 #[derive(Clone, Copy, Debug)]
-pub struct Call<'a> {
+pub struct RemoteCall<'a> {
     buf: &'a [u8],
     head: Head<'a>,
     argc: u8,
     options: Options,
 }
 
-impl<'a> Call<'a> {
+impl<'a> RemoteCall<'a> {
     /// How the call names its node.
     pub fn node(&self) -> NodeAddress<'a> {
         self.head.node
@@ -204,13 +204,13 @@ impl<'a> Call<'a> {
 
 /// A SET.
 #[derive(Clone, Copy, Debug)]
-pub struct Set<'a> {
+pub struct RemoteSet<'a> {
     buf: &'a [u8],
     head: Head<'a>,
     options: Options,
 }
 
-impl<'a> Set<'a> {
+impl<'a> RemoteSet<'a> {
     /// How the set names its node.
     pub fn node(&self) -> NodeAddress<'a> {
         self.head.node
@@ -316,9 +316,9 @@ pub fn decode(packet: &[u8], options: Options) -> Result<Godot3Packet<'_>, Packe
                     ));
                 }
             };
-            Godot3Packet::Call(Call { buf: packet, head, argc, options })
+            Godot3Packet::Call(RemoteCall { buf: packet, head, argc, options })
         }
-        1 => Godot3Packet::Set(Set { buf: packet, head: read_head(packet)?, options }),
+        1 => Godot3Packet::Set(RemoteSet { buf: packet, head: read_head(packet)?, options }),
         2 => {
             if packet.len() < 5 {
                 return Err(PacketError::new(0, PacketErrorKind::TooShort { minimum: 5 }));

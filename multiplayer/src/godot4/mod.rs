@@ -47,7 +47,7 @@ pub use spawn::{CUSTOM_SPAWN, Despawn, Spawn};
 pub use sync::{
     DeltaElement, DeltaElements, DeltaSync, FullSync, PATH_ID, SyncElement, SyncElements,
 };
-pub use sys::{Relay, Sys};
+pub use sys::{RelayPacket, Sys};
 pub use value::{Carried, IntWidth, Value, Values, read_compressed};
 
 use super::error::{PacketError, PacketErrorKind};

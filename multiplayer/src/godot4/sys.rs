@@ -11,7 +11,7 @@
 //! Every form but AUTH needs at least 6 bytes, RELAY 7. An AUTH packet is data while the peer
 //! authenticates and must be exactly `07 00` afterwards (Godot's checks of state, which this
 //! crate leaves to the caller). The relayed packet is any packet but SYS (relays do not nest),
-//! decoded by [`Relay::packet`]. O(1) to decode.
+//! decoded by [`RelayPacket::packet`]. O(1) to decode.
 
 use super::{Godot4Packet, decode_at};
 use crate::error::{PacketError, PacketErrorKind};
@@ -34,7 +34,7 @@ pub enum Sys<'a> {
     /// A peer left (server to client).
     DelPeer(i32),
     /// A packet relayed through the server.
-    Relay(Relay<'a>),
+    Relay(RelayPacket<'a>),
 }
 
 impl<'a> Sys<'a> {
@@ -58,7 +58,7 @@ impl<'a> Sys<'a> {
                 let inner = base.saturating_add(6);
                 // The relayed packet must itself be one Godot reads.
                 decode_at(buf, inner, options, true)?;
-                Ok(Sys::Relay(Relay { buf, inner, peer, options }))
+                Ok(Sys::Relay(RelayPacket { buf, inner, peer, options }))
             }
             _ => Err(PacketError::new(
                 base.saturating_add(1),
@@ -70,14 +70,14 @@ impl<'a> Sys<'a> {
 
 /// A relayed packet and its peer.
 #[derive(Clone, Copy, Debug)]
-pub struct Relay<'a> {
+pub struct RelayPacket<'a> {
     buf: &'a [u8],
     inner: usize,
     peer: i32,
     options: Options,
 }
 
-impl<'a> Relay<'a> {
+impl<'a> RelayPacket<'a> {
     /// From a client: the destination (0 everyone, negative: everyone but `-peer`); from the
     /// server: the source.
     pub fn peer(&self) -> i32 {

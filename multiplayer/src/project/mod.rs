@@ -202,6 +202,22 @@ impl Project {
         Ok(project)
     }
 
+    /// Reads the project in `dir` ([`Project::read_dir`]) and resolves it ([`Project::index`]).
+    ///
+    /// # Errors
+    /// No `project.godot` in `dir` ([`std::io::ErrorKind::NotFound`]), or what
+    /// [`Project::read_dir`] refuses.
+    #[cfg(feature = "std")]
+    pub fn read_index(dir: &std::path::Path) -> std::io::Result<ProjectIndex> {
+        if !dir.join("project.godot").is_file() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("no project.godot in {}", dir.display()),
+            ));
+        }
+        Ok(Project::read_dir(dir)?.index())
+    }
+
     /// The scripts read, by resource path.
     pub fn scripts(&self) -> &BTreeMap<String, ScriptInfo> {
         &self.scripts

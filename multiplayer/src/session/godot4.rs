@@ -132,7 +132,7 @@ pub struct Session4 {
 
 /// What an RPC names, as far as the session knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Call<'s> {
+pub struct RpcName<'s> {
     /// The node's path, relative to the sender's multiplayer root (`None`: an unknown cache id,
     /// or a path that is not UTF-8).
     pub path: Option<&'s str>,
@@ -185,6 +185,11 @@ impl Session4 {
     /// Entries kept (paths, spawned nodes, synchronizer ids).
     pub fn entries(&self) -> usize {
         self.entries
+    }
+
+    /// The method lists it names methods with.
+    pub fn methods(&self) -> &Arc<RpcMethods> {
+        &self.methods
     }
 
     /// Follows one packet sent by peer `sender` (1: the server) to peer `receiver`: records the
@@ -322,7 +327,7 @@ impl Session4 {
 
     /// What an RPC on `route` names: its node's path and its method's name, when the session
     /// knows them. O(log entries + path length).
-    pub fn rpc<'s>(&'s self, route: Route, rpc: &Rpc<'s>) -> Call<'s> {
+    pub fn rpc<'s>(&'s self, route: Route, rpc: &Rpc<'s>) -> RpcName<'s> {
         count(self.entries, rpc.path_text().map_or(0, <[u8]>::len));
         let state = self.senders.get(&route);
         let (path, list, checksum) = match rpc.node() {
@@ -346,7 +351,7 @@ impl Session4 {
             }
         };
         let method = list.and_then(|i| self.methods.list(i)).and_then(|l| l.name(rpc.method_id()));
-        Call { path, method, checksum }
+        RpcName { path, method, checksum }
     }
 
     /// The node behind synchronizer network id `net_id` of a SYNC on `route`. O(log entries).

@@ -28,7 +28,7 @@ mod methods;
 use core::fmt;
 
 pub use godot3::Session3;
-pub use godot4::{Call, Leg, Route, Session4, SyncTarget};
+pub use godot4::{Leg, Route, RpcName, Session4, SyncTarget};
 pub use methods::{Checksum, MethodList, PathPattern, RpcMethods};
 
 /// Bounds on what a session keeps.

@@ -69,3 +69,4 @@ mod godot3_crafted;
 mod godot4_captures;
 mod godot4_checksums;
 mod godot4_crafted;
+mod godot4_tracker;

@@ -103,7 +103,7 @@ impl<F: Filter, O: Observer> Proxy<F, O> {
                     let Some(&n) = self.by_client.get(&peer) else { continue };
                     let Some(leg) = self.legs.get_mut(&n) else { continue };
                     if leg.closing.is_some()
-                        || !leg.judge(&mut self.down, Direction::ToUpstream, channel_id, &packet)
+                        || !leg.judge(&mut self.down, Direction::ToServer, channel_id, &packet)
                     {
                         continue;
                     }
@@ -223,7 +223,7 @@ impl<F: Filter, O: Observer> Proxy<F, O> {
             end: None,
             closing: None,
             link,
-            tallies: [Tally::new(Direction::ToUpstream), Tally::new(Direction::ToClient)],
+            tallies: [Tally::new(Direction::ToServer), Tally::new(Direction::ToClient)],
             offsets: [0, 0],
         };
         self.legs.insert(n, leg);

@@ -47,13 +47,13 @@ pub(super) fn enet3_refusal(
     data: &[u8],
     id: u32,
 ) -> Option<String> {
-    if direction == Direction::ToUpstream && channel == enet3::SYSTEM_CHANNEL {
+    if direction == Direction::ToServer && channel == enet3::SYSTEM_CHANNEL {
         return Some("a client's packet on channel 0, which only the server sends on".into());
     }
     match enet3::decode(data, channel) {
         Err(_) => Some(format!("{} bytes, shorter than the 8-byte header", data.len())),
         Ok(enet3::EnetPacket::Data { source, .. })
-            if direction == Direction::ToUpstream && source != id =>
+            if direction == Direction::ToServer && source != id =>
         {
             Some(format!("header source {source} is not the client's peer id {id}"))
         }
@@ -89,7 +89,7 @@ mod tests {
         let mut packet = 77u32.to_le_bytes().to_vec();
         packet.extend(1i32.to_le_bytes());
         packet.push(0);
-        let up = Direction::ToUpstream;
+        let up = Direction::ToServer;
         assert_eq!(enet3_refusal(up, 1, &packet, 77), None);
         assert!(enet3_refusal(up, 1, &packet, 78).unwrap().contains("source 77"));
         assert!(enet3_refusal(up, 0, &packet, 77).unwrap().contains("channel 0"));
