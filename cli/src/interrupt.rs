@@ -3,7 +3,7 @@
 //! signal's number (130, 143, 129), as a shell reports a command a signal ended.
 //!
 //! The signals are watched from the first temporary file a command creates
-//! ([`Partial::register`]) to its end: a thread waits for them (`signal-hook`), so the command
+//! ([`Partial::create`]) to its end: a thread waits for them (`signal-hook`), so the command
 //! is stopped at whatever it is doing, reading, converting or writing. Putting a file in place
 //! ([`Partial::commit`]) and the thread's removals take one lock, so a signal either comes
 //! before the rename (the target is untouched, the temporary file removed) or after it (the
@@ -34,12 +34,21 @@ pub struct Partial {
 }
 
 impl Partial {
-    /// Registers the temporary file `path` that becomes `target` (its name, for the message),
-    /// and starts watching the signals if that was not done yet.
-    pub fn register(path: &Path, target: &str) -> Result<Partial, Failure> {
+    /// Creates a temporary file with `make` and registers it (at `path_of` it), for `target`
+    /// (its name, for the message). The signals are watched before the file exists, and a
+    /// signal that comes while it is being created is handled once it is registered, so no
+    /// signal leaves it behind.
+    pub fn create<T>(
+        target: &str,
+        make: impl FnOnce() -> Result<T, Failure>,
+        path_of: impl FnOnce(&T) -> &Path,
+    ) -> Result<(T, Partial), Failure> {
         watch()?;
-        lock().push((path.to_owned(), target.to_owned()));
-        Ok(Partial { path: path.to_owned() })
+        let mut partial = lock();
+        let made = make()?;
+        let path = path_of(&made).to_owned();
+        partial.push((path.clone(), target.to_owned()));
+        Ok((made, Partial { path }))
     }
 
     /// Runs `put` (the rename that puts the file in place) while no signal is being handled,

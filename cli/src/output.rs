@@ -228,17 +228,19 @@ fn temp_beside(
         use std::os::unix::fs::PermissionsExt;
         Some(permissions.unwrap_or_else(|| Permissions::from_mode(0o666)))
     };
-    let file = match permissions {
-        Some(permissions) => builder.permissions(permissions).tempfile_in(folder),
-        None => builder.tempfile_in(folder),
+    let make = || {
+        let file = match permissions {
+            Some(permissions) => builder.permissions(permissions).tempfile_in(folder),
+            None => builder.tempfile_in(folder),
+        };
+        let file = file.map_err(|e| Failure::input(name, e))?;
+        // Held until the file is closed: tells a later command that this one is still
+        // running. A file system without locks leaves it unlocked (the file is then removed
+        // only by this command, or as stale by the next).
+        let _ = file.as_file().try_lock();
+        Ok(file)
     };
-    let file = file.map_err(|e| Failure::input(name, e))?;
-    // Held until the file is closed: tells a later command that this one is still running. A
-    // file system without locks leaves it unlocked (the file is then removed only by this
-    // command, or as stale by the next).
-    let _ = file.as_file().try_lock();
-    let partial = Partial::register(file.path(), name)?;
-    Ok((file, partial))
+    Partial::create(name, make, |file: &NamedTempFile| file.path())
 }
 
 /// Removes the temporary files in `folder` named `PREFIX` + six letters and digits (`PREFIX` is
