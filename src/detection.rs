@@ -224,6 +224,31 @@ pub fn detect(bytes: &[u8]) -> Detection {
     Detection { verdict, id, godot3, godot4, total: bytes.len(), foreign }
 }
 
+/// The other version, when `options` refuse `bytes` (one whole value) and the same options for
+/// the other version accept them: what to suggest to someone who named a version and got a
+/// refusal (`dump --godot 3` given Godot 4 bytes). `None` when `options` accept the bytes, or
+/// neither version does. Cost: two validations at most (O(n) each, no allocation).
+///
+/// ```
+/// use gdvariant::{Options, Version, detection};
+///
+/// // Godot 4.6: var_to_bytes({"z": 1, "a": 2, "m": 3}); type id 27 is not Godot 3's.
+/// let bytes = include_bytes!("../corpus/godot4/dict_order.bin");
+/// assert!(gdvariant::validate(bytes, Options::godot3()).is_err());
+/// assert_eq!(detection::other_version(bytes, Options::godot3()), Some(Version::Godot4));
+/// assert_eq!(detection::other_version(bytes, Options::godot4()), None);
+/// ```
+pub fn other_version(bytes: &[u8], options: Options) -> Option<Version> {
+    if crate::validate(bytes, options).is_ok() {
+        return None;
+    }
+    let other = match options.version() {
+        Version::Godot3 => Version::Godot4,
+        Version::Godot4 => Version::Godot3,
+    };
+    crate::validate(bytes, options.with_version(other)).is_ok().then_some(other)
+}
+
 /// Bytes of the input [`foreign`] looks at to tell text: 4 KiB.
 pub const TEXT_WINDOW: usize = 4096;
 

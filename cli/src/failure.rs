@@ -34,15 +34,19 @@ impl Failure {
         }
     }
 
-    /// Prints the message and gives the exit code.
+    /// Prints the message (each of its lines, such as a hint that follows the error, after
+    /// `gdvariant: `) and gives the exit code.
     pub fn report(self) -> ExitCode {
         let (message, code) = match self {
             Failure::Input(message) => (message, REFUSED),
             Failure::Usage(message) => (message, USAGE),
             Failure::Closed => return ExitCode::SUCCESS,
         };
-        // Nothing more can be done if standard error is gone.
-        let _ = writeln!(io::stderr().lock(), "gdvariant: {message}");
+        let mut stderr = io::stderr().lock();
+        for line in message.lines() {
+            // Nothing more can be done if standard error is gone.
+            let _ = writeln!(stderr, "gdvariant: {line}");
+        }
         ExitCode::from(code)
     }
 }

@@ -3,7 +3,9 @@
 //! files and prints.
 //!
 //! Exit codes: 0 success; 1 the input is refused (invalid bytes, a bad frame, a path that finds
-//! nothing, an unreadable file); 2 a usage error (bad arguments, a malformed path).
+//! nothing, an unreadable file); 2 a usage error (bad arguments, a malformed path, an output
+//! that is the input); 128 + N stopped by signal N (SIGINT, SIGTERM, SIGHUP) while writing a
+//! file, which is then left as it was.
 
 #![deny(unsafe_code)]
 
@@ -16,6 +18,7 @@ mod filter;
 mod frames;
 mod get;
 mod input;
+mod interrupt;
 mod multiplayer;
 mod options;
 mod output;
@@ -34,7 +37,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// Read, check and write Godot Engine's Variant binary serialization (Godot 3.x and 4.x).
 ///
 /// FILE may be `-` for standard input. Exit codes: 0 success, 1 the input is refused, 2 usage
-/// error.
+/// error, 128+N stopped by signal N while writing a file (left as it was).
 #[derive(Parser, Debug)]
 #[command(name = "gdvariant", version, about, max_term_width = 100)]
 struct Cli {

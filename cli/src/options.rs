@@ -26,17 +26,42 @@ pub fn decode_options(args: DecodeArgs, name: &str, bytes: &[u8]) -> Result<Opti
 /// Checks one value as Godot's decoder does; when it is refused and the bytes look like
 /// something else (a PNG, text, ...), the refusal says what (a value Godot reads is never
 /// looked at).
+/// When the other version reads the bytes, a hint line follows ([`version_hint`]).
 pub fn check_value(name: &str, bytes: &[u8], options: Options) -> Result<(), Failure> {
-    gdvariant::validate(bytes, options).map_err(|error| refused(name, bytes, error))
+    gdvariant::validate(bytes, options).map_err(|error| {
+        let mut message = refusal(name, bytes, error);
+        if let Some(hint) = version_hint("these bytes", bytes, options) {
+            message.push('\n');
+            message.push_str(&hint);
+        }
+        Failure::Input(message)
+    })
 }
 
-/// The failure for bytes refused with `error`: what they look like when that can be told,
-/// else the error.
-pub fn refused(name: &str, bytes: &[u8], error: gdvariant::Error) -> Failure {
+/// [`check_value`] without the hint: one line (`validate`, whose output is a line per refused
+/// file, against the version it was asked about).
+pub fn check_value_alone(name: &str, bytes: &[u8], options: Options) -> Result<(), Failure> {
+    gdvariant::validate(bytes, options).map_err(|error| Failure::Input(refusal(name, bytes, error)))
+}
+
+/// `NAME: why` for bytes refused with `error`: what they look like when that can be told, else
+/// the error.
+fn refusal(name: &str, bytes: &[u8], error: gdvariant::Error) -> String {
     match gdvariant::detection::foreign(bytes) {
-        Some(foreign) => Failure::input(name, foreign),
-        None => Failure::input(name, error),
+        Some(foreign) => format!("{name}: {foreign}"),
+        None => format!("{name}: {error}"),
     }
+}
+
+/// `hint: WHAT read as Godot N: try --godot N`, when `options` refuse `bytes` and the other
+/// version accepts them ([`gdvariant::detection::other_version`]).
+fn version_hint(what: &str, bytes: &[u8], options: Options) -> Option<String> {
+    let other = gdvariant::detection::other_version(bytes, options)?;
+    let argument = match other {
+        Version::Godot3 => "3",
+        Version::Godot4 => "4",
+    };
+    Some(format!("hint: {what} read as {other}: try --godot {argument}"))
 }
 
 /// The version that accepts one value's bytes (Godot 4 when both do and the bytes cannot tell),
@@ -91,6 +116,12 @@ pub fn frame_options(
     };
     if let Some(warning) = first_frame_warning(bytes, prefix, options) {
         failure::error_line(format_args!("{name}: warning: {warning}"));
+    }
+    if args.godot != Godot::Auto
+        && let Ok((first, _)) = gdvariant::framing::split_frame(bytes, prefix)
+        && let Some(hint) = version_hint("frame 0's bytes", first.payload(), options)
+    {
+        failure::error_line(format_args!("{name}: {hint}"));
     }
     Ok(options)
 }

@@ -33,6 +33,9 @@ pub struct ReencodeArgs {
 /// Runs `reencode`.
 pub fn run(args: &ReencodeArgs) -> Result<ExitCode, Failure> {
     output::check_binary_target(args.output.as_deref())?;
+    if let Some(path) = &args.output {
+        output::check_not_input(&[("-o", path)], &[&args.file])?;
+    }
     let name = input::name(&args.file);
     let bytes = input::open(&args.file)?;
     let mut encoded = Vec::new();

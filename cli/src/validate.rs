@@ -75,7 +75,7 @@ fn check(
     let bytes = input::open(file).map_err(as_message)?;
     if !args.frames {
         let options = options::decode_options(args.decode, &name, &bytes).map_err(as_message)?;
-        options::check_value(&name, &bytes, options).map_err(as_message)?;
+        options::check_value_alone(&name, &bytes, options).map_err(as_message)?;
         return Ok(None);
     }
     let options =

@@ -16,7 +16,7 @@ use gdvariant::{Key, VariantRef};
 
 use crate::column::{Column, Misfit};
 use crate::path::{self, Found, Step};
-use crate::shape::{KeyFields, MAX_FIELDS, MAX_NESTING, Shape};
+use crate::shape::{KeyFields, MAX_FIELDS, MAX_NESTING, Shape, Types};
 
 /// What becomes a row.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -102,6 +102,33 @@ impl ExportSchema {
     pub fn columns(&self) -> &[(String, Shape)] {
         &self.columns
     }
+
+    /// Every column of JSON text ([`Shape::Json`]), nested ones included, by its path's text
+    /// (`stats/hp`: the field `hp` of the struct column `stats`; `items/item/kind`: a field of
+    /// a list's elements), with the types of the values it was inferred from ([`Types`]:
+    /// mixed types when there are two or more), in schema order.
+    pub fn json_columns(&self) -> Vec<(String, &Types)> {
+        let mut found = Vec::new();
+        for (name, shape) in &self.columns {
+            let name = if self.keyed { path::segment(name) } else { name.clone() };
+            json_columns(name, shape, &mut found);
+        }
+        found
+    }
+}
+
+/// Adds the JSON columns in `shape` (named `name`) to `found`.
+fn json_columns<'a>(name: String, shape: &'a Shape, found: &mut Vec<(String, &'a Types)>) {
+    match shape {
+        Shape::Json(types) => found.push((name, types)),
+        Shape::List(element) => json_columns(format!("{name}/item"), element, found),
+        Shape::Struct(fields) => {
+            for (field, shape) in fields {
+                json_columns(format!("{name}/{}", path::segment(field)), shape, found);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Schema inference in parts: observe rows (in any number of parts, on any threads), merge
@@ -183,7 +210,7 @@ impl Inference {
                 row.into_iter().for_each(|(name, shape)| fields.add(name, shape));
                 if fields.list.len() > MAX_FIELDS {
                     self.keys = None;
-                    self.root = Shape::Json;
+                    self.root = Shape::Json(Shape::Struct(Vec::new()).types());
                 }
             }
             other => {

@@ -17,10 +17,11 @@
 //! | `Array`, packed arrays | `List` of the elements' type (`PackedFloat32Array`: `Float32`) |
 //! | `PackedByteArray` | `Binary` |
 //! | a dictionary with string keys | `Struct` of the union of its keys (at most 256) |
-//! | anything else: mixed types (an array of mixed elements included), other keys, objects, nesting past 8 levels | `Utf8` holding the value's natural JSON ([`gdvariant::json::write_natural_json`]), the field marked with the metadata [`JSON_METADATA`] |
+//! | anything else: mixed types (an array of mixed elements included), other keys, objects, nesting past 8 levels | `Utf8` holding the value's natural JSON ([`gdvariant::json::write_natural_json`]), the field marked with the metadata [`JSON_METADATA`]; [`ExportSchema::json_columns`] lists these columns with the [`Types`] their values mixed |
 //! | only nulls | `Null` |
 //!
-//! Every column is nullable (a missing key is a null). The schema is fixed before the first
+//! Every column is nullable: a missing key and a Godot `null` are both a null, in a JSON column
+//! too (never the text `null`). The schema is fixed before the first
 //! batch, so a row that does not fit it (a type the column cannot hold, a key it does not
 //! have, a repeated key) is not written: [`BatchBuilder`] sets it aside as [`Rejected`] with its
 //! frame, offset, reason and bytes, and the caller counts it or keeps it.
@@ -68,7 +69,7 @@ pub use arrow_array::RecordBatch;
 pub use batch::{BatchBuilder, ExportSchema, Inference, Layout, Rejected, RowSource};
 pub use column::Misfit;
 pub use path::Step;
-pub use shape::{JSON_METADATA, MAX_FIELDS, MAX_NESTING, Shape};
+pub use shape::{JSON_METADATA, MAX_FIELDS, MAX_NESTING, Shape, Types};
 
 /// Counts `units` of work on the library's counter (feature `work-counter`; nothing without
 /// it): a unit per value converted, per key compared or hashed (plus one per 64 bytes of it),

@@ -5,6 +5,7 @@
 //! [`MAX_NESTING`]); merging two shapes is O(size of the shapes), and a struct keeps at most
 //! [`MAX_FIELDS`] fields.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use arrow_schema::{DataType, Field, Fields};
@@ -43,8 +44,81 @@ pub enum Shape {
     /// A dictionary whose keys are all strings: `Struct` of its keys (the union of those seen).
     Struct(Vec<(String, Shape)>),
     /// Anything else (mixed types, other keys, objects, deeper nesting): `Utf8` holding the
-    /// value's natural JSON.
-    Json,
+    /// value's natural JSON; with the types of the values seen ([`Types`]: two or more when
+    /// the values mixed types).
+    Json(Types),
+}
+
+/// The types of the values a JSON column was given, in the order of [`VariantType`], each
+/// named as the column shapes name them: `String` also for `StringName` and `NodePath`, `Array`
+/// also for the packed arrays but `PackedByteArray`. Two or more: the values mixed types (a
+/// `float` among them may have been an `int`, as ints and floats make a `Float64` column);
+/// one: values of that type have no Arrow type (an `Array` of mixed elements, a `Dictionary`
+/// with other keys or more than [`MAX_FIELDS`] of them, nesting past [`MAX_NESTING`], an
+/// `Object`, `RID`, `Callable` or `Signal`). Nulls are not counted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Types(BTreeSet<VariantType>);
+
+impl Types {
+    /// The types, in the order of [`VariantType`].
+    pub fn iter(&self) -> impl Iterator<Item = VariantType> + '_ {
+        self.0.iter().copied()
+    }
+
+    /// How many types.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether no type was seen (only nulls).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether the values mixed types (two or more).
+    pub fn mixed(&self) -> bool {
+        self.0.len() > 1
+    }
+
+    /// The one type `ty`.
+    fn one(ty: VariantType) -> Self {
+        Types(BTreeSet::from([ty]))
+    }
+
+    /// `self` and `other`.
+    fn union(mut self, other: Types) -> Self {
+        self.0.extend(other.0);
+        self
+    }
+
+    /// Whether `value`'s type is among these (a null always is).
+    fn holds(&self, value: VariantRef<'_>) -> bool {
+        kind(value).is_none_or(|ty| self.0.contains(&ty))
+    }
+}
+
+/// The type a value counts as in [`Types`]; `None` for a null.
+fn kind(value: VariantRef<'_>) -> Option<VariantType> {
+    use VariantType as T;
+    Some(match value.variant_type() {
+        T::Nil => return None,
+        T::String | T::StringName | T::NodePath => T::String,
+        T::PackedInt32Array
+        | T::PackedInt64Array
+        | T::PackedFloat32Array
+        | T::PackedFloat64Array
+        | T::PackedStringArray
+        | T::PackedVector2Array
+        | T::PackedVector3Array
+        | T::PackedVector4Array
+        | T::PackedColorArray => T::Array,
+        ty => ty,
+    })
+}
+
+/// The JSON shape of `value` alone.
+fn json_of(value: VariantRef<'_>) -> Shape {
+    Shape::Json(kind(value).map(Types::one).unwrap_or_default())
 }
 
 impl Shape {
@@ -85,10 +159,10 @@ impl Shape {
             V::Array(array) if depth > 0 => {
                 let mut element = Shape::Null;
                 for item in array.iter() {
-                    let Ok(item) = item else { return Shape::Json };
+                    let Ok(item) = item else { return json_of(value) };
                     element = element.merge(Shape::of(item, depth.saturating_sub(1)));
-                    if element == Shape::Json {
-                        return Shape::Json;
+                    if matches!(element, Shape::Json(_)) {
+                        return json_of(value);
                     }
                 }
                 Shape::List(Box::new(element))
@@ -96,18 +170,37 @@ impl Shape {
             V::Dictionary(dictionary) if depth > 0 => {
                 let mut fields = KeyFields::default();
                 for entry in dictionary.iter() {
-                    let Ok((key, item)) = entry else { return Shape::Json };
-                    let Some(name) = key_text(key) else { return Shape::Json };
+                    let Ok((key, item)) = entry else { return json_of(value) };
+                    let Some(name) = key_text(key) else { return json_of(value) };
                     let shape = Shape::of(item, depth.saturating_sub(1));
                     fields.add(name, shape);
                     if fields.list.len() > MAX_FIELDS {
-                        return Shape::Json;
+                        return json_of(value);
                     }
                 }
                 Shape::Struct(fields.list)
             }
-            _ => Shape::Json,
+            _ => json_of(value),
         }
+    }
+
+    /// The types of the values this shape holds, as [`Types`] counts them (a JSON column's
+    /// own; a list is an `Array`, a struct a `Dictionary`).
+    pub fn types(&self) -> Types {
+        use VariantType as T;
+        let ty = match self {
+            Shape::Null => return Types::default(),
+            Shape::Json(types) => return types.clone(),
+            Shape::Bool => T::Bool,
+            Shape::Int => T::Int,
+            Shape::Float | Shape::Float32 => T::Float,
+            Shape::Text => T::String,
+            Shape::Bytes => T::PackedByteArray,
+            Shape::Math(ty, _) => *ty,
+            Shape::List(_) => T::Array,
+            Shape::Struct(_) => T::Dictionary,
+        };
+        Types::one(ty)
     }
 
     /// Whether this shape already holds `value` looked at `depth` levels deep, that is,
@@ -123,8 +216,10 @@ impl Shape {
                 && (*p == Precision::Double || precision == Precision::Single))
         };
         let list = |element: &dyn Fn(&Shape) -> bool| matches!(self, S::List(e) if element(e));
+        if let S::Json(types) = self {
+            return types.holds(value);
+        }
         match value {
-            _ if *self == S::Json => true,
             V::Nil => true,
             V::Bool(_) => *self == S::Bool,
             V::Int(_) => matches!(self, S::Int | S::Float),
@@ -210,7 +305,9 @@ impl Shape {
         crate::work(1);
         match (self, other) {
             (S::Null, other) | (other, S::Null) => other,
-            (S::Json, _) | (_, S::Json) => S::Json,
+            (S::Json(types), other) | (other, S::Json(types)) => {
+                S::Json(types.union(other.types()))
+            }
             (S::Int | S::Float | S::Float32, S::Float)
             | (S::Float, S::Int | S::Float32)
             | (S::Int, S::Float32)
@@ -221,17 +318,21 @@ impl Shape {
             }
             (S::List(a), S::List(b)) => match a.merge(*b) {
                 // A list of mixed elements is JSON as a whole.
-                S::Json => S::Json,
+                S::Json(_) => S::Json(Types::one(VariantType::Array)),
                 element => S::List(Box::new(element)),
             },
             (S::Struct(mut a), S::Struct(b)) => {
                 for (name, shape) in b {
                     add_field(&mut a, name, shape);
                 }
-                if a.len() > MAX_FIELDS { S::Json } else { S::Struct(a) }
+                if a.len() > MAX_FIELDS {
+                    S::Json(Types::one(VariantType::Dictionary))
+                } else {
+                    S::Struct(a)
+                }
             }
             (a, b) if a == b => a,
-            _ => S::Json,
+            (a, b) => S::Json(a.types().union(b.types())),
         }
     }
 
@@ -243,7 +344,7 @@ impl Shape {
             Shape::Int => DataType::Int64,
             Shape::Float => DataType::Float64,
             Shape::Float32 => DataType::Float32,
-            Shape::Text | Shape::Json => DataType::Utf8,
+            Shape::Text | Shape::Json(_) => DataType::Utf8,
             Shape::Bytes => DataType::Binary,
             Shape::Math(ty, precision) => {
                 let leaf = math_leaf(*ty, *precision);
@@ -263,7 +364,7 @@ impl Shape {
     /// the metadata [`JSON_METADATA`] = `"true"`.
     pub fn field(&self, name: &str) -> Field {
         let field = Field::new(name, self.data_type(), true);
-        if *self == Shape::Json {
+        if matches!(self, Shape::Json(_)) {
             let metadata = [(JSON_METADATA.to_owned(), "true".to_owned())];
             field.with_metadata(metadata.into_iter().collect::<std::collections::HashMap<_, _>>())
         } else {
@@ -460,7 +561,17 @@ mod tests {
         use Shape as S;
         assert_eq!(S::Null.merge(S::Int), S::Int);
         assert_eq!(S::Int.merge(S::Float), S::Float);
-        assert_eq!(S::Int.merge(S::Text), S::Json);
+        let types = |list: &[VariantType]| S::Json(Types(list.iter().copied().collect()));
+        assert_eq!(S::Int.merge(S::Text), types(&[VariantType::Int, VariantType::String]));
+        // Types seen after the column became JSON are added, whichever side they come from.
+        assert_eq!(
+            S::Bool.merge(S::Int.merge(S::Text)),
+            types(&[VariantType::Bool, VariantType::Int, VariantType::String])
+        );
+        assert_eq!(
+            S::List(Box::new(S::Int)).merge(S::List(Box::new(S::Text))),
+            types(&[VariantType::Array])
+        );
         assert_eq!(
             S::Math(VariantType::Vector2, Precision::Single)
                 .merge(S::Math(VariantType::Vector2, Precision::Double)),
@@ -469,7 +580,7 @@ mod tests {
         assert_eq!(
             S::Math(VariantType::Vector2, Precision::Single)
                 .merge(S::Math(VariantType::Vector3, Precision::Single)),
-            S::Json
+            types(&[VariantType::Vector2, VariantType::Vector3])
         );
         let a = S::Struct(vec![("a".into(), S::Int)]);
         let b = S::Struct(vec![("b".into(), S::Text), ("a".into(), S::Null)]);

@@ -104,6 +104,12 @@ impl Options {
         Self::new(Version::Godot4)
     }
 
+    /// The same options for `version` (objects, depth limit and game view kept).
+    pub const fn with_version(mut self, version: Version) -> Self {
+        self.version = version;
+        self
+    }
+
     /// Accept full objects (class name plus properties), as `bytes_to_var_with_objects` or
     /// `bytes2var(bytes, true)` do. Object instance ids are always accepted.
     pub const fn with_allow_objects(self, allow: bool) -> Self {

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use gdvariant::framing::{self, Frame, FrameWriter, LengthPrefix};
-use gdvariant::{Options, VariantRef, view::PathSyntaxErrorKind};
+use gdvariant::{Options, VariantRef, VariantType, Version, view::PathSyntaxErrorKind};
 use gdvariant_arrow::parquet::{EncodedRowGroup, ParquetSink, RowGroupEncoder};
 use gdvariant_arrow::path::{self, Found, Step};
 use gdvariant_arrow::{
@@ -85,6 +85,11 @@ pub struct ExportArgs {
     /// code is then 1) instead of stopping at the first.
     #[arg(long)]
     skip_bad: bool,
+    /// Replace an existing output even when no row is written (by default an export of no
+    /// rows, say a --where that matches none, leaves an existing file as it was and exits 1; a
+    /// new file is written, empty but for the format's header, with a warning).
+    #[arg(long)]
+    allow_empty: bool,
     #[command(flatten)]
     records: RecordArgs,
     #[command(flatten)]
@@ -152,12 +157,18 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, Failure> {
     if matches!(args.to, To::Parquet | To::Arrow) {
         output::check_binary_target(Some(&args.output))?;
     }
+    let mut outputs = vec![("-o", args.output.as_path())];
+    outputs.extend(args.rejects.as_deref().map(|path| ("--rejects", path)));
+    output::check_not_input(&outputs, &[&args.file])?;
     let name = input::name(&args.file);
     let bytes = input::open(&args.file)?;
     // Refuses empty input and what is not a dump, before any output exists.
     let options = options::frame_options(args.decode, args.framing, &name, &bytes)?;
     let (schema, inferred) = infer(args, &name, &bytes, options, &conditions, layout)?;
     filter::restart_count(&conditions);
+    if args.to != To::Jsonl || !args.columns.is_empty() {
+        report_json_columns(&schema, options.version());
+    }
     // Nothing is created before the input is known to be a dump and the columns exist; a
     // failure after this removes only the temporary files.
     let out = OutputFile::create(&args.output)?;
@@ -427,6 +438,25 @@ fn write(
     }
     let out = sink.finish().map_err(|e| out_failure(&e))?;
     let out = out.into_inner().map_err(|e| out_failure(&e.error().to_string()))?;
+    if rows == 0 {
+        let why = if misfits > 0 {
+            "no row fits the schema"
+        } else if !conditions.is_empty() {
+            "--where matched no row"
+        } else if bad > 0 {
+            "no frame was good"
+        } else {
+            "the dump has no rows"
+        };
+        if out.replaces() && !args.allow_empty {
+            // `out` and `rejects` are dropped: only their temporary files are removed.
+            return Err(Failure::Input(format!(
+                "no rows to write ({why}): {out_name} was left as it was; --allow-empty \
+                 replaces it with a file of no rows"
+            )));
+        }
+        failure::error_line(format_args!("warning: no rows to write ({why})"));
+    }
     out.commit()?;
     if let Some((file, path)) = rejects {
         let file = file.into_inner().into_inner().map_err(|e| Failure::input(&path, e.error()))?;
@@ -450,6 +480,29 @@ fn write(
     filter::report(conditions)?;
     let complete = bad == 0 && misfits == 0;
     Ok(if complete { ExitCode::SUCCESS } else { ExitCode::from(failure::REFUSED) })
+}
+
+/// Names each column of JSON text on standard error, with the types its values mixed (or why
+/// values of one type became JSON), one line each:
+/// `gdvariant: column "score" is JSON text: its values mix int, String`.
+fn report_json_columns(schema: &ExportSchema, version: Version) {
+    for (column, types) in schema.json_columns() {
+        let names: Vec<&str> = types.iter().map(|ty| ty.name(version)).collect();
+        let why = match (types.mixed(), types.iter().next()) {
+            (true, _) => format!("its values mix {}", names.join(", ")),
+            (false, Some(VariantType::Array)) => {
+                "its arrays mix element types, or hold what has no Arrow type".to_owned()
+            }
+            (false, Some(VariantType::Dictionary)) => format!(
+                "its dictionaries have keys that are not strings or more than {} keys, or \
+                 hold what has no Arrow type",
+                gdvariant_arrow::MAX_FIELDS
+            ),
+            (false, Some(_)) => format!("{} values have no Arrow type", names.join(", ")),
+            (false, None) => continue,
+        };
+        failure::error_line(format_args!("column {column:?} is JSON text: {why}"));
+    }
 }
 
 /// A rejected row, for the summary.

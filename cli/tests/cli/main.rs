@@ -8,6 +8,7 @@ mod diagnostics;
 mod dump;
 mod exit_codes;
 mod export;
+mod faults;
 mod floats;
 mod frames;
 mod get;

@@ -154,7 +154,7 @@ impl Column {
             }
         }
         // Groups record their own row; the outermost math column's row is recorded by `push`.
-        if matches!(self.shape, Shape::Json) {
+        if matches!(self.shape, Shape::Json(_)) {
             self.valid.push(true);
         }
         Ok(())

@@ -145,7 +145,7 @@ impl Column {
             Shape::Int => Data::Int(Vec::new()),
             Shape::Float => Data::Float(Vec::new()),
             Shape::Float32 => Data::Float32(Vec::new()),
-            Shape::Text | Shape::Json | Shape::Bytes => {
+            Shape::Text | Shape::Json(_) | Shape::Bytes => {
                 Data::Bytes { offsets: vec![0], bytes: Vec::new() }
             }
             Shape::List(element) => Data::List {
@@ -213,7 +213,7 @@ impl Column {
             None | Some(VariantRef::Nil) => return self.push_null(),
             Some(value) => value,
         };
-        if matches!(self.shape, Shape::Json) {
+        if matches!(self.shape, Shape::Json(_)) {
             return self.push_json(value);
         }
         let found = value.variant_type();
@@ -403,7 +403,10 @@ fn math_columns(name: &str, spec: &'static [json::Field], leaf: &DataType) -> Ve
             let (shape, data) = match (field.kind, leaf) {
                 (FieldKind::Group(inner), _) => {
                     let fields = math_columns(&name, inner, leaf);
-                    (Shape::Json, Data::Math { ty: VariantType::Nil, spec: inner, fields })
+                    (
+                        Shape::Json(Default::default()),
+                        Data::Math { ty: VariantType::Nil, spec: inner, fields },
+                    )
                 }
                 (FieldKind::Component(_), DataType::Int32) => (Shape::Int, Data::Int32(Vec::new())),
                 (FieldKind::Component(_), DataType::Float64) => {
