@@ -169,9 +169,9 @@
 //! * `alloc`: the owned [`Variant`] and [`GdString`], [`decode`] / [`encode`]; `to_vec`,
 //!   `to_string_lossy`, [`GdStr::to_text`], `NodePathRef::to_text`.
 //! * `serde`: `Serialize` / `Deserialize` for values, and deserializing your own types straight
-//!   from the bytes (see the [`serde` module](crate::serde)).
+//!   from the bytes (the `gdvariant::serde` module).
 //! * `arbitrary`: `Arbitrary` for owned values (property tests, fuzzing).
-//! * `tokio`: [`net`], tokio-util codecs for Godot streams and datagram
+//! * `tokio`: `gdvariant::net`, tokio-util codecs for Godot streams and datagram
 //!   transports, whose items own their bytes (`bytes::Bytes`).
 //!
 //! Without `alloc` or `std`, the crate is `#![no_std]` and needs no allocator: the lazy reader,

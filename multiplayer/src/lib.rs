@@ -11,9 +11,11 @@
 //! indexes, compressed values. This crate reads every packet of both without copying or
 //! allocating, with the engines' own accept/refuse behaviour and typed errors at byte offsets
 //! ([`PacketError`]); writes each kind byte for byte as the engines do (the `write` modules);
-//! follows a connection's ids ([`session`], feature `alloc`); reads a Godot 4 project's method
-//! lists and replication configs from its scripts and scenes ([`project`]); reads the transports' framing
-//! ([`transport`]); and reads and writes capture files ([`capture`]). Every packet of the
+//! follows a connection's ids ([`session`], feature `alloc`) and names everything a connection
+//! carries ([`track`]); judges what clients send against an allow-list ([`rules`], feature
+//! `std`); reads a Godot 4 project's method lists and replication configs from its scripts and
+//! scenes ([`project`]); reads the transports' framing ([`transport`]); and reads and writes
+//! capture files ([`capture`]). Every packet of the
 //! real-engine captures (`corpus/multiplayer/` in the repository: 1,300 Godot 4.6 packets, 580
 //! Godot 3.2.3 packets over ENet and WebSocket) decodes to what the receiving engine did with it
 //! (the node, the method, the arguments it got; the node it spawned and its state; the values
@@ -135,65 +137,40 @@
 //! | `write` functions | O(bytes written) (twice where a size or offset precedes what it measures); no allocation |
 //! | [`transport`] readers and writers, [`capture`] records | O(1) per message |
 //! | [`session::Session4::observe`], [`session::Session4::rpc`], [`session::Session3`] | O(log entries + length of the path stored or compared) |
+//! | [`track::Tracker::message`] | O(message bytes + log entries + path lengths); allocates the session's new entries and a spawn's or sync's list of property names |
+//! | [`rules::Rules::judge`] | O(lines x path length) per named member; a rate limiter the first time a client uses a line with a rate |
 //! | [`checksum_of`] | O(length of the names) |
 //!
 //! # Features
 //!
-//! * `std` (default): implies `alloc`.
-//! * `alloc`: the [`session`] trackers, the [`project`] reader, and owned `gdvariant::Variant` arguments in the writers.
+//! * `std` (default): implies `alloc`; the [`rules`] (their rates need a clock: `governor`).
+//! * `alloc`: the [`session`] trackers, the connection [`track`]er, the [`project`] reader, and owned `gdvariant::Variant` arguments in the writers.
 //! * `work-counter`: counts this crate's work with the core's counter (`gdvariant::work`), for
 //!   the tests and the fuzz target that prove its time bounds.
 //!
 //! Without `alloc`, the crate is `#![no_std]` and needs no allocator.
 //!
-//! # In the command-line tool: `gdvariant proxy --multiplayer` and `gdvariant multiplayer`
+//! # Following a connection, and an allow-list
 //!
-//! With `--websocket --multiplayer`, the proxy reads each message as a multiplayer packet (Godot 4,
-//! or Godot 3 with its 9-byte header, by `--godot`), follows each connection's ids, and drops what
-//! Godot would refuse (`invalid_packet`, RPC arguments Godot cannot read included) and ids that make
-//! no sense in the session (`session`). A rules file adds an allow-list for what clients send:
+//! [`track::Tracker`] (feature `alloc`) follows one connection of either version message by
+//! message, as a server guard or a capture reader sees it: each message with its transport's
+//! header ([`Framing`]), its [`Direction`] and ENet channel, gives a [`track::Message`]: the
+//! packet, its sender and target, and the names the session and the game's project give it (a
+//! call's node, method and lazy arguments; a spawn's scene; each synchronizer's properties).
+//! [`rules::Rules`] (feature `std`) is an allow-list over those messages: calls by node pattern
+//! and method, syncs by property, spawns by scene, RAW packets, each at a rate per client, built
+//! in code or read from a rules file; each [`rules::Decision`] says why. `gdvariant-relay`'s
+//! `Guard` puts the two in front of a server; `gdvariant proxy --multiplayer --rules` and
+//! `gdvariant multiplayer` are built on them (their options are in the command's README).
 //!
-//! ```text
-//! # Godot 4 method lists (the ids on the wire index them): a node's @rpc functions, its
-//! # Node.rpc_config methods, and a script's list for any node whose checksum matches
-//! methods World/Player = jump take_damage say
-//! native World/Player = plain
-//! script = move shoot
-//! # NODE MEMBER [N/s]: MEMBER a method (or a Godot 3 rset property) or *; NODE a path pattern
-//! # (`*` one name, `Name*` a prefix, `**` the rest)
-//! allow World/Player jump
-//! allow World/Player say 2/s
-//! allow World/Players/* * 30/s
-//! allow-raw 10/s
-//! ```
+//! # Vocabulary
 //!
-//! With an `allow` or `allow-raw` line, a call from a client passes only if a line allows it and its
-//! rate (per connection) is not exceeded (`not_allowed`, `rate_limit`); a call the proxy cannot name
-//! (an unknown cache id, an unverified method list, a path not spelled as Godot spells it, such as
-//! `./World/../World/Player`) is dropped; RAW packets need `allow-raw`. Names are compared as the
-//! game reads them (a Godot 3 method spelled with overlong UTF-8 is that method). What the server
-//! sends is decoded, logged and captured, never filtered. Each connection's session keeps at most
-//! 16,384 ids and 1 MiB; a packet past that is dropped as `session`.
-//!
-//! | option | what |
-//! | --- | --- |
-//! | `--multiplayer` | messages are multiplayer packets (needs `--websocket` or `--enet`; the ENet proxy terminates ENet on each side, so a drop is just not forwarding) |
-//! | `--rules FILE` | method lists and the allow-list above |
-//! | `--log-calls` | one JSON line per call: `{"event":"call","peer":..,"direction":..,"from":7,"to":1,"node":"World/Player","method":"jump","args":["5"],"forwarded":true}` (arguments as Godot's text) |
-//! | `--capture FILE` | every message received, with its direction and time, in the capture format ([`capture`]; dropped messages flagged); written as messages come, so a killed proxy keeps them: FILE must not exist (an existing file is refused, never truncated) or be a FIFO |
-//! | `--monitor` | forward everything: decode, log and capture only (what would be dropped is logged with `"monitor":true`) |
-//!
-//! The summary line then counts calls per `node::method`. `gdvariant multiplayer FILE` prints a
-//! capture decoded, one line per message (Godot's text of the arguments; `--format json` for JSON
-//! lines), then per-call statistics (calls and bytes per `node::method`, per command, refusals);
-//! `--rules FILE` names Godot 4 methods, `--allow-objects` reads full objects in arguments,
-//! `--stats` prints the statistics alone:
-//!
-//! ```text
-//! 1.913520  c0  to_server  1234567 -> 1  rpc World/Player::allowed(0)
-//! 1.914561  c0  to_server  1234567 -> 1  rpc World/Player::forbidden(0)  (dropped by the proxy)
-//! 0.129000  c0  to_server  2033860902 -> 1  set World/Player.hp = { "a": 1 }
-//! ```
+//! One set of words across this crate, the relay and the command: a message goes
+//! [`Direction::ToServer`] or [`Direction::ToClient`]; ENet delivers it by a [`TransferMode`];
+//! the transport wraps it in a [`Framing`]; a call (an RPC, a Godot 3 CALL or SET) as the
+//! tracker names it is a [`track::Call`], while the packets that carry one are
+//! [`godot4::Rpc`], [`godot3::RemoteCall`] and [`godot3::RemoteSet`]; a Godot 4 packet inside
+//! another is a [`godot4::RelayPacket`].
 
 #![no_std]
 #![forbid(unsafe_code)]

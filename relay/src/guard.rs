@@ -1,19 +1,4 @@
-//! [`Guard`]: the multiplayer guard, a [`Filter`] that follows each connection's Godot
-//! multiplayer traffic with a [`Tracker`] and lets through from clients only what the [`Rules`]
-//! allow.
-//!
-//! Per message: the tracker reads the transport's header, decodes and validates the packet
-//! (Godot 3 over ENet: the relay has already checked the 8-byte header), follows the session's
-//! ids and names the call, spawn or sync; a message the game would refuse is dropped as
-//! `invalid_packet` (or `session`, for ids that make no sense); then, for what clients send, the
-//! rules decide (`not_allowed`, `rate_limit`), and last an optional per-client rate limit over
-//! every client message. What the server sends is read and followed, never judged by the
-//! rules. A [`Tap`] hears of every message with its verdict (logs, statistics, captures).
-//!
-//! Costs per message: the tracker's (O(bytes + log entries + path lengths)) and the rules'
-//! (O(lines x path length) per named member); drops allocate nothing. Memory per connection:
-//! the tracker's session, bounded by its [`Limits`] (16,384 ids and 1 MiB by default), and one
-//! rate limiter per rule line the client used.
+//! [`Guard`]: the multiplayer guard, a filter built from the tracker and the rules.
 
 use std::sync::Arc;
 
@@ -45,7 +30,22 @@ impl Tap for () {
     fn message(&self, _: &Frame<'_>, _: Result<&Message<'_>, &Refusal>, _: &Verdict) {}
 }
 
-/// The multiplayer guard. See the [module docs](self).
+/// The multiplayer guard: a [`Filter`] that follows each connection's Godot
+/// multiplayer traffic with a [`Tracker`] and lets through from clients only what the [`Rules`]
+/// allow.
+///
+/// Per message: the tracker reads the transport's header, decodes and validates the packet
+/// (Godot 3 over ENet: the relay has already checked the 8-byte header), follows the session's
+/// ids and names the call, spawn or sync; a message the game would refuse is dropped as
+/// `invalid_packet` (or `session`, for ids that make no sense); then, for what clients send, the
+/// rules decide (`not_allowed`, `rate_limit`), and last an optional per-client rate limit over
+/// every client message. What the server sends is read and followed, never judged by the
+/// rules. A [`Tap`] hears of every message with its verdict (logs, statistics, captures).
+///
+/// Costs per message: the tracker's (O(bytes + log entries + path lengths)) and the rules'
+/// (O(lines x path length) per named member); drops allocate nothing. Memory per connection:
+/// the tracker's session, bounded by its [`Limits`] (16,384 ids and 1 MiB by default), and one
+/// rate limiter per rule line the client used.
 ///
 /// ```no_run
 /// use gdvariant::Version;

@@ -125,7 +125,7 @@ impl Options {
 
     /// Read typed containers (Godot 4.3+) as the game holds them, in every whole-value reader:
     /// [`decode`](crate::decode), [`Variant::from_ref`](crate::Variant::from_ref), and
-    /// [`serde::from_bytes`](crate::serde::from_bytes) / `from_variant_ref` into `Variant` or
+    /// `serde::from_bytes` / `from_variant_ref` (feature `serde`) into `Variant` or
     /// your own types. An element (or a typed dictionary's key) that does not match the declared
     /// type is converted with Godot's constructor or left out, exactly as Godot 4.6's decoder
     /// does; a dictionary whose keys collide after conversion keeps the first position and the
