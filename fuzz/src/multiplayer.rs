@@ -18,6 +18,17 @@
 //!   length byte's low bit picks the direction), each decoded as Godot 4 and as Godot 3 and
 //!   followed by a session with small limits; the entries never pass the limits, and every
 //!   query answers.
+//!
+//! With bit 6 set, the selector's low bits pick what a guard reads besides packets:
+//!
+//! * `0x40`: a rules file (`rules::Rules::parse`): never panics; what parses is judged against
+//!   the messages of `0x42`.
+//! * `0x41`: a project's files (`project::Project`): the rest, split at its first NUL, is one
+//!   script and one scene, read and indexed, every query answering.
+//! * `0x42`: connection trackers (`track::Tracker`) for every framing of both versions, with
+//!   small limits, fed the rest split into messages as in `3` (the length byte's low bit picks
+//!   the direction, the next bit the ENet channel), each message read whole (arguments,
+//!   replicas) and judged by fixed rules; entries never pass the limits.
 
 use gdvariant::{EncodeOptions, Options, Variant, math::Precision};
 use gdvariant_multiplayer::godot4::{self, Godot4Packet, NodeAddress, Sys, Value, write};
@@ -36,11 +47,14 @@ pub const UNITS_BASE: u64 = 4096;
 pub fn check(data: &[u8]) {
     let Some((&selector, rest)) = data.split_first() else { return };
     let allow = selector & 0x80 != 0;
-    let (_, units) = gdvariant::work::measure(|| match selector & 3 {
-        0 => packet4(rest, allow),
-        1 => packet3(rest, allow),
-        2 => transports(rest, allow),
-        _ => session(rest, allow),
+    let (_, units) = gdvariant::work::measure(|| match (selector & 0x40 != 0, selector & 3) {
+        (false, 0) => packet4(rest, allow),
+        (false, 1) => packet3(rest, allow),
+        (false, 2) => transports(rest, allow),
+        (false, _) => session(rest, allow),
+        (true, 0) => rules(rest),
+        (true, 1) => project(rest),
+        (true, _) => trackers(rest, allow, None),
     });
     let bound = UNITS_PER_BYTE * data.len() as u64 + UNITS_BASE;
     assert!(units <= bound, "{units} units of work on {} bytes (bound {bound})", data.len());
@@ -586,6 +600,95 @@ fn session(data: &[u8], allow: bool) {
             if let godot3::Godot3Packet::Call(call) = p {
                 let _ = three.node(sender as u32, &call.node());
             }
+        }
+    }
+}
+
+/// The rules a tracker's messages are judged by in `trackers`.
+const RULES: &str = "methods World/* = a b c\nnative World/* = n\nscript = x y\n\
+    allow World/* a\nallow World/** * 3/s\nallow-raw 2/s\nallow-sync World/* p\n\
+    allow-spawn World/* res://s.tscn 1/s\n";
+
+/// A rules file: parsed without panicking; what parses judges the trackers' messages.
+fn rules(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(rules) = gdvariant_multiplayer::rules::Rules::parse(&text) {
+        let _ = rules.unmatched_keys(&["World/Player", ""]);
+        let _ = (rules.filters(), rules.calls().len(), rules.raw(), rules.keys().len());
+        // The file's own text as traffic, judged by what it says.
+        trackers(data, false, Some(&rules));
+    }
+}
+
+/// A project's files: one script and one scene, read and indexed.
+fn project(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let (script, scene) = text.split_once('\0').unwrap_or((&text, ""));
+    let mut project = gdvariant_multiplayer::project::Project::new();
+    project.add_file("res://a.gd", script);
+    project.add_file("res://main.tscn", scene);
+    project.add_file("res://project.godot", "[application]\nrun/main_scene=\"res://main.tscn\"\n");
+    let index = project.index();
+    let paths: Vec<String> = index.node_paths().map(String::from).collect();
+    for path in &paths {
+        let _ = (index.node_methods(path), index.synchronizer(path));
+    }
+    let _ = index.spawn_scene(paths.first().map(String::as_str), 0, 1, 1);
+    let mut methods = RpcMethods::new();
+    index.add_methods(&mut methods);
+}
+
+/// Connection trackers of every framing, fed the messages in `data`, judged by `rules` (or
+/// [`RULES`]).
+fn trackers(data: &[u8], allow: bool, rules: Option<&gdvariant_multiplayer::rules::Rules>) {
+    use gdvariant::Version;
+    use gdvariant_multiplayer::rules::{Rates, Rules};
+    use gdvariant_multiplayer::track::{Members, Tracker};
+    use gdvariant_multiplayer::{Direction, Framing};
+    let fixed;
+    let rules = match rules {
+        Some(rules) => rules,
+        None => {
+            fixed = Rules::parse(RULES).unwrap_or_default();
+            &fixed
+        }
+    };
+    let limits = Limits { max_entries: 32, max_path: 48, max_bytes: 2048 };
+    let kinds = [
+        (Version::Godot4, Framing::Packets),
+        (Version::Godot4, Framing::WebSocket4),
+        (Version::Godot3, Framing::Enet3),
+        (Version::Godot3, Framing::WebSocket3),
+        (Version::Godot3, Framing::Packets),
+    ];
+    for (version, framing) in kinds {
+        let methods = std::sync::Arc::clone(rules.methods());
+        let mut tracker = Tracker::new(version, framing, methods)
+            .with_allow_objects(allow)
+            .with_limits(limits);
+        let mut rates = Rates::default();
+        let mut rest = data;
+        while let Some((&len, tail)) = rest.split_first() {
+            let size = usize::from(len >> 2).min(tail.len());
+            let (bytes, after) = tail.split_at(size);
+            rest = after;
+            let direction = if len & 1 == 0 { Direction::ToServer } else { Direction::ToClient };
+            let channel = (len >> 1) & 1;
+            let Ok(message) = tracker.message(direction, channel, bytes) else { continue };
+            if let Some(call) = &message.call {
+                assert!(call.arguments().all(|a| a.is_ok()), "a tracked call's arguments read");
+                let _ = call.to_string();
+            }
+            for replica in message.replicas() {
+                if let Some(members) = replica.members {
+                    let _ = members.iter().count();
+                    let _ = matches!(members, Members::Scene(_));
+                }
+            }
+            let decision = rules.judge(&mut rates, &message);
+            let _ = (decision.passes(), decision.reason(), decision.to_string());
+            drop(message);
+            assert!(tracker.entries() <= 2 * limits.max_entries);
         }
     }
 }

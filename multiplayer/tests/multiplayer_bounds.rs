@@ -320,3 +320,107 @@ fn a_project_is_read_and_indexed_in_linear_work() {
         assert!(index.node_paths().count() > 10);
     });
 }
+
+/// Rules of `lines` allow lines with long path patterns (none matching until the last), as a
+/// guard's worst case: every call is compared with every line.
+fn many_rules(lines: usize) -> gdvariant_multiplayer::rules::Rules {
+    let mut methods = RpcMethods::new();
+    methods.node("World/**", MethodList::script(["a", "b"]));
+    let mut rules = gdvariant_multiplayer::rules::Rules::new().with_methods(methods);
+    for i in 0..lines {
+        rules = rules.allow(&format!("World/{}/Other{i}/**", "y".repeat(40)), "jump", Some(1_000_000));
+    }
+    rules.allow("World/**", "*", Some(1_000_000))
+}
+
+/// The library's guard path on `n` bytes of client traffic: a tracker (decode, validate,
+/// follow, name) and the rules' decision, per message.
+fn guard_units(packets: &[Vec<u8>], version: gdvariant::Version, framing: gdvariant_multiplayer::Framing) -> u64 {
+    use gdvariant_multiplayer::Direction;
+    use gdvariant_multiplayer::rules::Rates;
+    use gdvariant_multiplayer::track::Tracker;
+    let rules = many_rules(64);
+    let mut tracker = Tracker::new(version, framing, std::sync::Arc::clone(rules.methods()))
+        .with_limits(Limits { max_entries: usize::MAX, max_path: 4096, max_bytes: usize::MAX })
+        .with_client(7);
+    let mut rates = Rates::default();
+    units(|| {
+        for packet in packets {
+            let message = tracker.message(Direction::ToServer, 1, packet).unwrap();
+            assert!(rules.judge(&mut rates, &message).passes());
+        }
+    })
+}
+
+#[test]
+fn the_guard_path_tracks_and_judges_in_linear_work() {
+    // Godot 4: announcements of long paths, then calls of wide and deep arguments naming them.
+    let godot4 = |n: usize| {
+        let count = n / 2_000;
+        let mut packets = Vec::new();
+        let list = MethodList::script(["a", "b"]);
+        for id in 0..count as u32 {
+            let mut p = Vec::new();
+            let path = format!("World/{}/N{id}", "x".repeat(40));
+            write::simplify_path(&mut p, list.checksum(), id.wrapping_mul(2_654_435_761) & 0x7FFF_FFFF, &path).unwrap();
+            packets.push(p);
+        }
+        for id in 0..count as u32 {
+            let one = value(1_500, (id as usize) % 40);
+            let element = gdvariant::parse_prefix(&one, Options::godot4()).unwrap();
+            let mut p = Vec::new();
+            let target = write::Target::Cached(id.wrapping_mul(2_654_435_761) & 0x7FFF_FFFF);
+            write::rpc(&mut p, target, 1, &[write::Arg::Element(element)], EncodeOptions::godot4()).unwrap();
+            packets.push(p);
+        }
+        packets
+    };
+    // Godot 3 over ENet: calls with their long paths inline, wide arguments.
+    let godot3 = |n: usize| {
+        (0..n / 2_000)
+            .map(|i| {
+                let mut writer = Writer::new(Vec::new(), EncodeOptions::godot3());
+                writer.begin_array(200).unwrap();
+                for j in 0..200 {
+                    writer.int(j).unwrap();
+                }
+                let one = writer.finish().unwrap();
+                let element = gdvariant::parse_prefix(&one, Options::godot3()).unwrap();
+                let mut p = vec![7, 0, 0, 0, 1, 0, 0, 0];
+                let path = format!("World/{}/N{i}", "z".repeat(200));
+                godot3::write::call(
+                    &mut p,
+                    godot3::write::Target::Path(&path),
+                    "jump",
+                    &[godot3::write::Arg::Element(element)],
+                    EncodeOptions::godot3(),
+                )
+                .unwrap();
+                p
+            })
+            .collect::<Vec<_>>()
+    };
+    type Make = dyn Fn(usize) -> Vec<Vec<u8>>;
+    let cases: [(&str, &Make, gdvariant::Version, gdvariant_multiplayer::Framing); 2] = [
+        ("godot 4 calls", &godot4, gdvariant::Version::Godot4, gdvariant_multiplayer::Framing::Packets),
+        ("godot 3 enet calls", &godot3, gdvariant::Version::Godot3, gdvariant_multiplayer::Framing::Enet3),
+    ];
+    for (name, make, version, framing) in cases {
+        let measure = |n: usize| {
+            let packets = make(n);
+            let bytes: usize = packets.iter().map(Vec::len).sum();
+            let units = guard_units(&packets, version, framing);
+            assert!(units <= 16 * bytes as u64 + 10_000, "{name}: {units} units on {bytes} bytes");
+            (units, bytes)
+        };
+        let (a, a_bytes) = measure(400_000);
+        let (b, b_bytes) = measure(1_600_000);
+        let growth = b as f64 / a as f64;
+        let bytes_growth = b_bytes as f64 / a_bytes as f64;
+        assert!(bytes_growth >= 3.0, "{name}: the generator does not scale");
+        assert!(
+            growth <= bytes_growth * 1.5,
+            "{name}: work grew {growth:.2}x for {bytes_growth:.2}x the bytes ({a} then {b})"
+        );
+    }
+}
