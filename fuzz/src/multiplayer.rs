@@ -663,9 +663,8 @@ fn trackers(data: &[u8], allow: bool, rules: Option<&gdvariant_multiplayer::rule
     ];
     for (version, framing) in kinds {
         let methods = std::sync::Arc::clone(rules.methods());
-        let mut tracker = Tracker::new(version, framing, methods)
-            .with_allow_objects(allow)
-            .with_limits(limits);
+        let mut tracker =
+            Tracker::new(version, framing, methods).with_allow_objects(allow).with_limits(limits);
         let mut rates = Rates::default();
         let mut rest = data;
         while let Some((&len, tail)) = rest.split_first() {

@@ -328,14 +328,19 @@ fn many_rules(lines: usize) -> gdvariant_multiplayer::rules::Rules {
     methods.node("World/**", MethodList::script(["a", "b"]));
     let mut rules = gdvariant_multiplayer::rules::Rules::new().with_methods(methods);
     for i in 0..lines {
-        rules = rules.allow(&format!("World/{}/Other{i}/**", "y".repeat(40)), "jump", Some(1_000_000));
+        rules =
+            rules.allow(&format!("World/{}/Other{i}/**", "y".repeat(40)), "jump", Some(1_000_000));
     }
     rules.allow("World/**", "*", Some(1_000_000))
 }
 
 /// The library's guard path on `n` bytes of client traffic: a tracker (decode, validate,
 /// follow, name) and the rules' decision, per message.
-fn guard_units(packets: &[Vec<u8>], version: gdvariant::Version, framing: gdvariant_multiplayer::Framing) -> u64 {
+fn guard_units(
+    packets: &[Vec<u8>],
+    version: gdvariant::Version,
+    framing: gdvariant_multiplayer::Framing,
+) -> u64 {
     use gdvariant_multiplayer::Direction;
     use gdvariant_multiplayer::rules::Rates;
     use gdvariant_multiplayer::track::Tracker;
@@ -362,7 +367,13 @@ fn the_guard_path_tracks_and_judges_in_linear_work() {
         for id in 0..count as u32 {
             let mut p = Vec::new();
             let path = format!("World/{}/N{id}", "x".repeat(40));
-            write::simplify_path(&mut p, list.checksum(), id.wrapping_mul(2_654_435_761) & 0x7FFF_FFFF, &path).unwrap();
+            write::simplify_path(
+                &mut p,
+                list.checksum(),
+                id.wrapping_mul(2_654_435_761) & 0x7FFF_FFFF,
+                &path,
+            )
+            .unwrap();
             packets.push(p);
         }
         for id in 0..count as u32 {
@@ -370,7 +381,8 @@ fn the_guard_path_tracks_and_judges_in_linear_work() {
             let element = gdvariant::parse_prefix(&one, Options::godot4()).unwrap();
             let mut p = Vec::new();
             let target = write::Target::Cached(id.wrapping_mul(2_654_435_761) & 0x7FFF_FFFF);
-            write::rpc(&mut p, target, 1, &[write::Arg::Element(element)], EncodeOptions::godot4()).unwrap();
+            write::rpc(&mut p, target, 1, &[write::Arg::Element(element)], EncodeOptions::godot4())
+                .unwrap();
             packets.push(p);
         }
         packets
@@ -402,8 +414,18 @@ fn the_guard_path_tracks_and_judges_in_linear_work() {
     };
     type Make = dyn Fn(usize) -> Vec<Vec<u8>>;
     let cases: [(&str, &Make, gdvariant::Version, gdvariant_multiplayer::Framing); 2] = [
-        ("godot 4 calls", &godot4, gdvariant::Version::Godot4, gdvariant_multiplayer::Framing::Packets),
-        ("godot 3 enet calls", &godot3, gdvariant::Version::Godot3, gdvariant_multiplayer::Framing::Enet3),
+        (
+            "godot 4 calls",
+            &godot4,
+            gdvariant::Version::Godot4,
+            gdvariant_multiplayer::Framing::Packets,
+        ),
+        (
+            "godot 3 enet calls",
+            &godot3,
+            gdvariant::Version::Godot3,
+            gdvariant_multiplayer::Framing::Enet3,
+        ),
     ];
     for (name, make, version, framing) in cases {
         let measure = |n: usize| {

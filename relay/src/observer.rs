@@ -16,8 +16,9 @@ pub enum End {
     Closed,
     /// No message for the idle timeout, or a write that did not finish in it.
     Idle,
-    /// A dropped message, with [`Config::close_on_drop`](crate::Config::close_on_drop).
-    Refused,
+    /// A dropped message, with [`Config::close_on_drop`](crate::Config::close_on_drop) (named
+    /// apart from [`Observer::refused`], a client turned away at the connection limit).
+    CloseOnDrop,
     /// A transport error (the upstream could not be reached, a reset, a broken handshake).
     Error,
     /// The client asked for a peer id Godot refuses (ENet connect data 0 or 1).
@@ -36,7 +37,7 @@ impl End {
         match self {
             End::Closed => "closed",
             End::Idle => "idle_timeout",
-            End::Refused => "disconnect_on_drop",
+            End::CloseOnDrop => "disconnect_on_drop",
             End::Error => "error",
             End::BadPeerId => "invalid_peer_id",
         }

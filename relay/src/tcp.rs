@@ -110,7 +110,7 @@ async fn pump<F: Filter, O: Observer>(
         let at_end = read == 0;
         crate::work::count(1);
         let scanned = scan(&buffer, at_end, direction, link, &mut position, &mut runs, &mut tally);
-        let Scanned::Read(consumed) = scanned else { return End::Refused };
+        let Scanned::Read(consumed) = scanned else { return End::CloseOnDrop };
         if !runs.is_empty() {
             activity.touch();
             let written = timeout(settings.idle, write_runs(&mut dst, &buffer, &runs)).await;

@@ -135,7 +135,7 @@ where
         };
         let Some(bytes) = passed else {
             if config.close_on_drop {
-                return End::Refused;
+                return End::CloseOnDrop;
             }
             continue;
         };

@@ -86,7 +86,9 @@ impl Rules {
                             ),
                         ),
                         _ => {
-                            return Err(at(&alloc::format!("expected {keyword} NODE MEMBER [N/s]")));
+                            return Err(at(&alloc::format!(
+                                "expected {keyword} NODE MEMBER [N/s]"
+                            )));
                         }
                     };
                     let allow = Allow {

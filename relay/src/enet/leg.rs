@@ -161,7 +161,7 @@ impl<F: Filter, O: Observer> Leg<F, O> {
     /// A packet was dropped: with `close_on_drop`, the connection closes.
     fn refused(&mut self, down: &mut EnetHost) {
         if self.link.config().close_on_drop {
-            self.close(down, End::Refused, None, 0);
+            self.close(down, End::CloseOnDrop, None, 0);
         }
     }
 }
