@@ -6,8 +6,9 @@
 //! are dropped; hostile clients run against the same proxy meanwhile. `multiplayer.rs` puts
 //! `gdvariant proxy --multiplayer` between the two sides of a real Godot 4.6 and a real Godot
 //! 3.2.3 multiplayer session over WebSocket and filters their RPCs by an allow-list; `enet.rs`
-//! puts `gdvariant proxy --enet --multiplayer` inside a Godot 3.2.3 ENet session and compares
-//! it with a direct one.
+//! puts `gdvariant proxy --enet --multiplayer`, and then the library guard alone
+//! (`relay/examples/guard.rs`), inside a Godot 3.2.3 ENet session and compares each with a
+//! direct one.
 //!
 //! These tests need software a fresh machine lacks, so they are ignored by the plain test
 //! command; `.ci/run` installs the engines and runs them with
