@@ -12,6 +12,8 @@ corpus/probes/**/*.jsonl), shaped for each target's input format:
                                       (the real streams, big-endian ones included, and single
                                       values framed with a little-endian length)
   packed_alignment                    a type selector (0..16), then packed element bytes
+  relay_checks                        a settings byte (version, objects, direction, channel,
+                                      size limit), then the bytes as they are
   multiplayer                         a selector (0 Godot 4 packet, 1 Godot 3 packet,
                                       2 transport message, 3 a session of packets), then the
                                       real multiplayer packets of corpus/multiplayer
@@ -83,6 +85,7 @@ def main():
         for target in ("lazy_walk", "differential", "reencode", "identity", "work_bound"):
             write(target, data)
         write("owned_roundtrip", bytes([len(data) % 6]) + data)
+        write("relay_checks", bytes([len(data) % 256]) + data)
         if name.startswith("stream_"):
             big = name.endswith("_be.bin")
             # store_var / stream_peer selectors: 0/2 little-endian, 1/3 big-endian; 4 packet peer.

@@ -4,7 +4,7 @@
 //! panic is a finding. The same functions replay the kept findings (`fuzz/regressions/`) in the
 //! library's ordinary `cargo test` (`tests/fuzz_regressions.rs` includes each module of the
 //! core's targets through `tests/fuzz_checks/`; `multiplayer/tests/fuzz_regressions.rs` includes
-//! `multiplayer.rs`), so they use nothing but the library crates and `arbitrary`, and refer to
+//! `multiplayer.rs`, `relay/tests/fuzz_checks.rs` includes `relay_checks.rs`), so they use nothing but the library crates and `arbitrary`, and refer to
 //! each other through `super::` (`multiplayer.rs` to nothing).
 //!
 //! | target | input | property |
@@ -17,6 +17,7 @@
 //! | `framing` | selector + bytes | the frame iterator and the streaming reader (read in arbitrary chunk sizes) agree on every frame and on the error that ends the stream |
 //! | `work_bound` | bytes | every public path that reads untrusted bytes (validate, cursor, tape, JSON, text, serde, lookups, decode, encode, framing scan, detect) stays within a fixed number of units of work per input byte (`gdvariant::work`) |
 //! | `multiplayer` | selector + bytes | Godot 4 and Godot 3 multiplayer packets, their transports, capture files and sessions: no panic, errors inside the input, bounded work per byte; what validates re-encodes (from owned values) to a packet of the same meaning that is a fixed point of the encoder |
+//! | `relay_checks` | settings + a message | the relay's per-message checks (`gdvariant_relay::checks`: the size limit and `get_var`'s verdict for WebSocket, UDP and ENet messages, Godot 3's ENet header): no panic, bounded work, the same verdicts as the core and as Godot's header rules |
 //! | `packed_alignment` | selector + elements | a packed array placed at each offset 0..7: native slice, little-endian view, `get`, `iter` and `to_vec` agree bit for bit, and the native slice is there exactly when aligned on a little-endian host |
 
 pub mod differential;
@@ -28,4 +29,5 @@ pub mod options;
 pub mod owned_roundtrip;
 pub mod packed_alignment;
 pub mod reencode;
+pub mod relay_checks;
 pub mod work_bound;

@@ -43,6 +43,7 @@ impl Connection {
     /// [`Tracker`](gdvariant_multiplayer::track::Tracker).
     pub fn framing(&self) -> gdvariant_multiplayer::Framing {
         use gdvariant_multiplayer::Framing;
+        #[cfg_attr(not(any(feature = "enet", feature = "websocket")), allow(unused_variables))]
         let version = self.options.version();
         match self.transport {
             #[cfg(feature = "enet")]

@@ -128,6 +128,7 @@
 
 mod accept;
 mod activity;
+pub mod checks;
 mod compose;
 mod config;
 mod detail;

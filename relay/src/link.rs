@@ -8,7 +8,6 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use gdvariant::framing::{FrameError, FrameErrorKind};
 use gdvariant::view::Element;
 
 use crate::config::Config;
@@ -161,20 +160,12 @@ impl<F: Filter, O: Observer> Link<F, O> {
         offset: u64,
         channel: Option<ChannelOf<'_>>,
     ) -> Option<gdvariant::VariantType> {
-        let max = self.config().max_frame;
         let message = Message::whole(direction, offset, datagram, channel);
-        if datagram.len() > usize::try_from(max).unwrap_or(usize::MAX) {
-            let detail = format!("datagram of {} bytes over the limit of {max}", datagram.len());
-            self.dropped(&message, "too_large", &detail, false);
-            return None;
-        }
-        match Element::validate_at(datagram, 0, self.config().options) {
+        let config = self.config();
+        match crate::checks::value(datagram, config.options, config.max_frame, offset) {
             Ok(element) => self.pass(&message, Some(element)).then(|| element.variant_type()),
-            Err(error) => {
-                let base = usize::try_from(offset).unwrap_or(usize::MAX);
-                let kind = FrameErrorKind::Value(error.offset_by(base));
-                let detail = FrameError::new(offset, kind).to_string();
-                self.dropped(&message, "invalid_value", &detail, false);
+            Err(refused) => {
+                self.dropped(&message, refused.reason, refused.detail.as_str(), false);
                 None
             }
         }

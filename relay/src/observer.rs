@@ -106,6 +106,7 @@ impl Tally {
     }
 
     /// Counts a forwarded message that is not a value (a multiplayer packet). O(1).
+    #[cfg_attr(not(any(feature = "enet", feature = "websocket")), allow(dead_code))]
     pub(crate) fn add_bytes(&mut self, len: usize) {
         self.forwarded.add(len);
     }

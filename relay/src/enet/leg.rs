@@ -21,7 +21,7 @@ use crate::filter::{ChannelOf, Direction, Filter, TransferMode};
 use crate::link::{Link, Message};
 use crate::observer::{End, Observer, Tally};
 
-use super::packets::{enet3_refusal, mode_of};
+use super::packets::mode_of;
 use super::{EnetHost, HEADER};
 
 /// The upstream leg's state.
@@ -112,11 +112,12 @@ impl<F: Filter, O: Observer> Leg<F, O> {
         let message = Message::whole(direction, at, data, Some(place));
         let config = self.link.config();
         let godot3 = config.options.version() == Version::Godot3;
-        if let Some(detail) =
-            godot3.then(|| enet3_refusal(direction, channel, data, self.id)).flatten()
+        if let Some(refused) = godot3
+            .then(|| crate::checks::enet3_header(direction, channel, data, self.id).err())
+            .flatten()
         {
             let dry_run = config.dry_run;
-            self.link.dropped(&message, "invalid_packet", &detail, dry_run);
+            self.link.dropped(&message, refused.reason, refused.detail.as_str(), dry_run);
             if !dry_run {
                 self.refused(down);
             }
