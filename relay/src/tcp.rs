@@ -18,6 +18,7 @@ use tokio::time::timeout;
 use crate::accept::{Stream, both_ways};
 use crate::activity::Activity;
 use crate::config::Config;
+use crate::detail::Detail;
 use crate::filter::{Direction, Filter};
 use crate::link::{Link, Message};
 use crate::observer::{End, Observer, Tally};
@@ -172,7 +173,7 @@ fn scan<F: Filter, O: Observer>(
                 if at_end {
                     let error = FrameError::new(offset, FrameErrorKind::Incomplete { needed });
                     let message = Message::whole(direction, offset, rest, None);
-                    link.dropped(&message, "incomplete", &error.to_string(), false);
+                    link.dropped(&message, "incomplete", Detail::new(error).as_str(), false);
                     position.advance(rest.len());
                     return Scanned::Read(buffer.len());
                 }
@@ -197,14 +198,15 @@ fn scan<F: Filter, O: Observer>(
             }
             Received::Bad { error, len } => {
                 let reason = error.reason();
-                let detail = error.to_string();
+                // Written inline: a flood of bad frames allocates nothing.
+                let detail = Detail::new(error);
                 match usize::try_from(len) {
                     Ok(whole) if whole <= rest.len() => {
                         let bytes = rest.get(..whole).unwrap_or(rest);
                         link.dropped(
                             &Message::whole(direction, offset, bytes, None),
                             reason,
-                            &detail,
+                            detail.as_str(),
                             false,
                         );
                         at = at.saturating_add(whole);
@@ -219,7 +221,7 @@ fn scan<F: Filter, O: Observer>(
                             len: usize::try_from(len).unwrap_or(usize::MAX),
                             channel: None,
                         };
-                        link.dropped(&message, reason, &detail, false);
+                        link.dropped(&message, reason, detail.as_str(), false);
                         at = buffer.len();
                         position.advance(rest.len());
                         position.discard =

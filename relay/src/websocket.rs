@@ -15,6 +15,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use crate::accept::{Stream as Accepted, both_ways};
 use crate::activity::Activity;
 use crate::config::{Config, Messages};
+use crate::detail::Detail;
 use crate::filter::{Direction, Filter};
 use crate::link::{Link, Message as Received};
 use crate::observer::{End, Observer, Tally};
@@ -97,11 +98,11 @@ where
                 return End::Closed;
             }
             Ok(Some(Err(tokio_tungstenite::tungstenite::Error::Capacity(e)))) => {
-                let detail = format!("message over the limit: {e}");
+                let detail = Detail::new(format_args!("message over the limit: {e}"));
                 link.dropped(
                     &Received::whole(direction, offset, &[], None),
                     "too_large",
-                    &detail,
+                    detail.as_str(),
                     false,
                 );
                 return End::Error;
