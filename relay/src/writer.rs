@@ -23,7 +23,8 @@ const CHUNK: usize = 64 << 10;
 ///
 /// **Never blocks the caller on the output.** When the queue is full (the output is slow, or a
 /// pipe nobody reads), a line is dropped and counted, not waited for; the caller only takes a
-/// mutex that the writer holds to move a few lines, never while writing. When the writer gets
+/// mutex that the writer holds to move at most 64 KiB of lines off the queue, never while
+/// writing. When the writer gets
 /// lines out again, it writes `{"event":"log_dropped","lines":N}` after them: N lines were
 /// dropped since its last such line. [`LogWriter::lines_dropped`] is the total so far.
 ///
@@ -32,9 +33,10 @@ const CHUNK: usize = 64 << 10;
 /// most 64 KiB (and one line) the writer is writing. A line longer than `bytes` is always
 /// dropped.
 ///
-/// **Costs**: per line, the caller's own `String` (moved into the queue, not copied), one
-/// uncontended lock held for O(1), and a wake-up of the writer when it was idle; one thread
-/// per writer, which writes up to 64 KiB per call. Write errors (a closed standard error)
+/// **Costs**: per line, the caller's own `String` (moved into the queue, not copied), the
+/// queue's lock held for O(1), and a wake-up of the writer when it was idle; one thread per
+/// writer, which copies the lines it takes into one buffer and writes up to 64 KiB (and one
+/// line) per call. Write errors (a closed standard error)
 /// are ignored, and those lines are not counted as dropped.
 ///
 /// **At exit**, call [`LogWriter::flush`] or [`LogWriter::close`] with a bounded wait: lines
