@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use gdvariant_multiplayer::{project::Project, rules::Rules};
-use gdvariant_relay::{Config, Guard, Log, Messages, Relay};
+use gdvariant_relay::{Config, Guard, Log, LogWriter, Messages, Relay};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -25,5 +25,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let relay = Relay::bind(config.messages(Messages::Multiplayer)).await?;
     eprintln!(r#"{{"event":"listening","addr":"{}"}}"#, relay.local_addr());
     let guard = Guard::new(rules).with_project(project.map(Arc::new));
-    Ok(relay.run(guard, Log, tokio::signal::ctrl_c()).await?)
+    relay.run(guard, Log, tokio::signal::ctrl_c()).await?;
+    LogWriter::stderr().flush(std::time::Duration::from_secs(1)); // the log lines still queued
+    Ok(())
 }

@@ -1,7 +1,7 @@
 //! Forwards what Godot accepts both ways, logs what it drops, and drops a client's
 //! `{"cmd": "shutdown_server"}` as the game reads it (unreadable: dropped too).
 //! `cargo run -p gdvariant-relay --example relay -- --upstream ADDR [--transport enet] [--godot 3]`
-use gdvariant_relay::{Config, Direction, Frame, Log, Relay, Verdict};
+use gdvariant_relay::{Config, Direction, Frame, Log, LogWriter, Relay, Verdict};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -13,7 +13,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let godot = arg("--godot").map_or("4", |v| v).parse()?; // Godot 4 unless told otherwise
     let relay = Relay::bind(Config::new(godot, transport, listen, upstream)).await?;
     eprintln!(r#"{{"event":"listening","addr":"{}"}}"#, relay.local_addr());
-    Ok(relay.run(drop_shutdown, Log, tokio::signal::ctrl_c()).await?)
+    relay.run(drop_shutdown, Log, tokio::signal::ctrl_c()).await?;
+    LogWriter::stderr().flush(std::time::Duration::from_secs(1)); // the log lines still queued
+    Ok(())
 }
 
 fn drop_shutdown(frame: &Frame) -> Verdict {

@@ -119,6 +119,11 @@
 //! Over ENet one task owns every host; over the other transports each connection has its own
 //! task.
 //!
+//! Logging never blocks forwarding: [`Log`] queues each line to [`LogWriter::stderr`], a
+//! bounded queue written by a thread of its own; when standard error does not keep up, lines
+//! are dropped and counted (and reported with a `log_dropped` line once it does), never waited
+//! for. Flush it before the process exits ([`LogWriter::flush`]).
+//!
 //! # Transports
 //!
 //! [`Transport::Tcp`] and [`Transport::Udp`] are always there; [`Transport::WebSocket`]
@@ -146,6 +151,7 @@ mod udp;
 #[cfg(feature = "websocket")]
 mod websocket;
 mod work;
+mod writer;
 
 pub use compose::{Chain, FilterExt};
 pub use config::{Config, ENET_MAX_PEERS, Messages, Transport};
@@ -155,6 +161,7 @@ pub use log::Log;
 pub use observer::{Count, Dropped, End, Observer, Tally};
 pub use rate::RateLimit;
 pub use relay::Relay;
+pub use writer::{LOG_QUEUE_BYTES, LOG_QUEUE_LINES, LogWriter};
 
 /// The README's examples, compiled as doctests.
 #[cfg(doctest)]

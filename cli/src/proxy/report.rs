@@ -1,15 +1,17 @@
 //! [`Report`]: the proxy's JSON lines on standard error (one per dropped frame, refused or
 //! abnormally closed connection) and its counters, printed as one summary line at exit; and
 //! [`Events`], the relay's observer that feeds it (and the `--capture` file with what is
-//! dropped).
+//! dropped). The lines go through the library's bounded log (`LogWriter::stderr`): a slow or
+//! stuck standard error never blocks a connection; lines that do not fit are dropped, counted,
+//! reported (`log_dropped` lines) and counted in the summary.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use gdvariant::{VariantType, Version};
-use gdvariant_relay::{Channel, Connection, Direction, Dropped, End, Observer, Tally};
+use gdvariant_relay::{Channel, Connection, Direction, Dropped, End, LogWriter, Observer, Tally};
 use serde_json::{Value, json};
 
 use super::capture::CaptureFile;
@@ -57,9 +59,14 @@ pub struct Report {
     capture: Option<CaptureFile>,
 }
 
-/// Writes one JSON line on standard error (nothing if it is closed).
+/// How long the exit waits for standard error to take the lines still queued, before the
+/// summary and again after it.
+const FLUSH_WAIT: Duration = Duration::from_secs(2);
+
+/// Queues one JSON line for standard error, or drops and counts it when the log's queue is
+/// full; never waits for standard error.
 fn line(value: &Value) {
-    let _ = writeln!(std::io::stderr().lock(), "{value}");
+    LogWriter::stderr().write_line(value.to_string());
 }
 
 impl Report {
@@ -181,8 +188,13 @@ impl Report {
     }
 
     /// Prints the summary line: connections, frames and bytes forwarded per direction and per
-    /// type, drops by reason, closes by reason.
+    /// type, drops by reason, closes by reason, log lines dropped. The lines queued before it
+    /// are written first, and the summary after them, each waiting at most [`FLUSH_WAIT`] for
+    /// standard error.
     pub fn summary(&self) {
+        let log = LogWriter::stderr();
+        log.flush(FLUSH_WAIT);
+        let log_dropped = log.lines_dropped();
         let value = self.with(|t| {
             let mut by_type = serde_json::Map::new();
             for (id, count) in (0u32..).zip(&t.by_type) {
@@ -203,9 +215,11 @@ impl Report {
                 "drops": t.drops,
                 "closes": t.closes,
                 "calls": t.calls.calls_json(),
+                "log_dropped": log_dropped,
             })
         });
         line(&value);
+        log.close(FLUSH_WAIT);
     }
 }
 

@@ -16,6 +16,7 @@ mod enet;
 mod enet_hostile;
 mod examples;
 mod hostile;
+mod logging;
 mod multiplayer;
 mod tcp;
 mod udp;

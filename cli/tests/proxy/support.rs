@@ -5,7 +5,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, UdpSocket};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStderr, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -55,6 +55,31 @@ pub struct Proxy {
     pub addr: SocketAddr,
     lines: Arc<Mutex<Vec<String>>>,
     reader: Option<JoinHandle<()>>,
+    /// Standard error left unread ([`Proxy::start_undrained`]) until [`Proxy::drain`].
+    undrained: Option<BufReader<ChildStderr>>,
+}
+
+/// Reads `stderr` line by line into `lines` until it closes.
+fn keep_lines(stderr: BufReader<ChildStderr>, lines: Arc<Mutex<Vec<String>>>) -> JoinHandle<()> {
+    std::thread::spawn(move || {
+        for line in stderr.lines() {
+            let Ok(line) = line else { break };
+            lines.lock().unwrap().push(line);
+        }
+    })
+}
+
+/// Runs `BINARY PREFIX_ARGS --listen 127.0.0.1:0 ARGS` with standard error on a pipe.
+fn spawn(binary: &Path, prefix_args: &[&str], args: &[&str]) -> Child {
+    Command::new(binary)
+        .args(prefix_args)
+        .args(["--listen", "127.0.0.1:0"])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", binary.display()))
 }
 
 impl Proxy {
@@ -66,15 +91,7 @@ impl Proxy {
     /// Starts `BINARY PREFIX_ARGS --listen 127.0.0.1:0 ARGS` (the proxy, or an example relay
     /// that prints the same `listening` line) and waits for its `listening` line.
     pub fn start_binary(binary: &Path, prefix_args: &[&str], args: &[&str]) -> Proxy {
-        let mut child = Command::new(binary)
-            .args(prefix_args)
-            .args(["--listen", "127.0.0.1:0"])
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot run {}: {e}", binary.display()));
+        let mut child = spawn(binary, prefix_args, args);
         let stderr = child.stderr.take().unwrap();
         let lines = Arc::new(Mutex::new(Vec::new()));
         let (ready, wait) = mpsc::channel();
@@ -97,7 +114,48 @@ impl Proxy {
         };
         let value: Value = serde_json::from_str(&line).unwrap();
         let addr = value["addr"].as_str().unwrap().parse().unwrap();
-        Proxy { child, addr, lines, reader: Some(reader) }
+        Proxy { child, addr, lines, reader: Some(reader), undrained: None }
+    }
+
+    /// Starts `gdvariant proxy --listen 127.0.0.1:0 ARGS`, reads its standard error up to the
+    /// `listening` line, and then leaves it unread (a pipe nobody drains, as under a stuck log
+    /// shipper) until [`Proxy::drain`] or [`Proxy::stop`].
+    pub fn start_undrained(args: &[&str]) -> Proxy {
+        let mut child = spawn(Path::new(env!("CARGO_BIN_EXE_gdvariant")), &["proxy"], args);
+        let stderr = child.stderr.take().unwrap();
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let (ready, wait) = mpsc::channel();
+        let kept = Arc::clone(&lines);
+        std::thread::spawn(move || {
+            let mut stderr = BufReader::new(stderr);
+            let mut line = String::new();
+            while stderr.read_line(&mut line).is_ok_and(|n| n > 0) {
+                let text = line.trim_end().to_string();
+                line.clear();
+                kept.lock().unwrap().push(text.clone());
+                if text.contains("\"listening\"") {
+                    let _ = ready.send((text, stderr));
+                    return;
+                }
+            }
+        });
+        let (line, stderr) = match wait.recv_timeout(PATIENCE) {
+            Ok(found) => found,
+            Err(_) => {
+                let _ = child.kill();
+                panic!("no listening line: {:?}", lines.lock().unwrap());
+            }
+        };
+        let value: Value = serde_json::from_str(&line).unwrap();
+        let addr = value["addr"].as_str().unwrap().parse().unwrap();
+        Proxy { child, addr, lines, reader: None, undrained: Some(stderr) }
+    }
+
+    /// Starts reading the standard error that [`Proxy::start_undrained`] left unread.
+    pub fn drain(&mut self) {
+        if let Some(stderr) = self.undrained.take() {
+            self.reader = Some(keep_lines(stderr, Arc::clone(&self.lines)));
+        }
     }
 
     /// The JSON lines printed so far (lines that are not JSON are skipped).
@@ -136,6 +194,7 @@ impl Proxy {
 
     /// Sends SIGINT (Ctrl-C), waits for the exit, and returns the status and every JSON line.
     pub fn stop(mut self) -> (ExitStatus, Vec<Value>) {
+        self.drain();
         let pid = self.child.id().to_string();
         let sent = Command::new("kill").args(["-INT", &pid]).status().unwrap();
         assert!(sent.success());
