@@ -102,10 +102,16 @@ async fn pump<F: Filter, O: Observer>(
             buffer.reserve(READ_ROOM);
         }
         let left = activity.left(settings.idle);
-        let read = match timeout(left, src.read_buf(&mut buffer)).await {
-            Err(_) => return End::Idle,
-            Ok(Err(_)) => return End::Error,
-            Ok(Ok(read)) => read,
+        let read = tokio::select! {
+            // The relay stops: read no more, as at the end of the stream (a frame cut short in
+            // the buffer is reported, the accepted ones were written), and close this side.
+            // What the peer sent and was not read is refused by the close (a reset).
+            _ = link.shared.stopping.cancelled() => 0,
+            read = timeout(left, src.read_buf(&mut buffer)) => match read {
+                Err(_) => return End::Idle,
+                Ok(Err(_)) => return End::Error,
+                Ok(Ok(read)) => read,
+            },
         };
         let at_end = read == 0;
         crate::work::count(1);

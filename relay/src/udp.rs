@@ -36,10 +36,10 @@ struct Session<F: Filter, O: Observer> {
 
 impl<F: Filter, O: Observer> Session<F, O> {
     /// Reports what the session forwarded and how it ended, and stops its replies.
-    fn end(mut self, end: End) {
+    fn end(mut self, end: End, detail: Option<&str>) {
         self.link.merge(&mut self.tally);
         self.replies.abort();
-        self.link.closed(end, None);
+        self.link.closed(end, detail);
     }
 }
 
@@ -100,7 +100,7 @@ pub(crate) async fn serve<F: Filter, O: Observer>(
         }
     }
     for (_, session) in sessions.drain() {
-        session.end(End::Closed);
+        session.end(End::Closed, Some(crate::link::STOPPED));
     }
     Ok(())
 }
@@ -115,7 +115,7 @@ fn end_session<F: Filter, O: Observer>(
     crate::work::count(1);
     if sessions.get(&addr).is_some_and(|s| s.link.connection.number == number) {
         if let Some(old) = sessions.remove(&addr) {
-            old.end(End::Idle);
+            old.end(End::Idle, None);
         }
     }
 }

@@ -263,7 +263,8 @@ impl<F: Filter, O: Observer> Proxy<F, O> {
         leg.link.closed(end, detail.as_deref());
     }
 
-    /// At a stop: disconnects every peer at once and sends the disconnects.
+    /// At a stop: disconnects every peer at once, sends the disconnects, and reports each
+    /// connection closed (its first cause if it was closing, else "the relay stopped").
     pub(super) async fn shutdown(&mut self) {
         for leg in self.legs.values_mut() {
             if leg.state == Upstream::Open {
@@ -277,6 +278,9 @@ impl<F: Filter, O: Observer> Proxy<F, O> {
             for tally in &mut leg.tallies {
                 leg.link.merge(tally);
             }
+            let (end, detail) =
+                leg.end.take().unwrap_or((End::Closed, Some(crate::link::STOPPED.to_string())));
+            leg.link.closed(end, detail.as_deref());
         }
         for peer in self.down.peers_mut() {
             if peer.connected() {
