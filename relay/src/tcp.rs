@@ -99,7 +99,11 @@ async fn pump<F: Filter, O: Observer>(
     let mut position = Position::default();
     loop {
         if buffer.capacity().saturating_sub(buffer.len()) < READ_ROOM / 4 {
-            buffer.reserve(READ_ROOM);
+            // Ask for what brings the buffer back to READ_ROOM, not READ_ROOM more: `BytesMut`
+            // reuses the consumed front only when the request fits in the whole allocation, so
+            // asking for READ_ROOM with a cut frame pending doubled it (each direction settled
+            // at 128 KiB). A frame larger than READ_ROOM still grows it, up to `max_frame`.
+            buffer.reserve(READ_ROOM.saturating_sub(buffer.len()).max(READ_ROOM / 4));
         }
         let left = activity.left(settings.idle);
         let read = tokio::select! {
