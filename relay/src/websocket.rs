@@ -96,6 +96,7 @@ where
             _ = link.shared.stopping.cancelled() => Ok(None),
             next = timeout(activity.left(config.idle), src.next()) => next,
         };
+        crate::work::count(1);
         let message = match next {
             Err(_) => return End::Idle,
             Ok(None) => {
