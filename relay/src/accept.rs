@@ -1,7 +1,8 @@
 //! The accept loop of the connection transports (TCP, WebSocket): accept a client, give it an
 //! upstream connection on its own task, relay both directions, stop when told. What a
 //! transport adds is a [`Stream`]: its handshake, how it connects upstream, and its two pumps.
-//! Connections still open when the loop stops are cancelled with it.
+//! When the loop stops, the connections still open stop reading, finish their writes, close and
+//! are reported; the loop returns once they have.
 
 use std::future::Future;
 use std::io;
@@ -14,7 +15,7 @@ use tokio::time::timeout;
 
 use crate::config::Config;
 use crate::filter::Filter;
-use crate::link::{Link, Shared};
+use crate::link::{Link, STOPPED, Shared};
 use crate::observer::{End, Observer};
 
 /// What a connection transport adds to the accept loop.
@@ -52,7 +53,7 @@ pub(crate) async fn serve<T: Stream, F: Filter, O: Observer>(
     tokio::pin!(stop);
     loop {
         let (client, peer) = tokio::select! {
-            _ = &mut stop => return Ok(()),
+            _ = &mut stop => break,
             Some(_) = connections.join_next(), if !connections.is_empty() => continue,
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
@@ -70,11 +71,31 @@ pub(crate) async fn serve<T: Stream, F: Filter, O: Observer>(
         };
         let link = shared.open(peer, None);
         connections.spawn(async move {
-            let (end, detail) = connection::<T, F, O>(client, &link).await;
+            // After a stop, a connection gets one idle timeout to finish its writes and close;
+            // past it, it ends there (reported as a write that did not finish).
+            let stopping = &link.shared.stopping;
+            let grace = async {
+                stopping.cancelled().await;
+                tokio::time::sleep(link.config().idle).await;
+            };
+            let (end, mut detail) = tokio::select! {
+                ended = connection::<T, F, O>(client, &link) => ended,
+                () = grace => (End::Idle, Some(format!("{STOPPED}; a write did not finish"))),
+            };
+            if end == End::Closed && detail.is_none() && stopping.is_cancelled() {
+                detail = Some(STOPPED.into());
+            }
             link.closed(end, detail.as_deref());
             drop(slot);
         });
     }
+    // Stopped: no new clients; each connection stops reading, writes what it had accepted
+    // (within one idle timeout), closes its sides and is reported. Aborting them instead would
+    // lose what they had read and not written, with nothing said.
+    drop(listener);
+    shared.stopping.cancel();
+    while connections.join_next().await.is_some() {}
+    Ok(())
 }
 
 /// Serves one client: its handshake, the upstream connection, then both directions.
@@ -84,15 +105,23 @@ async fn connection<T: Stream, F: Filter, O: Observer>(
 ) -> (End, Option<String>) {
     let config = link.config();
     let idle = config.idle;
-    let client = match timeout(idle, T::handshake(client, config)).await {
-        Ok(Ok(client)) => client,
-        Ok(Err(detail)) => return (End::Error, Some(detail)),
-        Err(_) => return (End::Idle, Some("handshake timed out".into())),
+    let stopping = &link.shared.stopping;
+    let stopped = || (End::Closed, Some(STOPPED.to_string()));
+    let client = tokio::select! {
+        _ = stopping.cancelled() => return stopped(),
+        handshake = timeout(idle, T::handshake(client, config)) => match handshake {
+            Ok(Ok(client)) => client,
+            Ok(Err(detail)) => return (End::Error, Some(detail)),
+            Err(_) => return (End::Idle, Some("handshake timed out".into())),
+        },
     };
-    let upstream = match timeout(idle, T::connect(config)).await {
-        Ok(Ok(upstream)) => upstream,
-        Ok(Err(e)) => return (End::Error, Some(format!("cannot connect upstream: {e}"))),
-        Err(_) => return (End::Idle, Some("connecting upstream timed out".into())),
+    let upstream = tokio::select! {
+        _ = stopping.cancelled() => return stopped(),
+        connect = timeout(idle, T::connect(config)) => match connect {
+            Ok(Ok(upstream)) => upstream,
+            Ok(Err(e)) => return (End::Error, Some(format!("cannot connect upstream: {e}"))),
+            Err(_) => return (End::Idle, Some("connecting upstream timed out".into())),
+        },
     };
     (T::relay(client, upstream, link).await, None)
 }

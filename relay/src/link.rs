@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use gdvariant::view::Element;
+use tokio_util::sync::CancellationToken;
 
 use crate::config::Config;
 use crate::filter::{ChannelOf, Connection, Direction, Filter, Frame, Verdict};
@@ -19,13 +20,25 @@ pub(crate) struct Shared<F: Filter, O: Observer> {
     pub(crate) config: Config,
     pub(crate) filter: F,
     pub(crate) observer: O,
+    /// Cancelled when the relay's stop future resolves: the connections stop reading, finish
+    /// what they were writing and close (see [`STOPPED`]).
+    pub(crate) stopping: CancellationToken,
     next: AtomicU64,
 }
+
+/// The detail of a connection closed because the relay stopped.
+pub(crate) const STOPPED: &str = "the relay stopped";
 
 impl<F: Filter, O: Observer> Shared<F, O> {
     /// The shared part of a relay.
     pub(crate) fn new(config: Config, filter: F, observer: O) -> Arc<Self> {
-        Arc::new(Shared { config, filter, observer, next: AtomicU64::new(0) })
+        Arc::new(Shared {
+            config,
+            filter,
+            observer,
+            stopping: CancellationToken::new(),
+            next: AtomicU64::new(0),
+        })
     }
 
     /// A new connection from `peer`: numbered, its filter state made, reported as accepted.

@@ -77,8 +77,17 @@ impl Relay {
 
     /// Serves clients until `stop` resolves: each client gets its own upstream connection,
     /// every message either way is checked (see [`Messages`](crate::Messages)), judged by
-    /// `filter` and forwarded or dropped, and `observer` hears of it. Connections still open
-    /// when `stop` resolves are closed (not reported as closed). Errors only if a transport
+    /// `filter` and forwarded or dropped, and `observer` hears of it. When `stop` resolves, no
+    /// client is accepted any more and every connection still open is closed and reported
+    /// closed ([`End::Closed`](crate::End::Closed), detail "the relay stopped"). TCP and
+    /// WebSocket: each stops reading, finishes the write it is in so that whatever it accepted
+    /// reaches its peer whole, reports a frame cut short as dropped (`incomplete`), and closes;
+    /// bytes it had not read are refused by the close (the peer sees a reset, not a clean end).
+    /// `run` returns once they are closed, at most one idle timeout after the stop (a
+    /// connection whose write has not finished by then ends as [`End::Idle`](crate::End::Idle),
+    /// detail "the relay stopped; a write did not finish"). UDP sessions are
+    /// forgotten; ENet peers are disconnected at once (packets not yet acknowledged are not
+    /// sent again). Errors only if a transport
     /// cannot start (an ENet host), or `filter` reads messages of another kind than the config's
     /// ([`Filter::reads`]); each connection's errors end that connection alone.
     pub async fn run<F: Filter, O: Observer>(

@@ -100,13 +100,23 @@ async fn pump<F: Filter, O: Observer>(
     let mut position = Position::default();
     loop {
         if buffer.capacity().saturating_sub(buffer.len()) < READ_ROOM / 4 {
-            buffer.reserve(READ_ROOM);
+            // Ask for what brings the buffer back to READ_ROOM, not READ_ROOM more: `BytesMut`
+            // reuses the consumed front only when the request fits in the whole allocation, so
+            // asking for READ_ROOM with a cut frame pending doubled it (each direction settled
+            // at 128 KiB). A frame larger than READ_ROOM still grows it, up to `max_frame`.
+            buffer.reserve(READ_ROOM.saturating_sub(buffer.len()).max(READ_ROOM / 4));
         }
         let left = activity.left(settings.idle);
-        let read = match timeout(left, src.read_buf(&mut buffer)).await {
-            Err(_) => return End::Idle,
-            Ok(Err(_)) => return End::Error,
-            Ok(Ok(read)) => read,
+        let read = tokio::select! {
+            // The relay stops: read no more, as at the end of the stream (a frame cut short in
+            // the buffer is reported, the accepted ones were written), and close this side.
+            // What the peer sent and was not read is refused by the close (a reset).
+            _ = link.shared.stopping.cancelled() => 0,
+            read = timeout(left, src.read_buf(&mut buffer)) => match read {
+                Err(_) => return End::Idle,
+                Ok(Err(_)) => return End::Error,
+                Ok(Ok(read)) => read,
+            },
         };
         let at_end = read == 0;
         crate::work::count(1);

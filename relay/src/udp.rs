@@ -36,10 +36,10 @@ struct Session<F: Filter, O: Observer> {
 
 impl<F: Filter, O: Observer> Session<F, O> {
     /// Reports what the session forwarded and how it ended, and stops its replies.
-    fn end(mut self, end: End) {
+    fn end(mut self, end: End, detail: Option<&str>) {
         self.link.merge(&mut self.tally);
         self.replies.abort();
-        self.link.closed(end, None);
+        self.link.closed(end, detail);
     }
 }
 
@@ -53,13 +53,20 @@ pub(crate) async fn serve<F: Filter, O: Observer>(
     let mut sessions: HashMap<SocketAddr, Session<F, O>> = HashMap::new();
     let mut buffer = vec![0u8; DATAGRAM_ROOM];
     // Each session's replies task sends its address and number when it ends (idle). At most
-    // one message per session, drained before each new session is opened: the channel holds at
-    // most `max_connections` of them.
+    // one message per session, taken as it comes (and drained before each datagram is handled):
+    // the channel holds at most `max_connections` of them.
     let (ended, mut endings) = mpsc::unbounded_channel::<(SocketAddr, u64)>();
     tokio::pin!(stop);
     loop {
         let (len, peer) = tokio::select! {
             _ = &mut stop => break,
+            // An idle session ends (its upstream socket closed, its end reported) when it goes
+            // idle, not when the next datagram happens to arrive: after the last client left,
+            // none may.
+            Some((addr, number)) = endings.recv() => {
+                end_session(&mut sessions, addr, number);
+                continue;
+            }
             received = socket.recv_from(&mut buffer) => match received {
                 Ok(received) => received,
                 // An ICMP error from an earlier send, say: go on.
@@ -69,12 +76,7 @@ pub(crate) async fn serve<F: Filter, O: Observer>(
         crate::work::count(1);
         let datagram = buffer.get(..len).unwrap_or(&[]);
         while let Ok((addr, number)) = endings.try_recv() {
-            crate::work::count(1);
-            if sessions.get(&addr).is_some_and(|s| s.link.connection.number == number) {
-                if let Some(old) = sessions.remove(&addr) {
-                    old.end(End::Idle);
-                }
-            }
+            end_session(&mut sessions, addr, number);
         }
         if !sessions.contains_key(&peer) {
             if sessions.len() >= shared.config.max_connections {
@@ -98,9 +100,24 @@ pub(crate) async fn serve<F: Filter, O: Observer>(
         }
     }
     for (_, session) in sessions.drain() {
-        session.end(End::Closed);
+        session.end(End::Closed, Some(crate::link::STOPPED));
     }
     Ok(())
+}
+
+/// Ends the session of `addr` if it is still the one numbered `number` (its replies task
+/// ended, idle). O(1).
+fn end_session<F: Filter, O: Observer>(
+    sessions: &mut HashMap<SocketAddr, Session<F, O>>,
+    addr: SocketAddr,
+    number: u64,
+) {
+    crate::work::count(1);
+    if sessions.get(&addr).is_some_and(|s| s.link.connection.number == number) {
+        if let Some(old) = sessions.remove(&addr) {
+            old.end(End::Idle, None);
+        }
+    }
 }
 
 /// A new session for `peer`: an upstream socket and the task relaying its replies.

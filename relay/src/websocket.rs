@@ -91,10 +91,18 @@ where
     let mut tally = Tally::new(direction);
     let mut offset = 0u64;
     loop {
-        let message = match timeout(activity.left(config.idle), src.next()).await {
+        let next = tokio::select! {
+            // The relay stops: read no more and close this side (the message being sent was
+            // sent whole).
+            _ = link.shared.stopping.cancelled() => Ok(None),
+            next = timeout(activity.left(config.idle), src.next()) => next,
+        };
+        crate::work::count(1);
+        let message = match next {
             Err(_) => return End::Idle,
             Ok(None) => {
-                let _ = dst.close().await;
+                // Bounded like every write: a peer that does not read cannot hold the close.
+                let _ = timeout(config.idle, dst.close()).await;
                 return End::Closed;
             }
             Ok(Some(Err(tokio_tungstenite::tungstenite::Error::Capacity(e)))) => {
@@ -114,7 +122,7 @@ where
             Message::Binary(data) => (data, false),
             Message::Text(text) => (bytes::Bytes::from(text), true),
             Message::Close(frame) => {
-                let _ = dst.send(Message::Close(frame)).await;
+                let _ = timeout(config.idle, dst.send(Message::Close(frame))).await;
                 return End::Closed;
             }
             Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => continue,

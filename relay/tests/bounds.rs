@@ -1,7 +1,8 @@
 //! The relay's work is linear in what it receives, whatever is sent: units counted (feature
-//! `work-counter`: the relay's own per read, message and ended session, and the core's for each
-//! value's validation) on generated worst cases at two sizes, with every task of the relay, the
-//! client and the server on the measuring thread (a current-thread runtime).
+//! `work-counter`: the relay's own per read, message, ended session, ENet datagram, event and
+//! leg serviced, and the core's for each value's validation) on generated worst cases at two
+//! sizes, with every task of the relay, the client and the server on the measuring thread (a
+//! current-thread runtime), over TCP, UDP, WebSocket and ENet.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 #![allow(clippy::arithmetic_side_effects, missing_docs)]
 
@@ -175,6 +176,106 @@ fn udp_work_is_linear_in_the_datagrams_received_from_any_number_of_senders() {
             },
         );
         drop(upstream);
+        (units, validate_units(&values))
+    });
+}
+
+#[test]
+fn websocket_work_is_linear_in_the_messages_received() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    assert_linear("websocket", 3, |n| {
+        let values = hostile_values(n);
+        let upstream = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let upstream_addr = upstream.local_addr().unwrap();
+        upstream.set_nonblocking(true).unwrap();
+        let units = units_of(
+            Transport::WebSocket,
+            || upstream_addr,
+            |addr| {
+                let values = values.clone();
+                async move {
+                    let upstream = TcpListener::from_std(upstream).unwrap();
+                    let sink = tokio::spawn(async move {
+                        let (stream, _) = upstream.accept().await.unwrap();
+                        let mut server = tokio_tungstenite::accept_async(stream).await.unwrap();
+                        let mut received = 0usize;
+                        while let Some(Ok(message)) = server.next().await {
+                            received += usize::from(message.is_binary());
+                        }
+                        received
+                    });
+                    let url = format!("ws://{addr}/");
+                    let (mut client, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+                    for value in &values {
+                        client.send(Message::Binary(value.clone().into())).await.unwrap();
+                    }
+                    client.close(None).await.unwrap();
+                    while let Some(Ok(_)) = client.next().await {}
+                    // The values Godot accepts, half of them, reach the server.
+                    assert_eq!(sink.await.unwrap(), values.len() / 2);
+                }
+            },
+        );
+        (units, validate_units(&values))
+    });
+}
+
+#[test]
+fn enet_work_is_linear_in_the_packets_received() {
+    use rusty_enet::{Event, Host, HostSettings, Packet};
+    let host = || {
+        let socket = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        let settings = HostSettings { peer_limit: 4, channel_limit: 2, ..Default::default() };
+        Host::new(socket, settings).unwrap()
+    };
+    assert_linear("enet", 3, |n| {
+        let values = hostile_values(n);
+        let mut server = host();
+        let upstream_addr = server.socket().local_addr().unwrap();
+        let units = units_of(
+            Transport::Enet,
+            || upstream_addr,
+            |addr| {
+                let values = values.clone();
+                async move {
+                    let mut client = host();
+                    let peer = client.connect(addr, 1, 2).unwrap().id();
+                    let (mut connected, mut received, mut gone) = (false, 0usize, false);
+                    let mut sent = false;
+                    let start = std::time::Instant::now();
+                    // Both hosts serviced here, between the relay's turns on this thread.
+                    while !gone {
+                        assert!(start.elapsed() < Duration::from_secs(60), "enet exchange");
+                        while let Some(event) = client.service().unwrap() {
+                            match event {
+                                Event::Connect { .. } => connected = true,
+                                Event::Disconnect { .. } => gone = true,
+                                Event::Receive { .. } => {}
+                            }
+                        }
+                        while let Some(event) = server.service().unwrap() {
+                            if let Event::Receive { .. } = event {
+                                received += 1;
+                            }
+                        }
+                        if connected && !sent {
+                            for value in &values {
+                                let packet = Packet::reliable(value.as_slice());
+                                client.peer_mut(peer).send(0, &packet).unwrap();
+                            }
+                            sent = true;
+                        }
+                        // The values Godot accepts, half of them, reach the server; then leave.
+                        if sent && received == values.len() / 2 && !gone {
+                            client.peer_mut(peer).disconnect(0);
+                        }
+                        tokio::time::sleep(Duration::from_millis(1)).await;
+                    }
+                    assert_eq!(received, values.len() / 2);
+                }
+            },
+        );
         (units, validate_units(&values))
     });
 }

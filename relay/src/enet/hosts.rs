@@ -5,7 +5,8 @@
 //!
 //! What it validates: a client's connect data (Godot refuses the peer ids 0 and 1), and at most
 //! [`PENDING`] packets waiting for an upstream connection; each packet is judged by
-//! [`Leg::judge`]. Costs: O(1) per datagram and per event, plus O(legs) per tick.
+//! [`Leg::judge`]. Costs: O(1) per datagram and per event, plus O(legs) per pass of the owner
+//! loop (each batch of up to 64 datagrams, and each 5 ms tick).
 
 use std::collections::HashMap;
 use std::io;
@@ -41,6 +42,7 @@ pub(super) struct Proxy<F: Filter, O: Observer> {
 impl<F: Filter, O: Observer> Proxy<F, O> {
     /// Hands a datagram to the host of its socket.
     pub(super) fn feed(&mut self, (side, from, datagram): Datagram) {
+        crate::work::count(1);
         match side {
             Side::Down => self.down.socket_mut().write(from, datagram),
             Side::Leg(n) => {
@@ -58,6 +60,7 @@ impl<F: Filter, O: Observer> Proxy<F, O> {
         let now = Instant::now();
         let mut expired = Vec::new();
         for (&n, leg) in &mut self.legs {
+            crate::work::count(1);
             if let Some(since) = leg.closing {
                 if now.saturating_duration_since(since) > CLOSING {
                     expired.push(n);
@@ -89,6 +92,7 @@ impl<F: Filter, O: Observer> Proxy<F, O> {
     /// Services every host, forwards what they received, and sends what they wrote.
     pub(super) async fn service(&mut self) {
         while let Ok(Some(event)) = self.down.service() {
+            crate::work::count(1);
             match event.no_ref() {
                 EventNoRef::Connect { peer, data } => self.connected(peer, data).await,
                 EventNoRef::Disconnect { peer, data } => {
@@ -127,7 +131,9 @@ impl<F: Filter, O: Observer> Proxy<F, O> {
         }
         let mut gone = Vec::new();
         for (&n, leg) in &mut self.legs {
+            crate::work::count(1);
             while let Ok(Some(event)) = leg.host.service() {
+                crate::work::count(1);
                 match event.no_ref() {
                     EventNoRef::Connect { .. } => {
                         leg.state = Upstream::Open;
@@ -263,7 +269,8 @@ impl<F: Filter, O: Observer> Proxy<F, O> {
         leg.link.closed(end, detail.as_deref());
     }
 
-    /// At a stop: disconnects every peer at once and sends the disconnects.
+    /// At a stop: disconnects every peer at once, sends the disconnects, and reports each
+    /// connection closed (its first cause if it was closing, else "the relay stopped").
     pub(super) async fn shutdown(&mut self) {
         for leg in self.legs.values_mut() {
             if leg.state == Upstream::Open {
@@ -277,6 +284,9 @@ impl<F: Filter, O: Observer> Proxy<F, O> {
             for tally in &mut leg.tallies {
                 leg.link.merge(tally);
             }
+            let (end, detail) =
+                leg.end.take().unwrap_or((End::Closed, Some(crate::link::STOPPED.to_string())));
+            leg.link.closed(end, detail.as_deref());
         }
         for peer in self.down.peers_mut() {
             if peer.connected() {
