@@ -22,7 +22,7 @@
 //!         values += 1;
 //!     }
 //! }
-//! assert!(values > 90);
+//! assert_eq!(values, 81);
 //! # Ok(())
 //! # }
 //! ```

@@ -12,7 +12,8 @@
 //! Bytes missing from the stream lose the frame boundaries. If the gap falls inside a refused
 //! frame still being passed over (its declared length is known), nothing is lost. Otherwise the
 //! framing waits for a captured segment whose first bytes start a frame: a sound prefix and a
-//! value Godot accepts that fills the payload exactly (as Godot writes frames). Godot writes
+//! value Godot accepts that fills the payload exactly (as Godot writes frames), of at most
+//! [`MAX_CANDIDATE`] bytes with a type id Godot knows. Godot writes
 //! each `put_var` in one call, so segments usually start at frames. The bytes passed over are
 //! reported with the gap, once the framing is back or when the stream ends. A candidate that
 //! fails passes over every segment start inside it, so each byte is checked at most once.
@@ -25,6 +26,9 @@ use gdvariant::framing::{self, LengthPrefix, Received};
 use gdvariant_multiplayer::Direction;
 
 use crate::{Cut, FlowId, Gap, Item, Refusal, Refused, Timestamp, Value};
+
+/// The largest frame looked for after a gap (64 KiB): see [`Framer::data`].
+pub const MAX_CANDIDATE: u32 = 64 << 10;
 
 /// Where the items of one direction come from.
 #[derive(Clone, Copy, Debug)]
@@ -121,6 +125,12 @@ impl Framer {
         let mut candidate = false;
         if self.lost.is_some() && self.buf.is_empty() {
             if !segment_start {
+                if let Some(lost) = &mut self.lost {
+                    lost.skipped = lost.skipped.saturating_add(data.len() as u64);
+                }
+                return;
+            }
+            if !self.plausible(data.get(..).unwrap_or_default()) {
                 if let Some(lost) = &mut self.lost {
                     lost.skipped = lost.skipped.saturating_add(data.len() as u64);
                 }
@@ -233,6 +243,27 @@ impl Framer {
                 }
             }
         }
+    }
+
+    /// Whether `data` may start a frame after a gap: a length prefix of at most
+    /// [`MAX_CANDIDATE`] bytes (and the prefix's limit), and, when captured, a type id Godot
+    /// knows. Larger frames are not looked for after a gap, so that a candidate never holds
+    /// more than that while it waits for its bytes. O(1).
+    fn plausible(&self, data: &[u8]) -> bool {
+        let Some(prefix) = data.get(..4).and_then(|b| <[u8; 4]>::try_from(b).ok()) else {
+            // Too short to tell: a candidate (held until its prefix is complete).
+            return true;
+        };
+        let length = match self.prefix.byte_order() {
+            framing::ByteOrder::BigEndian => u32::from_be_bytes(prefix),
+            framing::ByteOrder::LittleEndian => u32::from_le_bytes(prefix),
+        };
+        if length == 0 || length > MAX_CANDIDATE.min(self.prefix.max_frame_size()) {
+            return false;
+        }
+        data.get(4).is_none_or(|id| {
+            gdvariant::VariantType::from_id(self.options.version(), u32::from(*id)).is_some()
+        })
     }
 
     /// The candidate after a gap is not a frame: its bytes and the rest of this piece are

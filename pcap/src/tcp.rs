@@ -167,7 +167,12 @@ impl<'a> Half<'a> {
                 let skip = usize::try_from(next.saturating_sub(at)).unwrap_or(0);
                 self.stats.overlap_bytes = self.stats.overlap_bytes.saturating_add(skip as u64);
                 let data = sub(data, skip, len);
-                self.deliver(data, skip == 0, out);
+                if self.pending.is_empty() {
+                    self.deliver(data, skip == 0, out);
+                } else {
+                    // Pieces received before it keep their bytes: it fills the holes only.
+                    self.insert(self.next, data, skip == 0);
+                }
                 self.drain(out);
             } else {
                 let start = u64::try_from(at).unwrap_or(0);
@@ -262,6 +267,13 @@ impl<'a> Half<'a> {
             self.drain(out);
             return;
         }
+        self.insert(start, data, true);
+    }
+
+    /// Keeps the bytes of `data` (at `start`) that no waiting piece holds yet (the first
+    /// received wins); a segment wholly covered is a retransmission.
+    fn insert(&mut self, start: u64, data: Cow<'a, [u8]>, segment_start: bool) {
+        let end = start.saturating_add(data.len() as u64);
         let mut cur = start;
         if let Some((&s, (d, _))) = self.pending.range(..=start).next_back() {
             let e = s.saturating_add(d.len() as u64);
@@ -302,7 +314,7 @@ impl<'a> Half<'a> {
         for (at, (a, b)) in pieces {
             let bytes = piece_of(&data, a, b);
             self.pending_bytes = self.pending_bytes.saturating_add(bytes.len());
-            self.pending.insert(at, (bytes, at == start));
+            self.pending.insert(at, (bytes, segment_start && at == start));
         }
     }
 
