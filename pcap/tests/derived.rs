@@ -1,7 +1,13 @@
 //! Captures written by the test: one connection's segments reordered, duplicated, dropped,
 //! overlapping with contradictory bytes, cut mid-frame; a capture that starts mid-flow; UDP
 //! datagrams and IPv4 fragments; pcapng; other link types; a truncated file; too many flows.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
 
 mod support;
 

@@ -2,7 +2,13 @@
 //! `StreamPeerTCP.put_var` (`corpus/captures/record.py`). Every frame each engine logged it
 //! wrote comes out, byte for byte and in order, in its direction; the two frames Godot's
 //! `get_var` refuses come out as refused items.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
 
 use gdvariant::Options;
 use gdvariant_pcap::{Carrier, Config, Direction, Item, Reader};

@@ -1,7 +1,7 @@
 //! Captures written by the tests: a pcap writer (the format is a 24-byte header, then a
 //! 16-byte record header before each packet), a pcapng writer (section, interface, enhanced
 //! packets), and packets built by `etherparse`.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::arithmetic_side_effects, clippy::unwrap_used)]
 
 use etherparse::PacketBuilder;
 
