@@ -235,3 +235,8 @@ fn work(units: usize) {
     #[cfg(not(feature = "work-counter"))]
     let _ = units;
 }
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
