@@ -4,7 +4,7 @@
 //! completed datagram's assembly (O(datagram)).
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::net::IpAddr;
 
 use etherparse::{
@@ -192,6 +192,8 @@ struct Partial {
     /// The datagram's length, known from its last fragment.
     total: Option<usize>,
     bytes: usize,
+    /// Its place in the age order.
+    age: u64,
 }
 
 /// IPv4 datagrams being put together from their fragments.
@@ -199,7 +201,9 @@ struct Partial {
 pub struct Fragments {
     limits: FragmentLimits,
     partial: BTreeMap<FragmentKey, Partial>,
-    order: VecDeque<FragmentKey>,
+    /// Datagrams by age, oldest first.
+    order: BTreeMap<u64, FragmentKey>,
+    next_age: u64,
     bytes: usize,
     /// Fragments dropped in all.
     pub dropped: u64,
@@ -213,6 +217,7 @@ impl Fragments {
 
     fn drop_datagram(&mut self, key: &FragmentKey) {
         if let Some(partial) = self.partial.remove(key) {
+            self.order.remove(&partial.age);
             self.bytes = self.bytes.saturating_sub(partial.bytes);
             self.dropped = self.dropped.saturating_add(partial.pieces.len() as u64);
         }
@@ -230,21 +235,19 @@ impl Fragments {
         }
         if !self.partial.contains_key(&key) {
             while self.partial.len() >= self.limits.max_datagrams.max(1) {
-                let Some(oldest) = self.order.pop_front() else { break };
+                let Some((_, oldest)) = self.order.first_key_value() else { break };
+                let oldest = *oldest;
                 self.drop_datagram(&oldest);
             }
-            self.order.push_back(key);
-            self.partial.insert(key, Partial::default());
+            let age = self.next_age;
+            self.next_age = self.next_age.saturating_add(1);
+            self.order.insert(age, key);
+            self.partial.insert(key, Partial { age, ..Partial::default() });
         }
         while self.bytes.saturating_add(data.len()) > self.limits.max_bytes {
-            let Some(oldest) = self.order.pop_front() else { break };
-            if oldest == key {
-                self.order.push_back(oldest);
-                if self.order.len() == 1 {
-                    break;
-                }
-                continue;
-            }
+            // The oldest other datagram (this one appears once: at most two steps).
+            let Some(oldest) = self.order.values().find(|k| **k != key).copied() else { break };
+            crate::work(1);
             self.drop_datagram(&oldest);
         }
         let limits = self.limits;
@@ -255,7 +258,6 @@ impl Fragments {
         };
         if contradicts || partial.pieces.len() >= limits.max_fragments {
             self.drop_datagram(&key);
-            self.order.retain(|k| *k != key);
             self.dropped = self.dropped.saturating_add(1);
             return None;
         }
@@ -282,7 +284,7 @@ impl Fragments {
             return None;
         }
         let partial = self.partial.remove(&key)?;
-        self.order.retain(|k| *k != key);
+        self.order.remove(&partial.age);
         self.bytes = self.bytes.saturating_sub(partial.bytes);
         let mut whole = vec![0u8; total];
         crate::work(total >> 6);
