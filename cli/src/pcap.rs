@@ -14,7 +14,7 @@ use gdvariant_pcap::{Carrier, Config, FlowInfo, Item, Reader, Totals};
 use crate::failure::{self, Failure};
 use crate::multiplayer::values;
 use crate::output::Out;
-use crate::{FileArg, Format, input};
+use crate::{FileArg, Format, FrameArgs, PrefixKind, input, options};
 
 /// The Godot version of the values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -53,6 +53,16 @@ pub struct PcapArgs {
     /// Values may hold full objects (`allow_objects`).
     #[arg(long)]
     allow_objects: bool,
+    /// The length prefix of TCP frames: `stream-peer` (`StreamPeer.put_var`, signed),
+    /// `packet-peer-stream`, or `store-var` (unsigned).
+    #[arg(long, value_enum, default_value = "stream-peer")]
+    prefix: PrefixKind,
+    /// The prefix is big-endian (the peer's `big_endian` was set).
+    #[arg(long)]
+    big_endian: bool,
+    /// Largest frame accepted, in bytes (the value; the 4-byte prefix is not counted).
+    #[arg(long, value_name = "BYTES", default_value_t = gdvariant::framing::DEFAULT_MAX_FRAME_SIZE)]
+    max_frame_len: u32,
 }
 
 fn parse_port(text: &str) -> Result<(u16, Carrier), String> {
@@ -80,6 +90,11 @@ pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
     for (port, carrier) in &args.port {
         config = config.with_port(*port, *carrier);
     }
+    config.prefix = options::prefix(FrameArgs {
+        prefix: args.prefix,
+        big_endian: args.big_endian,
+        max_frame_len: args.max_frame_len,
+    });
     let mut reader = Reader::new(&bytes, config).map_err(|e| Failure::input(&name, e))?;
     let mut out = Out::stdout();
     let list = !args.flows && !args.stats;

@@ -388,3 +388,46 @@ fn too_many_flows_the_oldest_are_evicted_and_reported() {
     assert_eq!(gaps.len(), 20);
     assert!(gaps.iter().all(|g| g.skipped == 6 && !g.resynced));
 }
+
+#[test]
+fn rst_ends_both_directions_and_a_new_syn_starts_a_new_flow() {
+    let s = stream(4);
+    let mut packets = handshake();
+    packets.push(data(1001, &s[..12]));
+    packets.push(data(1001 + 24, &s[24..36])); // waits after a hole
+    packets.push(tcp(CLIENT, SERVER, 1001 + 36, Flags { rst: true, ..Flags::default() }, &[]));
+    // The same 5-tuple again: a new connection.
+    packets.push(tcp(CLIENT, SERVER, 9000, Flags { syn: true, ..Flags::default() }, &[]));
+    packets.push(tcp(
+        CLIENT,
+        SERVER,
+        9001,
+        Flags { ack: true, ..Flags::default() },
+        &frame(&int(42)),
+    ));
+    let file = pcap(1, &packets);
+    let (items, flows, _) = read(&file, config());
+    // The RST delivered what waited: a gap of 12 bytes, then frame 2 found again.
+    assert_eq!(ints(&items), vec![0, 2, 42]);
+    let gap =
+        items.iter().find_map(|i| if let Item::Gap(g) = i { Some(*g) } else { None }).unwrap();
+    assert_eq!((gap.offset, gap.missing, gap.skipped), (12, 12, 0));
+    assert_eq!(flows.len(), 2);
+    let Item::Value(last) = items.last().unwrap() else { panic!() };
+    assert_eq!(last.flow, flows[1].id);
+    assert_eq!(last.offset, 0);
+}
+
+#[test]
+fn big_endian_and_store_var_prefixes() {
+    let mut s = Vec::new();
+    for i in 0..3 {
+        s.extend_from_slice(&8u32.to_be_bytes());
+        s.extend(int(i));
+    }
+    let file = capture(&segments(&s, 12));
+    let mut config = config();
+    config.prefix = gdvariant::framing::LengthPrefix::stream_peer(true);
+    let (items, _, _) = read(&file, config);
+    assert_eq!(ints(&items), vec![0, 1, 2]);
+}
