@@ -431,3 +431,38 @@ fn big_endian_and_store_var_prefixes() {
     let (items, _, _) = read(&file, config);
     assert_eq!(ints(&items), vec![0, 1, 2]);
 }
+
+#[test]
+fn ipv6_and_packets_of_other_kinds_counted() {
+    let a = [0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1];
+    let b = [0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2];
+    let mut packets = Vec::new();
+    for (i, value) in [int(1), int(2)].iter().enumerate() {
+        let builder = etherparse::PacketBuilder::ethernet2([1; 6], [2; 6]).ipv6(a, b, 64).tcp(
+            50_000,
+            7_000,
+            100 + 12 * i as u32,
+            1000,
+        );
+        let mut out = Vec::new();
+        builder.write(&mut out, &frame(value)).unwrap();
+        packets.push(out);
+    }
+    // ARP, then ICMP: not read, counted.
+    let mut arp = vec![2; 12];
+    arp.extend_from_slice(&[0x08, 0x06]);
+    arp.extend_from_slice(&[0; 28]);
+    packets.push(arp);
+    let icmp = etherparse::PacketBuilder::ethernet2([1; 6], [2; 6])
+        .ipv4(CLIENT.0, SERVER.0, 64)
+        .icmpv4_echo_request(1, 1);
+    let mut out = Vec::new();
+    icmp.write(&mut out, b"ping").unwrap();
+    packets.push(out);
+    let file = pcap(1, &packets);
+    let (items, flows, totals) = read(&file, config());
+    assert_eq!(ints(&items), vec![1, 2]);
+    assert_eq!(flows[0].server.to_string(), "[2001:db8::2]:7000");
+    assert_eq!(totals.skipped.get(&gdvariant_pcap::Skip::NotIp), Some(&1));
+    assert_eq!(totals.skipped.get(&gdvariant_pcap::Skip::OtherProtocol), Some(&1));
+}
