@@ -17,6 +17,9 @@ corpus/probes/**/*.jsonl), shaped for each target's input format:
   multiplayer                         a selector (0 Godot 4 packet, 1 Godot 3 packet,
                                       2 transport message, 3 a session of packets), then the
                                       real multiplayer packets of corpus/multiplayer
+  pcap                                a settings byte, then the start of the real capture of
+                                      corpus/captures (a whole file), and its packets one by
+                                      one (a length byte each; Ethernet and raw IP)
 
 Usage: python3 fuzz/seed.py   (from anywhere; existing seed files are kept)
 """
@@ -78,8 +81,32 @@ def multiplayer_seeds():
             write("multiplayer", bytes([1]) + data[header:])
 
 
+def pcap_seeds():
+    """Seeds of the pcap target from corpus/captures: the file's first 4 KiB under both
+    versions and both limits, and its first packets as the target's packet list."""
+    for path in sorted((CORPUS / "captures").glob("*.pcap")):
+        data = path.read_bytes()
+        for settings in (0b10, 0b11, 0b0110_0011):
+            write("pcap", bytes([settings]) + data[:4000])
+        packets, at = [], 24
+        while at + 16 <= len(data) and len(packets) < 40:
+            caplen = struct.unpack_from("<I", data, at + 8)[0]
+            packets.append(data[at + 16 : at + 16 + caplen])
+            at += 16 + caplen
+        # The capture is Linux loopback's Ethernet: link type 1 as it is, raw IP without the
+        # 14-byte header.
+        for settings, skip in ((0b01, 0), (0b0110_0101, 14)):
+            seed = bytearray([settings])
+            for packet in packets:
+                body = packet[skip : skip + 255]
+                seed.append(len(body))
+                seed.extend(body)
+            write("pcap", bytes(seed))
+
+
 def main():
     multiplayer_seeds()
+    pcap_seeds()
     counts = {}
     for name, data in inputs():
         for target in ("lazy_walk", "differential", "reencode", "identity", "work_bound"):

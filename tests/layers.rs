@@ -273,13 +273,18 @@ fn the_guides_import_nothing() {
 }
 
 /// The workspace's crates name only crates below them: the core none of the others, the export
-/// and the multiplayer crate only the core, the relay those two, the command-line tool the four
-/// libraries.
+/// and the multiplayer crate only the core, the relay and the capture reader those two, the
+/// command-line tool the five libraries.
 #[test]
 fn crate_edges_point_down() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let workspace =
-        ["gdvariant-arrow", "gdvariant-multiplayer", "gdvariant-relay", "gdvariant-cli"];
+    let workspace = [
+        "gdvariant-arrow",
+        "gdvariant-multiplayer",
+        "gdvariant-pcap",
+        "gdvariant-relay",
+        "gdvariant-cli",
+    ];
     let depends = |manifest: &str| -> Vec<String> {
         let text = fs::read_to_string(root.join(manifest)).unwrap();
         let normal = text
@@ -298,8 +303,15 @@ fn crate_edges_point_down() {
     assert_eq!(depends("export/Cargo.toml"), ["gdvariant"]);
     assert_eq!(depends("multiplayer/Cargo.toml"), ["gdvariant"]);
     assert_eq!(depends("relay/Cargo.toml"), ["gdvariant", "gdvariant-multiplayer"]);
+    assert_eq!(depends("pcap/Cargo.toml"), ["gdvariant", "gdvariant-multiplayer"]);
     assert_eq!(
         depends("cli/Cargo.toml"),
-        ["gdvariant", "gdvariant-arrow", "gdvariant-multiplayer", "gdvariant-relay"]
+        [
+            "gdvariant",
+            "gdvariant-arrow",
+            "gdvariant-multiplayer",
+            "gdvariant-pcap",
+            "gdvariant-relay"
+        ]
     );
 }

@@ -23,6 +23,7 @@ mod multiplayer;
 mod options;
 mod output;
 mod parallel;
+mod pcap;
 mod proxy;
 mod records;
 mod reencode;
@@ -67,6 +68,9 @@ enum Command {
     Proxy(proxy::ProxyArgs),
     /// Print a multiplayer capture (`proxy --capture`) decoded, with per-call statistics.
     Multiplayer(multiplayer::MultiplayerArgs),
+    /// Print the Godot values in a tcpdump or Wireshark capture (pcap, pcapng): put_var frames
+    /// over TCP, PacketPeerUDP datagrams.
+    Pcap(pcap::PcapArgs),
 }
 
 /// The Godot version the bytes are read as.
@@ -146,6 +150,7 @@ fn main() -> ExitCode {
         Command::Detect(args) => detect::run(args),
         Command::Proxy(args) => proxy::run(args),
         Command::Multiplayer(args) => multiplayer::run(args),
+        Command::Pcap(args) => pcap::run(args),
     };
     match result {
         Ok(code) => code,

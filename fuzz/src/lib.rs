@@ -18,6 +18,7 @@
 //! | `work_bound` | bytes | every public path that reads untrusted bytes (validate, cursor, tape, JSON, text, serde, lookups, decode, encode, framing scan, detect) stays within a fixed number of units of work per input byte (`gdvariant::work`) |
 //! | `multiplayer` | selector + bytes | Godot 4 and Godot 3 multiplayer packets, their transports, capture files and sessions: no panic, errors inside the input, bounded work per byte; what validates re-encodes (from owned values) to a packet of the same meaning that is a fixed point of the encoder |
 //! | `relay_checks` | settings + a message | the relay's per-message checks (`gdvariant_relay::checks`: the size limit and `get_var`'s verdict for WebSocket, UDP and ENet messages, Godot 3's ENet header): no panic, bounded work, the same verdicts as the core and as Godot's header rules |
+//! | `pcap` | settings + packets or a capture file | the capture reader (`gdvariant-pcap`): no panic, bounded work per byte, every value handed out one Godot accepts (replayed by `pcap/tests/fuzz_checks.rs`) |
 //! | `packed_alignment` | selector + elements | a packed array placed at each offset 0..7: native slice, little-endian view, `get`, `iter` and `to_vec` agree bit for bit, and the native slice is there exactly when aligned on a little-endian host |
 
 pub mod differential;
@@ -28,6 +29,7 @@ pub mod multiplayer;
 pub mod options;
 pub mod owned_roundtrip;
 pub mod packed_alignment;
+pub mod pcap;
 pub mod reencode;
 pub mod relay_checks;
 pub mod work_bound;

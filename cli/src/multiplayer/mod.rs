@@ -9,7 +9,7 @@ pub mod describe;
 mod exact_json;
 pub mod project;
 pub mod stats;
-mod values;
+pub mod values;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -58,7 +58,7 @@ fn one_line(text: &str) -> String {
 }
 
 /// Bytes as lowercase hex.
-pub(super) fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 

@@ -14,6 +14,7 @@ mod frames;
 mod get;
 mod multiplayer;
 mod output;
+mod pcap;
 mod records;
 mod reencode;
 mod validate;

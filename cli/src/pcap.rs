@@ -1,0 +1,291 @@
+//! `gdvariant pcap FILE`: the Godot values in a tcpdump or Wireshark capture (pcap, pcapng),
+//! one line per value (Godot's text, or JSON with the value's bytes), a refused frame as a
+//! line with its error; `--flows` and `--stats` list the flows instead. Everything is read by
+//! the `gdvariant-pcap` library; this file parses the arguments and prints. What was not read
+//! (gaps, retransmissions, evicted flows, packets of other kinds) is counted on standard error
+//! at the end.
+
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+use gdvariant::{Options, Version};
+use gdvariant_pcap::{Carrier, Config, FlowInfo, Item, Reader, Totals};
+
+use crate::failure::{self, Failure};
+use crate::multiplayer::values;
+use crate::output::Out;
+use crate::{FileArg, Format, FrameArgs, PrefixKind, input, options};
+
+/// The Godot version of the values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PcapGodot {
+    /// Godot 3.x.
+    #[value(name = "3")]
+    Three,
+    /// Godot 4.x.
+    #[value(name = "4")]
+    Four,
+}
+
+/// Arguments of `pcap`.
+#[derive(Args, Debug)]
+pub struct PcapArgs {
+    /// The capture file (pcap or pcapng; `-`: standard input).
+    file: FileArg,
+    /// The Godot version of the values.
+    #[arg(long, value_enum, default_value = "4")]
+    godot: PcapGodot,
+    /// How to print each value: Godot's text on one line, or one JSON object per line
+    /// (`{"time", "flow", "direction", "hex", "value"}`, the value as lossless JSON; `natural`:
+    /// as natural JSON); a refused frame has `error` instead of `value`.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// List every flow (endpoints, what it carries and why) instead of the values.
+    #[arg(long)]
+    flows: bool,
+    /// Print per-flow counts instead of the values.
+    #[arg(long)]
+    stats: bool,
+    /// What a port carries, whatever detection says: `PORT=tcp` (`put_var` frames), `PORT=udp`
+    /// (one value per datagram) or `PORT=ignore`. Repeatable.
+    #[arg(long, value_name = "PORT=tcp|udp|ignore", value_parser = parse_port)]
+    port: Vec<(u16, Carrier)>,
+    /// Values may hold full objects (`allow_objects`).
+    #[arg(long)]
+    allow_objects: bool,
+    /// The length prefix of TCP frames: `stream-peer` (`StreamPeer.put_var`, signed),
+    /// `packet-peer-stream`, or `store-var` (unsigned).
+    #[arg(long, value_enum, default_value = "stream-peer")]
+    prefix: PrefixKind,
+    /// The prefix is big-endian (the peer's `big_endian` was set).
+    #[arg(long)]
+    big_endian: bool,
+    /// Largest frame accepted, in bytes (the value; the 4-byte prefix is not counted).
+    #[arg(long, value_name = "BYTES", default_value_t = gdvariant::framing::DEFAULT_MAX_FRAME_SIZE)]
+    max_frame_len: u32,
+}
+
+fn parse_port(text: &str) -> Result<(u16, Carrier), String> {
+    let (port, kind) =
+        text.split_once('=').ok_or_else(|| format!("`{text}`: expected PORT=tcp|udp|ignore"))?;
+    let port: u16 = port.parse().map_err(|_| format!("`{port}` is not a port number"))?;
+    let carrier = match kind {
+        "tcp" => Carrier::PutVar,
+        "udp" => Carrier::Datagrams,
+        "ignore" => Carrier::Other,
+        _ => return Err(format!("`{kind}`: expected tcp, udp or ignore")),
+    };
+    Ok((port, carrier))
+}
+
+/// Runs `pcap`.
+pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
+    let name = input::name(&args.file);
+    let bytes = input::open(&args.file)?;
+    let version = match args.godot {
+        PcapGodot::Three => Version::Godot3,
+        PcapGodot::Four => Version::Godot4,
+    };
+    let mut config = Config::new(Options::new(version).with_allow_objects(args.allow_objects));
+    for (port, carrier) in &args.port {
+        config = config.with_port(*port, *carrier);
+    }
+    config.prefix = options::prefix(FrameArgs {
+        prefix: args.prefix,
+        big_endian: args.big_endian,
+        max_frame_len: args.max_frame_len,
+    });
+    let mut reader = Reader::new(&bytes, config).map_err(|e| Failure::input(&name, e))?;
+    let mut out = Out::stdout();
+    let list = !args.flows && !args.stats;
+    let json = args.format != Format::Text;
+    for item in reader.by_ref() {
+        match item {
+            Item::Value(value) => {
+                if list {
+                    out.line(&value_line(&value, args.format, version))?;
+                }
+            }
+            Item::Refused(refused) => {
+                if list {
+                    let error = refused.refusal.to_string();
+                    let line = if json {
+                        format!(
+                            r#"{{"time":{},"flow":"{}","direction":"{}","hex":"{}","error":{}}}"#,
+                            refused.time,
+                            refused.flow,
+                            refused.direction.name(),
+                            values::hex(&refused.bytes),
+                            json_string(&error)
+                        )
+                    } else {
+                        format!(
+                            "{}\t{}\t{}\terror: {error}",
+                            refused.time,
+                            refused.flow,
+                            refused.direction.name()
+                        )
+                    };
+                    out.line(&line)?;
+                }
+            }
+            Item::Gap(gap) => failure::error_line(format!(
+                "{name}: {} {}: {} bytes missing at stream byte {}, {} bytes passed over{}",
+                gap.flow,
+                gap.direction.name(),
+                gap.missing,
+                gap.offset,
+                gap.skipped,
+                if gap.resynced { "" } else { " (no frame found again)" }
+            )),
+            Item::Cut(cut) => failure::error_line(format!(
+                "{name}: {} {}: ended inside a frame ({} bytes of it, {} more needed)",
+                cut.flow,
+                cut.direction.name(),
+                cut.held,
+                cut.needed
+            )),
+            Item::Evicted { flow, .. } => failure::error_line(format!(
+                "{name}: {flow}: evicted (too many flows or bytes held at once)"
+            )),
+        }
+    }
+    let flows = reader.flows();
+    if args.flows {
+        for flow in &flows {
+            out.line(&flow_line(flow, json))?;
+        }
+    }
+    if args.stats {
+        for flow in &flows {
+            out.line(&stats_line(flow, json))?;
+        }
+    }
+    out.finish()?;
+    summary(&name, reader.totals(), &flows);
+    Ok(match &reader.totals().file_error {
+        Some(_) => ExitCode::from(failure::REFUSED),
+        None => ExitCode::SUCCESS,
+    })
+}
+
+fn json_string(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_owned())
+}
+
+fn value_line(value: &gdvariant_pcap::Value<'_>, format: Format, version: Version) -> String {
+    let parsed = value.value();
+    match format {
+        Format::Text => {
+            let text = match &parsed {
+                Ok(v) => values::text(*v, version),
+                Err(error) => format!("<{error}>"),
+            };
+            format!("{}\t{}\t{}\t{text}", value.time, value.flow, value.direction.name())
+        }
+        Format::Json | Format::Natural => {
+            let rendered = parsed.and_then(|v| crate::render::render(v, format, version));
+            let field = match rendered {
+                Ok(json) => format!(r#""value":{json}"#),
+                Err(error) => format!(r#""error":{}"#, json_string(&error.to_string())),
+            };
+            format!(
+                r#"{{"time":{},"flow":"{}","direction":"{}","hex":"{}",{field}}}"#,
+                value.time,
+                value.flow,
+                value.direction.name(),
+                values::hex(&value.bytes)
+            )
+        }
+    }
+}
+
+fn carrier_name(flow: &FlowInfo) -> &'static str {
+    flow.carrier.map_or("none", Carrier::name)
+}
+
+fn flow_line(flow: &FlowInfo, json: bool) -> String {
+    if json {
+        serde_json::json!({
+            "flow": flow.id.to_string(), "protocol": flow.protocol.name(),
+            "client": flow.client.to_string(), "server": flow.server.to_string(),
+            "server_why": flow.server_why, "carries": carrier_name(flow), "why": flow.why,
+            "first": flow.first.to_string(), "last": flow.last.to_string(),
+            "packets": flow.packets, "evicted": flow.evicted,
+        })
+        .to_string()
+    } else {
+        format!(
+            "{}\t{}\t{} -> {}\t{}\t{}\t(server: {}){}",
+            flow.id,
+            flow.protocol.name(),
+            flow.client,
+            flow.server,
+            carrier_name(flow),
+            if flow.why.is_empty() { "no data" } else { &flow.why },
+            flow.server_why,
+            if flow.evicted { "\tevicted" } else { "" }
+        )
+    }
+}
+
+fn stats_line(flow: &FlowInfo, json: bool) -> String {
+    let [to_server, to_client] = flow.tcp;
+    if json {
+        serde_json::json!({
+            "flow": flow.id.to_string(), "packets": flow.packets, "values": flow.values,
+            "refused": flow.refused, "gaps": flow.gaps, "skipped_bytes": flow.skipped_bytes,
+            "ignored_bytes": flow.ignored_bytes, "datagrams": flow.datagrams,
+            "retransmitted_segments": [to_server.retransmitted_segments, to_client.retransmitted_segments],
+            "reordered_segments": [to_server.reordered_segments, to_client.reordered_segments],
+            "overlap_bytes": [to_server.overlap_bytes, to_client.overlap_bytes],
+            "gap_bytes": [to_server.gap_bytes, to_client.gap_bytes],
+        })
+        .to_string()
+    } else {
+        format!(
+            "{}\tpackets {}\tvalues {}/{}\trefused {}/{}\tgaps {}/{}\tretransmitted {}/{}\treordered {}/{}\tignored bytes {}\t(to_server/to_client)",
+            flow.id,
+            flow.packets,
+            flow.values[0],
+            flow.values[1],
+            flow.refused[0],
+            flow.refused[1],
+            flow.gaps[0],
+            flow.gaps[1],
+            to_server.retransmitted_segments,
+            to_client.retransmitted_segments,
+            to_server.reordered_segments,
+            to_client.reordered_segments,
+            flow.ignored_bytes
+        )
+    }
+}
+
+/// The counts of what was not read, on standard error.
+fn summary(name: &str, totals: &Totals, flows: &[FlowInfo]) {
+    let sum = |f: &dyn Fn(&FlowInfo) -> u64| flows.iter().map(f).fold(0u64, u64::saturating_add);
+    let values = sum(&|f| f.values.iter().sum());
+    let refused = sum(&|f| f.refused.iter().sum());
+    let gaps = sum(&|f| f.tcp.iter().map(|h| h.gaps).sum());
+    let gap_bytes = sum(&|f| f.tcp.iter().map(|h| h.gap_bytes).sum());
+    let retransmitted = sum(&|f| f.tcp.iter().map(|h| h.retransmitted_segments).sum());
+    let skipped = sum(&|f| f.skipped_bytes.iter().sum());
+    let skipped_packets: u64 = totals.skipped.values().sum();
+    failure::error_line(format!(
+        "{name}: {} packets, {} flows, {values} values, {refused} refused; gaps {gaps} ({gap_bytes} bytes missing, {skipped} bytes passed over); retransmitted segments {retransmitted}; evicted flows {}; packets not read {skipped_packets}",
+        totals.packets, totals.flows, totals.evicted
+    ));
+    for (why, count) in &totals.skipped {
+        failure::error_line(format!("{name}:   {count} packets: {}", why.name()));
+    }
+    if totals.flows_not_kept > 0 {
+        failure::error_line(format!(
+            "{name}: {} finished flows not listed (too many to keep)",
+            totals.flows_not_kept
+        ));
+    }
+    if let Some(error) = &totals.file_error {
+        failure::error_line(format!("{name}: {error}"));
+    }
+}

@@ -1,0 +1,116 @@
+//! `gdvariant pcap`: the real Godot 3.2.3 capture of `corpus/captures/` printed as text and
+//! JSON (every value's bytes as the engines logged them), its flow list and counts, and the
+//! argument and input errors.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::support::*;
+
+fn capture() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/captures/godot3_tcp_put_var.pcap")
+}
+
+/// What the engines logged they sent: (direction, hex, refused), client's first.
+fn logged() -> Vec<(String, String, bool)> {
+    let path = capture().with_extension("json");
+    let json: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let mut out = Vec::new();
+    for key in ["to_server", "to_client"] {
+        for entry in json[key].as_array().unwrap() {
+            out.push((
+                key.to_owned(),
+                entry["hex"].as_str().unwrap().to_owned(),
+                entry["refused"].as_bool().unwrap(),
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn pcap_json_lines_carry_every_frame_the_engines_sent() {
+    let output = run(&["pcap", "--godot", "3", "--format", "json"]
+        .map(std::ffi::OsString::from)
+        .into_iter()
+        .chain([capture().into_os_string()])
+        .collect::<Vec<_>>());
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let mut got: Vec<(String, String, bool)> = stdout(&output)
+        .lines()
+        .map(|line| {
+            let json = parse_json(line);
+            assert_eq!(json["flow"], "f0");
+            assert!(json["time"].as_f64().unwrap() > 1.7e9);
+            let refused = json.get("error").is_some();
+            let hex = json["hex"].as_str().unwrap();
+            // A refused frame's bytes are shown with their 4-byte prefix.
+            let hex = if refused { hex[8..].to_owned() } else { hex.to_owned() };
+            (json["direction"].as_str().unwrap().to_owned(), hex, refused)
+        })
+        .collect();
+    // The client's frames all precede the server's reply.
+    got.sort_by_key(|(direction, _, _)| direction != "to_server");
+    assert_eq!(got, logged());
+    assert!(stderr(&output).contains("81 values, 2 refused; gaps 0"), "{}", stderr(&output));
+}
+
+#[test]
+fn pcap_text_lines_flows_and_stats() {
+    let path = capture();
+    let output = run(&["pcap".as_ref(), "--godot".as_ref(), "3".as_ref(), path.as_os_str()]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 83);
+    assert!(lines[0].ends_with("\tf0\tto_server\tnull"), "{}", lines[0]);
+    assert!(lines[5].contains("\terror: "), "{}", lines[5]);
+    assert!(lines.iter().any(|l| l.ends_with("\"Héllo wörld 日本 😀\"")));
+    let output = run(&[
+        "pcap".as_ref(),
+        "--flows".as_ref(),
+        "--stats".as_ref(),
+        "--godot".as_ref(),
+        "3".as_ref(),
+        path.as_os_str(),
+    ]);
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].starts_with("f0\ttcp\t127.0.0.1:"), "{}", lines[0]);
+    assert!(lines[0].contains("\tput_var\t"), "{}", lines[0]);
+    assert!(lines[1].contains("values 41/40\trefused 2/0"), "{}", lines[1]);
+    // Forced to UDP, the TCP port is not read: no values.
+    let port = logged_port();
+    let output = run(&[
+        "pcap".as_ref(),
+        "--port".as_ref(),
+        format!("{port}=udp").as_ref(),
+        "--flows".as_ref(),
+        path.as_os_str(),
+    ]);
+    assert!(stdout(&output).contains("\tother\tport"), "{}", stdout(&output));
+}
+
+fn logged_port() -> u64 {
+    let json: Value =
+        serde_json::from_slice(&std::fs::read(capture().with_extension("json")).unwrap()).unwrap();
+    json["port"].as_u64().unwrap()
+}
+
+#[test]
+fn pcap_refuses_bad_arguments_and_files_that_are_not_captures() {
+    let path = capture();
+    let output = run(&["pcap".as_ref(), "--port".as_ref(), "80=http".as_ref(), path.as_os_str()]);
+    assert_eq!(code(&output), 2);
+    let output = run_with_input(&["pcap", "-"], b"not a capture");
+    assert_eq!(code(&output), 1);
+    assert!(stderr(&output).contains("not a pcap or pcapng file"), "{}", stderr(&output));
+    // Cut short: what was read is printed, the exit code says the file is damaged.
+    let bytes = std::fs::read(&path).unwrap();
+    let output = run_with_input(&["pcap", "--godot", "3", "-"], &bytes[..bytes.len() - 10]);
+    assert_eq!(code(&output), 1);
+    assert!(stderr(&output).contains("ends inside the record"), "{}", stderr(&output));
+    assert!(stdout(&output).lines().count() > 70);
+}

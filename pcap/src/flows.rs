@@ -1,0 +1,628 @@
+//! Flows (5-tuples, both directions paired), what each carries, and the [`Reader`] that hands
+//! out a capture's items.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, VecDeque};
+use std::fmt;
+use std::net::{IpAddr, SocketAddr};
+
+use gdvariant::framing::LengthPrefix;
+use gdvariant::{Options, VariantType};
+use gdvariant_multiplayer::Direction;
+
+use crate::file::{self, FileError, Packets, RawPacket, Timestamp};
+use crate::net::{self, FragmentLimits, Fragments, Protocol, Skip, Transport};
+use crate::stream::{Context, Framer};
+use crate::tcp::{Event, Half, HalfStats, TcpLimits};
+use crate::{Item, Refusal, Refused, Value};
+
+/// A flow's number: 0 for the first flow seen, then in order of first packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FlowId(pub u64);
+
+impl fmt::Display for FlowId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "f{}", self.0)
+    }
+}
+
+/// What a flow carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum Carrier {
+    /// TCP: `StreamPeer.put_var` / `PacketPeerStream` frames (a 4-byte length, then a value).
+    PutVar,
+    /// UDP: one value per datagram (`PacketPeerUDP.put_var`).
+    Datagrams,
+    /// Not read as Godot's (counted only).
+    Other,
+}
+
+impl Carrier {
+    /// `put_var`, `datagrams` or `other`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Carrier::PutVar => "put_var",
+            Carrier::Datagrams => "datagrams",
+            Carrier::Other => "other",
+        }
+    }
+}
+
+/// How a capture is read.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// How values are read (the Godot version, objects allowed or not).
+    pub options: Options,
+    /// The length prefix of TCP frames (default: `StreamPeer.put_var`'s, little-endian, signed,
+    /// at most 16 MiB).
+    pub prefix: LengthPrefix,
+    /// What a port carries, whatever detection would say: a flow with either port here is read
+    /// as given ([`Carrier::Other`]: not read). A TCP port given [`Carrier::Datagrams`] (or a
+    /// UDP port [`Carrier::PutVar`]) is not read.
+    pub ports: BTreeMap<u16, Carrier>,
+    /// Flows followed at once (default 10,000); the oldest is evicted past it.
+    pub max_flows: usize,
+    /// Bytes held for all flows together (waiting TCP pieces and partial frames; default
+    /// 256 MiB); the oldest flows are evicted past it.
+    pub max_held_bytes: usize,
+    /// Finished and evicted flows whose [`FlowInfo`] is kept for [`Reader::flows`] (default
+    /// 100,000); past it only [`Totals::flows_not_kept`] counts them.
+    pub max_flow_records: usize,
+    /// Each TCP direction's reordering window.
+    pub tcp: TcpLimits,
+    /// IPv4 fragment reassembly.
+    pub fragments: FragmentLimits,
+}
+
+impl Config {
+    /// Defaults, values read with `options`.
+    pub fn new(options: Options) -> Self {
+        Config {
+            options,
+            prefix: LengthPrefix::stream_peer(false),
+            ports: BTreeMap::new(),
+            max_flows: 10_000,
+            max_held_bytes: 256 << 20,
+            max_flow_records: 100_000,
+            tcp: TcpLimits::default(),
+            fragments: FragmentLimits::default(),
+        }
+    }
+
+    /// `port` carries `carrier`.
+    pub fn with_port(mut self, port: u16, carrier: Carrier) -> Self {
+        self.ports.insert(port, carrier);
+        self
+    }
+}
+
+/// One flow: its endpoints, what it carries and why, its counts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlowInfo {
+    /// Its number.
+    pub id: FlowId,
+    /// TCP or UDP.
+    pub protocol: Protocol,
+    /// The client's address and port.
+    pub client: SocketAddr,
+    /// The server's address and port.
+    pub server: SocketAddr,
+    /// Why that side is the server.
+    pub server_why: String,
+    /// What it carries (`None`: no data seen).
+    pub carrier: Option<Carrier>,
+    /// Why.
+    pub why: String,
+    /// Its first packet's time.
+    pub first: Timestamp,
+    /// Its last packet's time.
+    pub last: Timestamp,
+    /// Packets, both directions.
+    pub packets: u64,
+    /// Values, per direction ([`Direction::index`]).
+    pub values: [u64; 2],
+    /// Frames or datagrams refused, per direction.
+    pub refused: [u64; 2],
+    /// Gap items, per direction.
+    pub gaps: [u64; 2],
+    /// Bytes captured but not read as frames (passed over after gaps, cut frames), per
+    /// direction.
+    pub skipped_bytes: [u64; 2],
+    /// Payload bytes of a flow not read ([`Carrier::Other`]), both directions.
+    pub ignored_bytes: u64,
+    /// UDP datagrams per direction (TCP: see [`FlowInfo::tcp`]).
+    pub datagrams: [u64; 2],
+    /// TCP counters per direction.
+    pub tcp: [HalfStats; 2],
+    /// Whether it was evicted.
+    pub evicted: bool,
+}
+
+/// Counts over the whole capture: nothing is dropped without being counted here.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Totals {
+    /// Packets in the file.
+    pub packets: u64,
+    /// Packets not read, per reason.
+    pub skipped: BTreeMap<Skip, u64>,
+    /// IPv4 fragments dropped (their datagram never completed within the limits).
+    pub fragments_dropped: u64,
+    /// Flows seen.
+    pub flows: u64,
+    /// Flows evicted.
+    pub evicted: u64,
+    /// Finished flows whose record was not kept ([`Config::max_flow_records`]).
+    pub flows_not_kept: u64,
+    /// Where the file could not be read further (a truncated or damaged file).
+    pub file_error: Option<FileError>,
+}
+
+type Endpoint = (IpAddr, u16);
+type FlowKey = (Protocol, Endpoint, Endpoint);
+
+struct Flow<'a> {
+    info: FlowInfo,
+    /// Per direction: TCP reassembly (TCP flows only).
+    halves: [Half<'a>; 2],
+    /// Per direction: frames (a TCP flow carrying `put_var`).
+    framers: Option<[Framer; 2]>,
+    /// A SYN was seen (else each direction starts mid-stream).
+    handshake: bool,
+    held: usize,
+}
+
+/// The items of a capture ([`Item`]), as an iterator; [`Reader::flows`] and
+/// [`Reader::totals`] say what was seen.
+pub struct Reader<'a> {
+    packets: Packets<'a>,
+    config: Config,
+    fragments: Fragments,
+    keys: BTreeMap<FlowKey, FlowId>,
+    live: BTreeMap<FlowId, (FlowKey, Flow<'a>)>,
+    done: Vec<FlowInfo>,
+    queue: VecDeque<Item<'a>>,
+    events: Vec<(Direction, Event<'a>)>,
+    totals: Totals,
+    held: usize,
+    finished: bool,
+}
+
+impl fmt::Debug for Reader<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Reader").field("totals", &self.totals).finish_non_exhaustive()
+    }
+}
+
+impl<'a> Reader<'a> {
+    /// Reads the capture `file` (pcap or pcapng) with `config`. O(1): packets are read as
+    /// items are asked for.
+    pub fn new(file: &'a [u8], config: Config) -> Result<Self, FileError> {
+        Ok(Reader {
+            packets: file::packets(file)?,
+            fragments: Fragments::new(config.fragments),
+            config,
+            keys: BTreeMap::new(),
+            live: BTreeMap::new(),
+            done: Vec::new(),
+            queue: VecDeque::new(),
+            events: Vec::new(),
+            totals: Totals::default(),
+            held: 0,
+            finished: false,
+        })
+    }
+
+    /// The counts so far (final once the iterator has ended).
+    pub fn totals(&self) -> &Totals {
+        &self.totals
+    }
+
+    /// Every flow seen so far (finished ones up to [`Config::max_flow_records`]), by number.
+    pub fn flows(&self) -> Vec<FlowInfo> {
+        let mut all: Vec<FlowInfo> = self.done.clone();
+        all.extend(self.live.values().map(|(_, flow)| flow.info.clone()));
+        all.sort_by_key(|info| info.id);
+        all
+    }
+
+    fn skip(&mut self, why: Skip) {
+        let count = self.totals.skipped.entry(why).or_insert(0);
+        *count = count.saturating_add(1);
+    }
+
+    fn packet(&mut self, raw: RawPacket<'a>) {
+        self.totals.packets = self.totals.packets.saturating_add(1);
+        let transport = match net::transport(raw.link, raw.data, &mut self.fragments) {
+            Ok(transport) => transport,
+            Err(why) => {
+                self.totals.fragments_dropped = self.fragments.dropped;
+                self.skip(why);
+                return;
+            }
+        };
+        let key = normalize(&transport);
+        let tcp = transport.tcp;
+        // A new SYN on a flow whose connection ended starts a new flow.
+        if let Some(id) = self.keys.get(&key).copied() {
+            let restart = tcp.syn
+                && !tcp.ack
+                && self.live.get(&id).is_some_and(|(_, f)| f.halves.iter().any(Half::ended));
+            if restart {
+                self.retire(id, raw.time, false);
+            }
+        }
+        let id = match self.keys.get(&key).copied() {
+            Some(id) => id,
+            None => self.create(key, &transport, raw.time),
+        };
+        let config = &self.config;
+        let queue = &mut self.queue;
+        let events = &mut self.events;
+        let Some((_, flow)) = self.live.get_mut(&id) else { return };
+        flow.info.packets = flow.info.packets.saturating_add(1);
+        flow.info.last = raw.time;
+        let src = SocketAddr::from(transport.src);
+        let direction =
+            if src == flow.info.client { Direction::ToServer } else { Direction::ToClient };
+        let before = flow.held;
+        match transport.protocol {
+            Protocol::Udp => udp(flow, config, direction, raw.time, transport.payload, queue),
+            Protocol::Tcp => {
+                tcp_segment(flow, config, direction, raw.time, &transport, events, queue)
+            }
+        }
+        flow.held =
+            flow.halves.iter().map(Half::held).sum::<usize>().saturating_add(
+                flow.framers.as_ref().map_or(0, |f| f.iter().map(Framer::held).sum()),
+            );
+        self.held = self.held.saturating_sub(before).saturating_add(flow.held);
+        while self.held > self.config.max_held_bytes {
+            let Some(oldest) = self.live.keys().next().copied() else { break };
+            self.retire(oldest, raw.time, true);
+        }
+    }
+
+    fn create(&mut self, key: FlowKey, transport: &Transport<'_>, time: Timestamp) -> FlowId {
+        while self.live.len() >= self.config.max_flows.max(1) {
+            let Some(oldest) = self.live.keys().next().copied() else { break };
+            self.retire(oldest, time, true);
+        }
+        let id = FlowId(self.totals.flows);
+        self.totals.flows = self.totals.flows.saturating_add(1);
+        let (client, server, server_why) = sides(transport, &self.config.ports);
+        let info = FlowInfo {
+            id,
+            protocol: transport.protocol,
+            client: SocketAddr::from(client),
+            server: SocketAddr::from(server),
+            server_why,
+            carrier: None,
+            why: String::new(),
+            first: time,
+            last: time,
+            packets: 0,
+            values: [0; 2],
+            refused: [0; 2],
+            gaps: [0; 2],
+            skipped_bytes: [0; 2],
+            ignored_bytes: 0,
+            datagrams: [0; 2],
+            tcp: [HalfStats::default(); 2],
+            evicted: false,
+        };
+        let flow = Flow {
+            info,
+            halves: [Half::default(), Half::default()],
+            framers: None,
+            handshake: transport.tcp.syn,
+            held: 0,
+        };
+        self.keys.insert(key, id);
+        self.live.insert(id, (key, flow));
+        crate::work(1);
+        id
+    }
+
+    /// Ends a flow: what it holds is reported, its record kept.
+    fn retire(&mut self, id: FlowId, time: Timestamp, evicted: bool) {
+        let Some((key, mut flow)) = self.live.remove(&id) else { return };
+        self.keys.remove(&key);
+        self.held = self.held.saturating_sub(flow.held);
+        for direction in [Direction::ToServer, Direction::ToClient] {
+            if let Some(half) = flow.halves.get_mut(direction.index()) {
+                let mut out = Vec::new();
+                half.finish(&mut out);
+                self.events.extend(out.into_iter().map(|e| (direction, e)));
+            }
+        }
+        let events = std::mem::take(&mut self.events);
+        route(&mut flow, &self.config, time, events, &mut self.queue);
+        for (direction, half) in [Direction::ToServer, Direction::ToClient].iter().zip(&flow.halves)
+        {
+            if let Some(slot) = flow.info.tcp.get_mut(direction.index()) {
+                *slot = half.stats;
+            }
+        }
+        if evicted {
+            flow.info.evicted = true;
+            self.totals.evicted = self.totals.evicted.saturating_add(1);
+            self.queue.push_back(Item::Evicted { flow: id, time });
+        }
+        if self.done.len() < self.config.max_flow_records {
+            self.done.push(flow.info);
+        } else {
+            self.totals.flows_not_kept = self.totals.flows_not_kept.saturating_add(1);
+        }
+        crate::work(1);
+    }
+}
+
+impl<'a> Iterator for Reader<'a> {
+    type Item = Item<'a>;
+
+    fn next(&mut self) -> Option<Item<'a>> {
+        loop {
+            if let Some(item) = self.queue.pop_front() {
+                return Some(item);
+            }
+            if self.finished {
+                return None;
+            }
+            match self.packets.next() {
+                Some(Ok(raw)) => self.packet(raw),
+                Some(Err(error)) => self.totals.file_error = Some(error),
+                None => {
+                    let ids: Vec<FlowId> = self.live.keys().copied().collect();
+                    let time =
+                        self.live.values().map(|(_, f)| f.info.last).max().unwrap_or_default();
+                    for id in ids {
+                        let last = self.live.get(&id).map_or(time, |(_, flow)| flow.info.last);
+                        self.retire(id, last, false);
+                    }
+                    self.totals.fragments_dropped = self.fragments.dropped;
+                    self.finished = true;
+                }
+            }
+        }
+    }
+}
+
+fn normalize(t: &Transport<'_>) -> FlowKey {
+    if t.src <= t.dst { (t.protocol, t.src, t.dst) } else { (t.protocol, t.dst, t.src) }
+}
+
+/// (client, server, why) of a flow's first packet.
+fn sides(t: &Transport<'_>, ports: &BTreeMap<u16, Carrier>) -> (Endpoint, Endpoint, String) {
+    if t.protocol == Protocol::Tcp && t.tcp.syn {
+        return if t.tcp.ack {
+            (t.dst, t.src, "it answered the SYN (SYN-ACK)".into())
+        } else {
+            (t.src, t.dst, "the other side sent the SYN".into())
+        };
+    }
+    let mid = if t.protocol == Protocol::Tcp { "no handshake captured: " } else { "" };
+    if ports.contains_key(&t.dst.1) {
+        return (t.src, t.dst, format!("{mid}its port {} was given", t.dst.1));
+    }
+    if ports.contains_key(&t.src.1) {
+        return (t.dst, t.src, format!("{mid}its port {} was given", t.src.1));
+    }
+    if t.src.1 < t.dst.1 {
+        (t.dst, t.src, format!("{mid}the lower port"))
+    } else {
+        (t.src, t.dst, format!("{mid}the lower port"))
+    }
+}
+
+/// The override for a flow's ports, if any (the server's port first).
+fn given(info: &FlowInfo, ports: &BTreeMap<u16, Carrier>) -> Option<(u16, Carrier)> {
+    [info.server.port(), info.client.port()]
+        .into_iter()
+        .find_map(|port| ports.get(&port).map(|c| (port, *c)))
+}
+
+fn add(counter: &mut [u64; 2], direction: Direction, n: u64) {
+    if let Some(slot) = counter.get_mut(direction.index()) {
+        *slot = slot.saturating_add(n);
+    }
+}
+
+fn udp<'a>(
+    flow: &mut Flow<'a>,
+    config: &Config,
+    direction: Direction,
+    time: Timestamp,
+    payload: Cow<'a, [u8]>,
+    queue: &mut VecDeque<Item<'a>>,
+) {
+    let number = flow.info.datagrams.get(direction.index()).copied().unwrap_or(0);
+    add(&mut flow.info.datagrams, direction, 1);
+    let verdict = gdvariant::validate(&payload, config.options);
+    if flow.info.carrier.is_none() {
+        let (carrier, why) = match given(&flow.info, &config.ports) {
+            Some((port, Carrier::Datagrams)) => (Carrier::Datagrams, format!("port {port} given")),
+            Some((port, _)) => (Carrier::Other, format!("port {port} given as not UDP values")),
+            None => match &verdict {
+                Ok(()) => (
+                    Carrier::Datagrams,
+                    format!("the first datagram ({}) is a value Godot accepts", direction.name()),
+                ),
+                Err(error) => (
+                    Carrier::Other,
+                    format!("the first datagram ({}) is refused: {error}", direction.name()),
+                ),
+            },
+        };
+        flow.info.carrier = Some(carrier);
+        flow.info.why = why;
+    }
+    if flow.info.carrier != Some(Carrier::Datagrams) {
+        flow.info.ignored_bytes = flow.info.ignored_bytes.saturating_add(payload.len() as u64);
+        return;
+    }
+    match verdict {
+        Ok(()) => {
+            add(&mut flow.info.values, direction, 1);
+            queue.push_back(Item::Value(Value {
+                flow: flow.info.id,
+                direction,
+                time,
+                offset: number,
+                bytes: payload,
+                options: config.options,
+            }));
+        }
+        Err(error) => {
+            add(&mut flow.info.refused, direction, 1);
+            queue.push_back(Item::Refused(Refused {
+                flow: flow.info.id,
+                direction,
+                time,
+                offset: number,
+                bytes: payload,
+                refusal: Refusal::Datagram(error),
+            }));
+        }
+    }
+}
+
+fn tcp_segment<'a>(
+    flow: &mut Flow<'a>,
+    config: &Config,
+    direction: Direction,
+    time: Timestamp,
+    t: &Transport<'a>,
+    events: &mut Vec<(Direction, Event<'a>)>,
+    queue: &mut VecDeque<Item<'a>>,
+) {
+    let mut out = Vec::new();
+    let index = direction.index();
+    if t.tcp.rst {
+        for (d, half) in
+            [Direction::ToServer, Direction::ToClient].into_iter().zip(&mut flow.halves)
+        {
+            let mut finished = Vec::new();
+            half.finish(&mut finished);
+            events.extend(finished.into_iter().map(|e| (d, e)));
+        }
+    } else if let Some(half) = flow.halves.get_mut(index) {
+        let mut seq = t.tcp.seq;
+        if t.tcp.syn {
+            half.syn(seq);
+            seq = seq.wrapping_add(1);
+        }
+        half.segment(seq, t.payload.clone(), t.tcp.fin, config.tcp, &mut out);
+        events.extend(out.into_iter().map(|e| (direction, e)));
+    }
+    let taken = std::mem::take(events);
+    route(flow, config, time, taken, queue);
+    for (d, half) in [Direction::ToServer, Direction::ToClient].iter().zip(&flow.halves) {
+        if let Some(slot) = flow.info.tcp.get_mut(d.index()) {
+            *slot = half.stats;
+        }
+    }
+}
+
+/// Decides what a TCP flow carries on its first data.
+fn detect(flow: &mut Flow<'_>, config: &Config, direction: Direction, data: &[u8]) {
+    let (carrier, why) = match given(&flow.info, &config.ports) {
+        Some((port, Carrier::PutVar)) => (Carrier::PutVar, format!("port {port} given")),
+        Some((port, _)) => (Carrier::Other, format!("port {port} given as not put_var")),
+        None => detect_put_var(config, direction, data),
+    };
+    flow.info.carrier = Some(carrier);
+    flow.info.why = why;
+    if carrier == Carrier::PutVar {
+        let framer = || {
+            if flow.handshake {
+                Framer::new(config.prefix, config.options)
+            } else {
+                Framer::mid_stream(config.prefix, config.options)
+            }
+        };
+        flow.framers = Some([framer(), framer()]);
+    }
+}
+
+fn detect_put_var(config: &Config, direction: Direction, data: &[u8]) -> (Carrier, String) {
+    let first = direction.name();
+    let Some(prefix) = data.get(..4).and_then(|b| <[u8; 4]>::try_from(b).ok()) else {
+        return (Carrier::Other, format!("the first data ({first}) is shorter than a prefix"));
+    };
+    let length = match config.prefix.byte_order() {
+        gdvariant::framing::ByteOrder::BigEndian => u32::from_be_bytes(prefix),
+        _ => u32::from_le_bytes(prefix),
+    };
+    if length == 0 || length > config.prefix.max_frame_size() {
+        return (
+            Carrier::Other,
+            format!("the first data ({first}) starts with no length prefix ({length})"),
+        );
+    }
+    match data.get(4).copied() {
+        Some(id) => match VariantType::from_id(config.options.version(), u32::from(id)) {
+            Some(ty) => (
+                Carrier::PutVar,
+                format!(
+                    "the first data ({first}) starts with a length prefix ({length}) and a {}",
+                    ty.name(config.options.version())
+                ),
+            ),
+            None => (
+                Carrier::Other,
+                format!("the first data ({first}) has a length prefix but no type id ({id})"),
+            ),
+        },
+        None => (
+            Carrier::PutVar,
+            format!("the first data ({first}) starts with a length prefix ({length})"),
+        ),
+    }
+}
+
+/// Hands a TCP flow's events to its framers (deciding what the flow carries on its first
+/// data).
+fn route<'a>(
+    flow: &mut Flow<'a>,
+    config: &Config,
+    time: Timestamp,
+    events: Vec<(Direction, Event<'a>)>,
+    queue: &mut VecDeque<Item<'a>>,
+) {
+    for (direction, event) in events {
+        if flow.info.carrier.is_none() {
+            if let Event::Data { data, .. } = &event {
+                detect(flow, config, direction, data);
+            }
+        }
+        let ctx = Context { flow: flow.info.id, direction, time };
+        let Some(framers) = flow.framers.as_mut() else {
+            if let Event::Data { data, .. } = &event {
+                flow.info.ignored_bytes = flow.info.ignored_bytes.saturating_add(data.len() as u64);
+            }
+            continue;
+        };
+        let Some(framer) = framers.get_mut(direction.index()) else { continue };
+        let start = queue.len();
+        match event {
+            Event::Data { offset, data, segment_start } => {
+                framer.data(offset, data, segment_start, ctx, queue)
+            }
+            Event::Gap { offset, missing } => framer.gap(offset, missing, ctx, queue),
+            Event::End => framer.end(ctx, queue),
+        }
+        for item in queue.range(start..) {
+            match item {
+                Item::Value(_) => add(&mut flow.info.values, direction, 1),
+                Item::Refused(_) => add(&mut flow.info.refused, direction, 1),
+                Item::Gap(gap) => {
+                    add(&mut flow.info.gaps, direction, 1);
+                    add(&mut flow.info.skipped_bytes, direction, gap.skipped);
+                }
+                Item::Cut(cut) => add(&mut flow.info.skipped_bytes, direction, cut.held as u64),
+                Item::Evicted { .. } => {}
+            }
+        }
+    }
+}

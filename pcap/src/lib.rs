@@ -1,0 +1,242 @@
+//! # gdvariant-pcap
+//!
+//! Godot Variant traffic read from the captures people already hold: `tcpdump` and Wireshark
+//! files (pcap and pcapng), memory-mapped or read by the caller and handed over as one byte
+//! slice. Each packet is read down to TCP or UDP, packets are grouped into flows (both
+//! directions of a 5-tuple), TCP is put back in order, and what a flow carries is read as
+//! Godot reads it: `StreamPeer.put_var` frames over TCP (the core's [`gdvariant::framing`]),
+//! one `PacketPeerUDP` value per UDP datagram. Every value comes out with its flow, its
+//! [`Direction`], its capture time and its bytes, borrowed from the capture where one packet
+//! holds the whole frame; every frame Godot refuses is an item of its own with Godot's reason.
+//!
+//! ```
+//! use gdvariant_pcap::{Config, Item, Reader};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let capture = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/captures/godot3_tcp_put_var.pcap"))?;
+//! let config = Config::new(gdvariant::Options::godot3());
+//! let mut values = 0;
+//! for item in Reader::new(&capture, config)? {
+//!     if let Item::Value(value) = item {
+//!         let _text = gdvariant::text::to_text_as(value.value()?, gdvariant::Version::Godot3)?;
+//!         values += 1;
+//!     }
+//! }
+//! assert_eq!(values, 81);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # What is validated where
+//!
+//! | layer | module | checks | a failure |
+//! | --- | --- | --- | --- |
+//! | the file | [`file`](mod@file) (`pcap-parser`) | magic, record and block lengths, pcapng sections, interfaces and timestamp units | the packets read so far stand; [`Totals::file_error`] says where the file stops |
+//! | link, IP, TCP, UDP | [`net`] (`etherparse`) | link headers (Ethernet with up to 4 VLAN tags, Linux SLL and SLL2, raw IP, BSD null / loop), IPv4 and IPv6 headers and lengths (a packet captured shorter than sent is refused), IPv4 fragments (reassembled, bounded), TCP and UDP headers | the packet is counted by [`Skip`] reason in [`Totals::skipped`] |
+//! | flows | this module | 5-tuples, both directions paired; at most [`Config::max_flows`] at once | the oldest flow is finished and an [`Item::Evicted`] says so |
+//! | TCP order | [`tcp`] | sequence numbers: retransmissions counted once, reordering within a window, overlaps (the first received wins), holes | [`Item::Gap`], per-flow counters |
+//! | what a flow carries | this module | `--port` overrides, else the first data ([`Carrier`], [`FlowInfo::why`]) | a flow not read as Godot's is counted, never framed |
+//! | frames | [`stream`] (the core's `framing::receive`) | prefix, size limit, the value as Godot's `get_var` reads it | [`Item::Refused`] with the core's error; a stream ending mid-frame is an [`Item::Cut`] |
+//!
+//! # Costs
+//!
+//! | operation | cost |
+//! | --- | --- |
+//! | [`Reader::new`] | O(1) (the file header) |
+//! | each packet | O(its bytes) to read headers and frames (values by the core's `validate`: linear); O(log flows) to find its flow; a TCP segment O(log pieces + the waiting pieces it overlaps, at most [`TcpLimits::max_pending_segments`]); a frame spanning packets is copied once into its flow's buffer; an IPv4 fragment is copied, its datagram put together in O(datagram) |
+//! | the end of the capture | O(flows + bytes still waiting) |
+//! | memory | per flow: the waiting TCP pieces (borrowed: the capture holds their bytes, at most [`TcpLimits::max_pending_bytes`] counted), a partial frame (at most the prefix's `max_frame_size`); in all at most [`Config::max_held_bytes`] (the oldest flows are evicted past it), [`Config::max_flows`] flows, the fragment limits ([`FragmentLimits`]), and [`Config::max_flow_records`] finished flows' records |
+//!
+//! No input panics; work is linear in the capture (a test counts it with the core's counter,
+//! feature `work-counter`, on generated worst cases at two sizes).
+//!
+//! # Which side is the server
+//!
+//! The side that answered the SYN (sent the SYN-ACK) is the server, the one that sent the
+//! SYN the client. For a flow whose handshake was not captured, and for UDP: the side on a
+//! port given in [`Config::ports`], else the side with the lower port (the other when both are
+//! equal). A direction whose start was not captured is read from the first segment that starts
+//! a frame (as after a gap; the bytes passed over are reported as an [`Item::Gap`] of 0
+//! missing bytes).
+//!
+//! # Detection
+//!
+//! What a flow carries is given by [`Config::ports`] (either port of the flow), else decided
+//! once, on the flow's first data:
+//!
+//! * TCP: the first 4 bytes are a length prefix between 1 and the prefix's `max_frame_size`,
+//!   and (when 8 bytes were captured) the next 4 bytes' low byte is a type id of the
+//!   configured Godot version: `put_var` frames ([`Carrier::PutVar`]). Else the flow is
+//!   [`Carrier::Other`].
+//! * UDP: the first datagram is a value Godot accepts ([`Carrier::Datagrams`]); else
+//!   [`Carrier::Other`].
+//!
+//! [`FlowInfo::why`] says which rule decided and on what bytes.
+//!
+//! # Later
+//!
+//! Passive ENet (Godot's `ENetMultiplayerPeer` over UDP), WebSocket over TCP and the
+//! high-level multiplayer decoding of what either carries are not read yet. Their places:
+//! a [`Carrier`] variant each (the enum is `non_exhaustive`), decided by the same port
+//! override or detection; a TCP carrier gets the reassembled [`tcp::Event`]s of each direction
+//! (as [`stream::Framer`] does), a UDP carrier each datagram; the messages they yield would go
+//! to `gdvariant_multiplayer::track::Tracker::message` with the flow's [`Direction`].
+
+#![forbid(unsafe_code)]
+#![cfg_attr(
+    test,
+    allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)
+)]
+
+pub mod file;
+mod flows;
+pub mod net;
+pub mod stream;
+pub mod tcp;
+
+use std::borrow::Cow;
+use std::fmt;
+
+pub use file::{FileError, Timestamp};
+pub use flows::{Carrier, Config, FlowId, FlowInfo, Reader, Totals};
+pub use gdvariant_multiplayer::Direction;
+pub use net::{FragmentLimits, Protocol, Skip};
+pub use tcp::{HalfStats, TcpLimits};
+
+/// What a capture holds, item by item, in capture order (within a flow and direction, in
+/// stream order).
+#[derive(Clone, Debug)]
+pub enum Item<'a> {
+    /// A value Godot accepts.
+    Value(Value<'a>),
+    /// A frame or datagram Godot refuses.
+    Refused(Refused<'a>),
+    /// Bytes of a TCP stream that were not captured.
+    Gap(Gap),
+    /// A TCP direction ended inside a frame.
+    Cut(Cut),
+    /// A flow was evicted to keep within [`Config::max_flows`] or [`Config::max_held_bytes`]:
+    /// what it still held was reported (gaps, cut frames) and nothing more of it is read; a
+    /// later packet of the same 5-tuple starts a new flow.
+    Evicted {
+        /// The flow.
+        flow: FlowId,
+        /// The time of the packet that caused it.
+        time: Timestamp,
+    },
+}
+
+/// A value Godot accepts, with where it was seen.
+#[derive(Clone, Debug)]
+pub struct Value<'a> {
+    /// Its flow.
+    pub flow: FlowId,
+    /// Which way it went.
+    pub direction: Direction,
+    /// When the packet that completed it was captured.
+    pub time: Timestamp,
+    /// TCP: the stream offset of its frame (its length prefix), from the first byte after the
+    /// SYN (or the first byte captured). UDP: the datagram's number in its direction.
+    pub offset: u64,
+    /// The value's bytes: a frame's payload (after the prefix; trailing bytes Godot ignores
+    /// included), or the whole datagram. Borrowed from the capture when one packet held them.
+    pub bytes: Cow<'a, [u8]>,
+    /// How it was read.
+    pub options: gdvariant::Options,
+}
+
+impl Value<'_> {
+    /// The value, read lazily from [`Value::bytes`] (validated already: this does not fail for
+    /// an item the reader handed out). O(1).
+    pub fn value(&self) -> Result<gdvariant::VariantRef<'_>, gdvariant::Error> {
+        gdvariant::parse(&self.bytes, self.options)
+    }
+}
+
+/// Why Godot refuses a frame or datagram.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Refusal {
+    /// A TCP frame: its prefix or its value (with absolute stream offsets).
+    Frame(gdvariant::framing::FrameError),
+    /// A UDP datagram's value.
+    Datagram(gdvariant::Error),
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Frame(error) => error.fmt(f),
+            Refusal::Datagram(error) => error.fmt(f),
+        }
+    }
+}
+
+/// A frame or datagram Godot refuses.
+#[derive(Clone, Debug)]
+pub struct Refused<'a> {
+    /// Its flow.
+    pub flow: FlowId,
+    /// Which way it went.
+    pub direction: Direction,
+    /// When it was captured.
+    pub time: Timestamp,
+    /// As [`Value::offset`].
+    pub offset: u64,
+    /// The bytes received of it: a frame's prefix and as much of its payload as was read
+    /// (all of it for a refused value; none for a length over the limit, which is passed over
+    /// as it arrives), or the whole datagram.
+    pub bytes: Cow<'a, [u8]>,
+    /// Godot's reason.
+    pub refusal: Refusal,
+}
+
+/// Bytes of a TCP direction that were never captured (or, at the start of a direction whose
+/// beginning was not captured, bytes before its first frame).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Gap {
+    /// Its flow.
+    pub flow: FlowId,
+    /// Which way.
+    pub direction: Direction,
+    /// When the framing resumed (or the direction ended).
+    pub time: Timestamp,
+    /// The stream offset of the first missing byte.
+    pub offset: u64,
+    /// Bytes missing (all the holes until the framing resumed).
+    pub missing: u64,
+    /// Bytes captured but passed over until a frame could be found again (a frame cut by the
+    /// gap, then everything up to the first segment that starts a frame).
+    pub skipped: u64,
+    /// Whether frames were found again after it (false: the direction ended first).
+    pub resynced: bool,
+}
+
+/// A TCP direction that ended inside a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cut {
+    /// Its flow.
+    pub flow: FlowId,
+    /// Which way.
+    pub direction: Direction,
+    /// When the direction ended.
+    pub time: Timestamp,
+    /// Bytes of the frame received.
+    pub held: usize,
+    /// Bytes that were still needed (at least).
+    pub needed: usize,
+}
+
+/// Adds `units` to the core's per-thread work count (feature `work-counter`; nothing without
+/// it).
+#[inline(always)]
+fn work(units: usize) {
+    #[cfg(feature = "work-counter")]
+    gdvariant::work::add(units);
+    #[cfg(not(feature = "work-counter"))]
+    let _ = units;
+}
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

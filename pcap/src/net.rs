@@ -1,0 +1,399 @@
+//! From a captured frame to a TCP segment or UDP datagram: the link header (Ethernet with VLAN
+//! tags, Linux SLL and SLL2, raw IP, BSD loopback), then IPv4 (fragments reassembled, bounded)
+//! or IPv6, by `etherparse`. O(1) per packet but a fragment's copy (O(fragment)) and a
+//! completed datagram's assembly (O(datagram)).
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::net::IpAddr;
+
+use etherparse::{
+    EtherType, Ethernet2Slice, IpNumber, Ipv4Slice, Ipv6Slice, LinuxSllProtocolType, LinuxSllSlice,
+    SingleVlanSlice, TcpSlice, UdpSlice,
+};
+
+/// Why a packet carries nothing this crate reads (counted per reason, never silently).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum Skip {
+    /// A link type this crate does not read.
+    LinkType,
+    /// The link header is cut short or malformed.
+    BadLink,
+    /// Not IP (ARP, LLDP, ...).
+    NotIp,
+    /// The IP header is malformed, or the packet was captured shorter than it was sent
+    /// (a small snap length).
+    BadIp,
+    /// Neither TCP nor UDP (ICMP, ...).
+    OtherProtocol,
+    /// The TCP or UDP header is malformed.
+    BadTransport,
+    /// An IPv4 fragment kept until its datagram completes (not an error: counted only).
+    Fragment,
+    /// An IPv6 fragment: not reassembled yet.
+    Ipv6Fragment,
+    /// Fragments dropped: their datagram never completed within the limits, or contradicted
+    /// its own length.
+    FragmentsDropped,
+}
+
+impl Skip {
+    /// A short name, for counters.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Skip::LinkType => "unknown_link_type",
+            Skip::BadLink => "bad_link_header",
+            Skip::NotIp => "not_ip",
+            Skip::BadIp => "bad_or_truncated_ip",
+            Skip::OtherProtocol => "not_tcp_or_udp",
+            Skip::BadTransport => "bad_tcp_or_udp_header",
+            Skip::Fragment => "ipv4_fragment_held",
+            Skip::Ipv6Fragment => "ipv6_fragment",
+            Skip::FragmentsDropped => "ipv4_fragments_dropped",
+        }
+    }
+}
+
+/// TCP or UDP.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Protocol {
+    /// TCP.
+    Tcp,
+    /// UDP.
+    Udp,
+}
+
+impl Protocol {
+    /// `tcp` or `udp`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Protocol::Tcp => "tcp",
+            Protocol::Udp => "udp",
+        }
+    }
+}
+
+/// What the TCP header says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TcpFlags {
+    /// SYN.
+    pub syn: bool,
+    /// ACK.
+    pub ack: bool,
+    /// FIN.
+    pub fin: bool,
+    /// RST.
+    pub rst: bool,
+    /// The sequence number.
+    pub seq: u32,
+}
+
+/// A TCP segment or UDP datagram.
+#[derive(Clone, Debug)]
+pub struct Transport<'a> {
+    /// TCP or UDP.
+    pub protocol: Protocol,
+    /// The sender's address and port.
+    pub src: (IpAddr, u16),
+    /// The receiver's address and port.
+    pub dst: (IpAddr, u16),
+    /// The TCP header's flags and sequence number (all clear for UDP).
+    pub tcp: TcpFlags,
+    /// The payload: borrowed from the capture, owned when IP fragments were put together.
+    pub payload: Cow<'a, [u8]>,
+}
+
+/// The IP packet inside a link-layer frame.
+fn ip_of(link: u32, data: &[u8]) -> Result<&[u8], Skip> {
+    match link {
+        1 => {
+            let eth = Ethernet2Slice::from_slice_without_fcs(data).map_err(|_| Skip::BadLink)?;
+            ether(eth.ether_type(), eth.payload_slice())
+        }
+        113 => {
+            let sll = LinuxSllSlice::from_slice(data).map_err(|_| Skip::BadLink)?;
+            match sll.protocol_type() {
+                LinuxSllProtocolType::EtherType(t) => ether(t, sll.payload_slice()),
+                _ => Err(Skip::NotIp),
+            }
+        }
+        276 => {
+            // SLL2: protocol (u16, big-endian), reserved, interface index, ARPHRD, packet type,
+            // address length, 8 address bytes: 20 bytes.
+            let header = data.get(..20).ok_or(Skip::BadLink)?;
+            let protocol = header
+                .get(..2)
+                .and_then(|b| <[u8; 2]>::try_from(b).ok())
+                .map(u16::from_be_bytes)
+                .ok_or(Skip::BadLink)?;
+            ether(EtherType(protocol), data.get(20..).unwrap_or_default())
+        }
+        // null (host byte order) and loop (network order): a 4-byte address family; the IP
+        // version nibble says the rest.
+        0 | 108 => ip_version(data.get(4..).ok_or(Skip::BadLink)?),
+        12 | 14 | 101 | 228 | 229 => ip_version(data),
+        _ => Err(Skip::LinkType),
+    }
+}
+
+fn ip_version(data: &[u8]) -> Result<&[u8], Skip> {
+    match data.first().map(|b| b >> 4) {
+        Some(4 | 6) => Ok(data),
+        Some(_) => Err(Skip::NotIp),
+        None => Err(Skip::BadLink),
+    }
+}
+
+/// Most VLAN tags read in front of the IP packet.
+const MAX_VLAN_TAGS: usize = 4;
+
+fn ether(mut ether_type: EtherType, mut payload: &[u8]) -> Result<&[u8], Skip> {
+    for _ in 0..MAX_VLAN_TAGS {
+        match ether_type {
+            EtherType::IPV4 | EtherType::IPV6 => return ip_version(payload),
+            EtherType::VLAN_TAGGED_FRAME
+            | EtherType::PROVIDER_BRIDGING
+            | EtherType::VLAN_DOUBLE_TAGGED_FRAME => {
+                let vlan = SingleVlanSlice::from_slice(payload).map_err(|_| Skip::BadLink)?;
+                ether_type = vlan.ether_type();
+                payload = vlan.payload_slice();
+            }
+            _ => return Err(Skip::NotIp),
+        }
+    }
+    Err(Skip::BadLink)
+}
+
+/// Limits of IPv4 fragment reassembly.
+#[derive(Clone, Copy, Debug)]
+pub struct FragmentLimits {
+    /// Datagrams being put together at once; the oldest is dropped past it.
+    pub max_datagrams: usize,
+    /// Bytes held in fragments, all datagrams together; the oldest datagrams are dropped past
+    /// it.
+    pub max_bytes: usize,
+    /// Fragments of one datagram; past it the datagram is dropped.
+    pub max_fragments: usize,
+}
+
+impl Default for FragmentLimits {
+    fn default() -> Self {
+        FragmentLimits { max_datagrams: 1024, max_bytes: 8 << 20, max_fragments: 64 }
+    }
+}
+
+type FragmentKey = (IpAddr, IpAddr, u8, u16);
+
+#[derive(Debug, Default)]
+struct Partial {
+    /// (offset, bytes), in arrival order.
+    pieces: Vec<(usize, Vec<u8>)>,
+    /// The datagram's length, known from its last fragment.
+    total: Option<usize>,
+    bytes: usize,
+    /// Its place in the age order.
+    age: u64,
+}
+
+/// IPv4 datagrams being put together from their fragments.
+#[derive(Debug, Default)]
+pub struct Fragments {
+    limits: FragmentLimits,
+    partial: BTreeMap<FragmentKey, Partial>,
+    /// Datagrams by age, oldest first.
+    order: BTreeMap<u64, FragmentKey>,
+    next_age: u64,
+    bytes: usize,
+    /// Fragments dropped in all.
+    pub dropped: u64,
+}
+
+impl Fragments {
+    /// An empty table with `limits`.
+    pub fn new(limits: FragmentLimits) -> Self {
+        Fragments { limits, ..Fragments::default() }
+    }
+
+    fn drop_datagram(&mut self, key: &FragmentKey) {
+        if let Some(partial) = self.partial.remove(key) {
+            self.order.remove(&partial.age);
+            self.bytes = self.bytes.saturating_sub(partial.bytes);
+            self.dropped = self.dropped.saturating_add(partial.pieces.len() as u64);
+        }
+    }
+
+    /// Adds a fragment: the whole datagram's payload once every byte is there (where two
+    /// fragments overlap, the first received wins), else `None`. O(fragment + fragments of the
+    /// datagram, at most `max_fragments`) per call, O(datagram) on completion.
+    fn add(&mut self, key: FragmentKey, offset: usize, more: bool, data: &[u8]) -> Option<Vec<u8>> {
+        crate::work(data.len() >> 6);
+        let end = offset.checked_add(data.len())?;
+        if end > 65_535 {
+            self.dropped = self.dropped.saturating_add(1);
+            return None;
+        }
+        if !self.partial.contains_key(&key) {
+            while self.partial.len() >= self.limits.max_datagrams.max(1) {
+                let Some((_, oldest)) = self.order.first_key_value() else { break };
+                let oldest = *oldest;
+                self.drop_datagram(&oldest);
+            }
+            let age = self.next_age;
+            self.next_age = self.next_age.saturating_add(1);
+            self.order.insert(age, key);
+            self.partial.insert(key, Partial { age, ..Partial::default() });
+        }
+        while self.bytes.saturating_add(data.len()) > self.limits.max_bytes {
+            // The oldest other datagram (this one appears once: at most two steps).
+            let Some(oldest) = self.order.values().find(|k| **k != key).copied() else { break };
+            crate::work(1);
+            self.drop_datagram(&oldest);
+        }
+        let limits = self.limits;
+        let partial = self.partial.get_mut(&key)?;
+        let contradicts = match partial.total {
+            Some(total) => end > total || (!more && end != total),
+            None => !more && partial.pieces.iter().any(|(o, b)| o.saturating_add(b.len()) > end),
+        };
+        if contradicts || partial.pieces.len() >= limits.max_fragments {
+            self.drop_datagram(&key);
+            self.dropped = self.dropped.saturating_add(1);
+            return None;
+        }
+        if !more {
+            partial.total = Some(end);
+        }
+        partial.pieces.push((offset, data.to_vec()));
+        partial.bytes = partial.bytes.saturating_add(data.len());
+        self.bytes = self.bytes.saturating_add(data.len());
+        let total = partial.total?;
+        // Complete when the pieces cover 0..total.
+        let mut spans: Vec<(usize, usize)> =
+            partial.pieces.iter().map(|(o, b)| (*o, o.saturating_add(b.len()))).collect();
+        spans.sort_unstable();
+        crate::work(spans.len());
+        let mut covered = 0;
+        for (start, end) in spans {
+            if start > covered {
+                return None;
+            }
+            covered = covered.max(end);
+        }
+        if covered < total {
+            return None;
+        }
+        let partial = self.partial.remove(&key)?;
+        self.order.remove(&partial.age);
+        self.bytes = self.bytes.saturating_sub(partial.bytes);
+        let mut whole = vec![0u8; total];
+        crate::work(total >> 6);
+        // Later pieces first, so that the first received overwrites them: it wins.
+        for (offset, bytes) in partial.pieces.iter().rev() {
+            if let Some(target) = whole.get_mut(*offset..offset.saturating_add(bytes.len())) {
+                target.copy_from_slice(bytes);
+            }
+        }
+        Some(whole)
+    }
+}
+
+/// Reads one captured frame down to its TCP segment or UDP datagram.
+pub fn transport<'a>(
+    link: u32,
+    data: &'a [u8],
+    fragments: &mut Fragments,
+) -> Result<Transport<'a>, Skip> {
+    let ip = ip_of(link, data)?;
+    let (src, dst, number, payload): (IpAddr, IpAddr, IpNumber, Cow<'a, [u8]>) =
+        match ip.first().map(|b| b >> 4) {
+            Some(4) => {
+                let v4 = Ipv4Slice::from_slice(ip).map_err(|_| Skip::BadIp)?;
+                let header = v4.header();
+                let src = IpAddr::V4(header.source_addr());
+                let dst = IpAddr::V4(header.destination_addr());
+                let number = v4.payload_ip_number();
+                let body = v4.payload().payload;
+                if v4.is_payload_fragmented() {
+                    let key = (src, dst, number.0, header.identification());
+                    let offset = usize::from(header.fragments_offset().value()).saturating_mul(8);
+                    let more = header.more_fragments();
+                    let before = fragments.dropped;
+                    match fragments.add(key, offset, more, body) {
+                        Some(whole) => (src, dst, number, Cow::Owned(whole)),
+                        None if fragments.dropped > before => return Err(Skip::FragmentsDropped),
+                        None => return Err(Skip::Fragment),
+                    }
+                } else {
+                    (src, dst, number, Cow::Borrowed(body))
+                }
+            }
+            Some(6) => {
+                let v6 = Ipv6Slice::from_slice(ip).map_err(|_| Skip::BadIp)?;
+                if v6.is_payload_fragmented() {
+                    return Err(Skip::Ipv6Fragment);
+                }
+                let header = v6.header();
+                let payload = v6.payload();
+                (
+                    IpAddr::V6(header.source_addr()),
+                    IpAddr::V6(header.destination_addr()),
+                    payload.ip_number,
+                    Cow::Borrowed(payload.payload),
+                )
+            }
+            _ => return Err(Skip::NotIp),
+        };
+    match number {
+        IpNumber::TCP => {
+            let (flags, src_port, dst_port, range) = {
+                let tcp = TcpSlice::from_slice(&payload).map_err(|_| Skip::BadTransport)?;
+                let header_len = tcp.header_slice().len();
+                let flags = TcpFlags {
+                    syn: tcp.syn(),
+                    ack: tcp.ack(),
+                    fin: tcp.fin(),
+                    rst: tcp.rst(),
+                    seq: tcp.sequence_number(),
+                };
+                (flags, tcp.source_port(), tcp.destination_port(), header_len..payload.len())
+            };
+            Ok(Transport {
+                protocol: Protocol::Tcp,
+                src: (src, src_port),
+                dst: (dst, dst_port),
+                tcp: flags,
+                payload: sub(payload, range.start, range.end),
+            })
+        }
+        IpNumber::UDP => {
+            let (src_port, dst_port, range) = {
+                let udp = UdpSlice::from_slice(&payload).map_err(|_| Skip::BadTransport)?;
+                let body = udp.payload().len();
+                (udp.source_port(), udp.destination_port(), 8..8usize.saturating_add(body))
+            };
+            Ok(Transport {
+                protocol: Protocol::Udp,
+                src: (src, src_port),
+                dst: (dst, dst_port),
+                tcp: TcpFlags::default(),
+                payload: sub(payload, range.start, range.end),
+            })
+        }
+        _ => Err(Skip::OtherProtocol),
+    }
+}
+
+/// `bytes[from..to]`, still borrowed when `bytes` is; empty when out of range.
+pub fn sub(bytes: Cow<'_, [u8]>, from: usize, to: usize) -> Cow<'_, [u8]> {
+    match bytes {
+        Cow::Borrowed(b) => Cow::Borrowed(b.get(from..to).unwrap_or_default()),
+        Cow::Owned(mut v) => {
+            v.truncate(to);
+            if from > 0 {
+                v.drain(..from.min(v.len()));
+            }
+            Cow::Owned(v)
+        }
+    }
+}

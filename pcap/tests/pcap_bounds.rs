@@ -1,0 +1,173 @@
+//! Hostile captures are read in work linear in their size: work counted with the core's
+//! counter (feature `work-counter`) on generated worst cases at two sizes (many flows evicted,
+//! segments in reverse order, overlapping pieces covered again and again, one-byte segments,
+//! candidate frames after gaps, IPv4 fragments that never complete or overlap).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
+
+mod support;
+
+use gdvariant::Options;
+use gdvariant_pcap::{Config, Reader};
+use support::*;
+
+/// Reads every item of `file`; returns the units of work.
+fn units(file: &[u8], config: &Config) -> u64 {
+    gdvariant::work::measure(|| {
+        let reader = Reader::new(file, config.clone()).unwrap();
+        reader.count()
+    })
+    .1
+}
+
+/// Runs the reader on `make(size)` and `make(4 * size)`: the work must grow no faster than the
+/// bytes (with room for a log factor) and stay within `per_byte` units per byte plus 10,000.
+fn assert_linear(
+    name: &str,
+    small: usize,
+    per_byte: u64,
+    config: Config,
+    make: impl Fn(usize) -> Vec<u8>,
+) {
+    let measure = |size: usize| {
+        let file = make(size);
+        let units = units(&file, &config);
+        assert!(
+            units <= per_byte * file.len() as u64 + 10_000,
+            "{name}: {units} units on {} bytes",
+            file.len()
+        );
+        (units, file.len())
+    };
+    let (a, a_bytes) = measure(small);
+    let (b, b_bytes) = measure(small * 4);
+    assert!(b_bytes >= a_bytes * 3, "{name}: the generator does not scale");
+    let growth = b as f64 / a.max(1) as f64;
+    let bytes_growth = b_bytes as f64 / a_bytes as f64;
+    assert!(
+        growth <= bytes_growth * 1.5,
+        "{name}: work grew {growth:.2}x for {bytes_growth:.2}x the bytes ({a} then {b})"
+    );
+    eprintln!("{name}: {a} units on {a_bytes} bytes, {b} units on {b_bytes} bytes");
+}
+
+fn config() -> Config {
+    Config::new(Options::godot4())
+}
+
+#[test]
+fn many_flows_evicted() {
+    let mut config = config();
+    config.max_flows = 64;
+    assert_linear("flows", 2_000, 4, config, |n| {
+        let packets: Vec<Vec<u8>> = (0..n)
+            .map(|i| {
+                let client = ([10, (i >> 16) as u8, (i >> 8) as u8, i as u8], 40_000);
+                tcp(client, SERVER, 1, Flags::default(), &frame(&int(1))[..7])
+            })
+            .collect();
+        pcap(1, &packets)
+    });
+}
+
+#[test]
+fn segments_in_reverse_order() {
+    // Runs of 2,000 one-byte segments in reverse order: the window fills, holes are given up.
+    assert_linear("reverse", 4_000, 4, config(), |n| {
+        let s: Vec<u8> = (0..n as i32).flat_map(|i| frame(&int(i))).take(n).collect();
+        let mut packets = handshake();
+        for run in s.chunks(2_000).enumerate() {
+            let (r, bytes) = run;
+            for (j, b) in bytes.iter().enumerate().rev() {
+                packets.push(data(1001 + (r * 2_000 + j) as u32, &[*b]));
+            }
+        }
+        pcap(1, &packets)
+    });
+}
+
+#[test]
+fn overlapping_pieces_covered_again_and_again() {
+    // 500 one-byte pieces waiting with holes between them, then segments covering all of
+    // them (1,000 pieces once the holes are filled, within the window's count), again and
+    // again: each touches every waiting piece.
+    assert_linear("overlaps", 200, 8, config(), |n| {
+        let mut packets = handshake();
+        for i in 0..500u32 {
+            packets.push(data(1001 + 10 + 2 * i, &[0]));
+        }
+        let cover = vec![0u8; 1_000];
+        for _ in 0..n {
+            packets.push(data(1001 + 10, &cover));
+        }
+        pcap(1, &packets)
+    });
+}
+
+#[test]
+fn one_byte_segments_of_large_frames() {
+    assert_linear("one-byte segments", 5_000, 4, config(), |n| {
+        let mut value = vec![0x1d, 0, 0, 0]; // PackedByteArray
+        value.extend_from_slice(&(n as u32).to_le_bytes());
+        value.extend(std::iter::repeat_n(7u8, n));
+        let s = frame(&value);
+        let mut packets = handshake();
+        for (i, b) in s.iter().enumerate() {
+            packets.push(data(1001 + i as u32, &[*b]));
+        }
+        pcap(1, &packets)
+    });
+}
+
+#[test]
+fn candidates_after_gaps() {
+    // After a gap, every segment starts with a plausible 60 KiB prefix that never completes
+    // into a frame: candidates absorb the segments after them, and fail.
+    assert_linear("candidates", 40, 4, config(), |n| {
+        let mut packets = handshake();
+        let mut seq = 1001u32;
+        packets.push(data(seq, &frame(&int(1))));
+        seq += 12 + 100; // a gap
+        for _ in 0..n {
+            let mut seg = (60_000u32).to_le_bytes().to_vec();
+            seg.extend_from_slice(&[0x1d, 0, 0, 0]);
+            seg.extend(std::iter::repeat_n(0xEEu8, 1_400));
+            packets.push(data(seq, &seg));
+            seq += seg.len() as u32;
+        }
+        pcap(1, &packets)
+    });
+}
+
+#[test]
+fn fragments_that_never_complete_or_overlap() {
+    assert_linear("fragments", 2_000, 8, config(), |n| {
+        let packets: Vec<Vec<u8>> = (0..n)
+            .map(|i| {
+                let mut header = etherparse::Ipv4Header::new(
+                    8,
+                    64,
+                    etherparse::IpNumber::UDP,
+                    CLIENT.0,
+                    SERVER.0,
+                )
+                .unwrap();
+                // 64 ids, each given fragments at the same few offsets again and again.
+                header.identification = (i % 64) as u16;
+                header.more_fragments = true;
+                header.fragment_offset =
+                    etherparse::IpFragOffset::try_new(((i / 64) % 8) as u16).unwrap();
+                let mut out = Vec::new();
+                header.write(&mut out).unwrap();
+                out.extend_from_slice(&[1; 8]);
+                out
+            })
+            .collect();
+        pcap(101, &packets)
+    });
+}
