@@ -76,7 +76,7 @@ pub fn check(data: &[u8]) {
                     assert!(!refused.refusal.to_string().is_empty());
                 }
                 Item::Gap(gap) => assert!(gap.missing > 0 || gap.skipped > 0, "{gap:?}"),
-                Item::Cut(_) | Item::Evicted { .. } => {}
+                Item::Cut(_) | Item::Evicted { .. } | Item::WebSocket(_) => {}
             }
         }
         let flows = reader.flows();

@@ -14,6 +14,7 @@ use crate::file::{self, FileError, Packets, RawPacket, Timestamp};
 use crate::net::{self, FragmentLimits, Fragments, Protocol, Skip, Transport};
 use crate::stream::{Context, Framer};
 use crate::tcp::{Event, Half, HalfStats, TcpLimits};
+use crate::websocket::{self, WsHalf, WsLimits};
 use crate::{Item, Refusal, Refused, Value};
 
 /// A flow's number: 0 for the first flow seen, then in order of first packet.
@@ -36,6 +37,10 @@ pub enum Carrier {
     Datagrams,
     /// Not read as Godot's (counted only).
     Other,
+    /// TCP: WebSocket (RFC 6455) after an HTTP upgrade; each binary message one value
+    /// (`WebSocketPeer.put_var`) or, with [`Config::websocket_raw`], one
+    /// [`WsEvent::Binary`](crate::WsEvent::Binary).
+    WebSocket,
 }
 
 impl Carrier {
@@ -45,6 +50,7 @@ impl Carrier {
             Carrier::PutVar => "put_var",
             Carrier::Datagrams => "datagrams",
             Carrier::Other => "other",
+            Carrier::WebSocket => "websocket",
         }
     }
 }
@@ -73,6 +79,11 @@ pub struct Config {
     pub tcp: TcpLimits,
     /// IPv4 fragment reassembly.
     pub fragments: FragmentLimits,
+    /// Each WebSocket direction's limits.
+    pub websocket: WsLimits,
+    /// WebSocket binary messages are handed out as they are ([`WsEvent::Binary`](crate::WsEvent::Binary),
+    /// for the multiplayer layer) instead of as values (default false).
+    pub websocket_raw: bool,
 }
 
 impl Config {
@@ -87,6 +98,8 @@ impl Config {
             max_flow_records: 100_000,
             tcp: TcpLimits::default(),
             fragments: FragmentLimits::default(),
+            websocket: WsLimits::default(),
+            websocket_raw: false,
         }
     }
 
@@ -167,6 +180,8 @@ struct Flow<'a> {
     halves: [Half<'a>; 2],
     /// Per direction: frames (a TCP flow carrying `put_var`).
     framers: Option<[Framer; 2]>,
+    /// Per direction: WebSocket (a TCP flow carrying it).
+    ws: Option<Box<[WsHalf; 2]>>,
     /// A SYN was seen (else each direction starts mid-stream).
     handshake: bool,
     held: usize,
@@ -272,10 +287,12 @@ impl<'a> Reader<'a> {
                 tcp_segment(flow, config, direction, raw.time, &transport, events, queue)
             }
         }
-        flow.held =
-            flow.halves.iter().map(Half::held).sum::<usize>().saturating_add(
-                flow.framers.as_ref().map_or(0, |f| f.iter().map(Framer::held).sum()),
-            );
+        flow.held = flow.halves.iter().map(Half::held).sum::<usize>().saturating_add(
+            flow.framers
+                .as_ref()
+                .map_or(0, |f| f.iter().map(Framer::held).sum::<usize>())
+                .saturating_add(flow.ws.as_ref().map_or(0, |w| w.iter().map(WsHalf::held).sum())),
+        );
         self.held = self.held.saturating_sub(before).saturating_add(flow.held);
         while self.held > self.config.max_held_bytes {
             let Some(oldest) = self.live.keys().next().copied() else { break };
@@ -315,6 +332,7 @@ impl<'a> Reader<'a> {
             info,
             halves: [Half::default(), Half::default()],
             framers: None,
+            ws: None,
             handshake: transport.tcp.syn,
             held: 0,
         };
@@ -528,8 +546,12 @@ fn tcp_segment<'a>(
 fn detect(flow: &mut Flow<'_>, config: &Config, direction: Direction, data: &[u8]) {
     let (carrier, why) = match given(&flow.info, &config.ports) {
         Some((port, Carrier::PutVar)) => (Carrier::PutVar, format!("port {port} given")),
+        Some((port, Carrier::WebSocket)) => (Carrier::WebSocket, format!("port {port} given")),
         Some((port, _)) => (Carrier::Other, format!("port {port} given as not put_var")),
-        None => detect_put_var(config, direction, data),
+        None => match websocket::detect(direction, data) {
+            Some(why) => (Carrier::WebSocket, why),
+            None => detect_put_var(config, direction, data),
+        },
     };
     flow.info.carrier = Some(carrier);
     flow.info.why = why;
@@ -542,6 +564,13 @@ fn detect(flow: &mut Flow<'_>, config: &Config, direction: Direction, data: &[u8
             }
         };
         flow.framers = Some([framer(), framer()]);
+    }
+    if carrier == Carrier::WebSocket {
+        let half = |side| {
+            let (limits, raw) = (config.websocket, config.websocket_raw);
+            WsHalf::new(side, limits, config.options, raw, !flow.handshake)
+        };
+        flow.ws = Some(Box::new([half(Direction::ToServer), half(Direction::ToClient)]));
     }
 }
 
@@ -597,6 +626,23 @@ fn route<'a>(
             }
         }
         let ctx = Context { flow: flow.info.id, direction, time };
+        if let Some(half) = flow.ws.as_mut().and_then(|ws| ws.get_mut(direction.index())) {
+            let start = queue.len();
+            let passed = match event {
+                Event::Data { offset, data, .. } => half.data(offset, data, ctx, queue),
+                Event::Gap { offset, missing } => {
+                    half.gap(offset, missing, ctx, queue);
+                    0
+                }
+                Event::End => {
+                    half.end(ctx, queue);
+                    0
+                }
+            };
+            add(&mut flow.info.skipped_bytes, direction, passed);
+            tally(&mut flow.info, direction, queue, start);
+            continue;
+        }
         let Some(framers) = flow.framers.as_mut() else {
             if let Event::Data { data, .. } = &event {
                 flow.info.ignored_bytes = flow.info.ignored_bytes.saturating_add(data.len() as u64);
@@ -612,17 +658,27 @@ fn route<'a>(
             Event::Gap { offset, missing } => framer.gap(offset, missing, ctx, queue),
             Event::End => framer.end(ctx, queue),
         }
-        for item in queue.range(start..) {
-            match item {
-                Item::Value(_) => add(&mut flow.info.values, direction, 1),
-                Item::Refused(_) => add(&mut flow.info.refused, direction, 1),
-                Item::Gap(gap) => {
-                    add(&mut flow.info.gaps, direction, 1);
-                    add(&mut flow.info.skipped_bytes, direction, gap.skipped);
-                }
-                Item::Cut(cut) => add(&mut flow.info.skipped_bytes, direction, cut.held as u64),
-                Item::Evicted { .. } => {}
+        tally(&mut flow.info, direction, queue, start);
+    }
+}
+
+/// Counts the items from `start` on in the flow's record.
+fn tally(info: &mut FlowInfo, direction: Direction, queue: &VecDeque<Item<'_>>, start: usize) {
+    for item in queue.range(start..) {
+        match item {
+            Item::Value(_) => add(&mut info.values, direction, 1),
+            Item::Refused(_) => add(&mut info.refused, direction, 1),
+            Item::Gap(gap) => {
+                add(&mut info.gaps, direction, 1);
+                add(&mut info.skipped_bytes, direction, gap.skipped);
             }
+            Item::Cut(cut) => add(&mut info.skipped_bytes, direction, cut.held as u64),
+            Item::WebSocket(ws) => match &ws.event {
+                crate::WsEvent::Binary(_) => add(&mut info.values, direction, 1),
+                crate::WsEvent::Error(_) => add(&mut info.refused, direction, 1),
+                _ => {}
+            },
+            Item::Evicted { .. } => {}
         }
     }
 }

@@ -88,20 +88,24 @@
     allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)
 )]
 
+pub mod capture;
 pub mod file;
 mod flows;
 pub mod net;
 pub mod stream;
 pub mod tcp;
+pub mod websocket;
 
 use std::borrow::Cow;
 use std::fmt;
 
+pub use capture::{WriteError, Written, write_capture};
 pub use file::{FileError, Timestamp};
 pub use flows::{Carrier, Config, FlowId, FlowInfo, Reader, Totals};
 pub use gdvariant_multiplayer::Direction;
 pub use net::{FragmentLimits, Protocol, Skip};
 pub use tcp::{HalfStats, TcpLimits};
+pub use websocket::{WebSocket, WsError, WsEvent, WsLimits};
 
 /// What a capture holds, item by item, in capture order (within a flow and direction, in
 /// stream order).
@@ -124,6 +128,10 @@ pub enum Item<'a> {
         /// The time of the packet that caused it.
         time: Timestamp,
     },
+    /// Something of a WebSocket stream other than a binary message read as a value: the
+    /// upgrade, a text message, a ping, pong or close, a protocol error, or (with
+    /// [`Config::websocket_raw`]) a binary message's bytes.
+    WebSocket(WebSocket<'a>),
 }
 
 /// A value Godot accepts, with where it was seen.
@@ -160,6 +168,8 @@ pub enum Refusal {
     Frame(gdvariant::framing::FrameError),
     /// A UDP datagram's value.
     Datagram(gdvariant::Error),
+    /// A WebSocket binary message's value.
+    Message(gdvariant::Error),
 }
 
 impl fmt::Display for Refusal {
@@ -167,6 +177,7 @@ impl fmt::Display for Refusal {
         match self {
             Refusal::Frame(error) => error.fmt(f),
             Refusal::Datagram(error) => error.fmt(f),
+            Refusal::Message(error) => error.fmt(f),
         }
     }
 }
