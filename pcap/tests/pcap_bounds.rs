@@ -1,7 +1,9 @@
 //! Hostile captures are read in work linear in their size: work counted with the core's
 //! counter (feature `work-counter`) on generated worst cases at two sizes (many flows evicted,
 //! segments in reverse order, overlapping pieces covered again and again, one-byte segments,
-//! candidate frames after gaps, IPv4 fragments that never complete or overlap).
+//! candidate frames after gaps, IPv4 fragments that never complete or overlap, WebSocket
+//! messages in many tiny fragments with pings between them, WebSocket frames claiming huge
+//! lengths).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -169,5 +171,59 @@ fn fragments_that_never_complete_or_overlap() {
             })
             .collect();
         pcap(101, &packets)
+    });
+}
+
+/// The WebSocket upgrade request the client starts with.
+const WS_REQUEST: &[u8] = b"GET / HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n";
+
+/// A masked client frame (key 1, 2, 3, 4) with a 7-bit length.
+fn ws_small(fin: bool, opcode: u8, payload: &[u8]) -> Vec<u8> {
+    let key = [1u8, 2, 3, 4];
+    let mut out = vec![if fin { 0x80 } else { 0 } | opcode, 0x80 | payload.len() as u8];
+    out.extend_from_slice(&key);
+    out.extend(payload.iter().enumerate().map(|(i, b)| b ^ key[i % 4]));
+    out
+}
+
+#[test]
+fn websocket_many_tiny_fragments_and_pings() {
+    // One message of n one-byte fragments, a ping after each: every frame costs its bytes.
+    assert_linear("websocket fragments", 4_000, 8, config(), |n| {
+        let mut value = vec![0x1d, 0, 0, 0]; // PackedByteArray
+        value.extend_from_slice(&(n as u32).to_le_bytes());
+        value.extend(std::iter::repeat_n(7u8, n));
+        let mut s = WS_REQUEST.to_vec();
+        for (i, b) in value.iter().enumerate() {
+            let last = i + 1 == value.len();
+            s.extend(ws_small(last, if i == 0 { 2 } else { 0 }, &[*b]));
+            s.extend(ws_small(true, 9, b""));
+        }
+        let mut packets = handshake();
+        for (seq, bytes) in segments(&s, 1_400) {
+            packets.push(data(seq, &bytes));
+        }
+        pcap(1, &packets)
+    });
+}
+
+#[test]
+fn websocket_huge_claimed_lengths() {
+    // Connections whose first frame claims 2^63 - 1 bytes, or just under the message limit
+    // (then the connection ends): refused at the header, or held only as far as received.
+    assert_linear("websocket claimed lengths", 1_000, 8, config(), |n| {
+        let packets: Vec<Vec<u8>> = (0..n)
+            .map(|i| {
+                let client = ([10, (i >> 16) as u8, (i >> 8) as u8, i as u8], 40_000);
+                let mut s = WS_REQUEST.to_vec();
+                let length = if i % 2 == 0 { u64::MAX >> 1 } else { (16 << 20) - 1 };
+                s.extend_from_slice(&[0x82, 0xff]);
+                s.extend_from_slice(&length.to_be_bytes());
+                s.extend_from_slice(&[1, 2, 3, 4]);
+                s.extend(std::iter::repeat_n(0u8, 500));
+                tcp(client, SERVER, 1, Flags { ack: true, ..Flags::default() }, &s)
+            })
+            .collect();
+        pcap(1, &packets)
     });
 }
