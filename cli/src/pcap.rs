@@ -3,8 +3,12 @@
 //! line with its error; `--flows` and `--stats` list the flows instead. Everything is read by
 //! the `gdvariant-pcap` library; this file parses the arguments and prints. What was not read
 //! (gaps, retransmissions, evicted flows, packets of other kinds) is counted on standard error
-//! at the end.
+//! at the end. WebSocket flows: `websocket.rs`; `--to-capture` writes the multiplayer capture
+//! format (`gdvariant_pcap::write_capture`).
 
+mod websocket;
+
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
@@ -13,7 +17,7 @@ use gdvariant_pcap::{Carrier, Config, FlowInfo, Item, Reader, Totals};
 
 use crate::failure::{self, Failure};
 use crate::multiplayer::values;
-use crate::output::Out;
+use crate::output::{self, Out};
 use crate::{FileArg, Format, FrameArgs, PrefixKind, input, options};
 
 /// The Godot version of the values.
@@ -47,8 +51,9 @@ pub struct PcapArgs {
     #[arg(long)]
     stats: bool,
     /// What a port carries, whatever detection says: `PORT=tcp` (`put_var` frames), `PORT=udp`
-    /// (one value per datagram) or `PORT=ignore`. Repeatable.
-    #[arg(long, value_name = "PORT=tcp|udp|ignore", value_parser = parse_port)]
+    /// (one value per datagram), `PORT=websocket` (WebSocket over TCP) or `PORT=ignore`.
+    /// Repeatable.
+    #[arg(long, value_name = "PORT=tcp|udp|websocket|ignore", value_parser = parse_port)]
     port: Vec<(u16, Carrier)>,
     /// Values may hold full objects (`allow_objects`).
     #[arg(long)]
@@ -63,23 +68,37 @@ pub struct PcapArgs {
     /// Largest frame accepted, in bytes (the value; the 4-byte prefix is not counted).
     #[arg(long, value_name = "BYTES", default_value_t = gdvariant::framing::DEFAULT_MAX_FRAME_SIZE)]
     max_frame_len: u32,
+    /// WebSocket binary messages are Godot multiplayer packets (Godot 3's 9-byte header, or
+    /// Godot 4's with the client's id first), decoded and printed as `gdvariant multiplayer`
+    /// prints them, instead of one value each.
+    #[arg(long)]
+    multiplayer: bool,
+    /// Write the WebSocket flows' multiplayer messages to OUT in the multiplayer capture format
+    /// (`gdvariant multiplayer OUT` reads it) instead of printing.
+    #[arg(long, value_name = "OUT")]
+    to_capture: Option<PathBuf>,
 }
 
 fn parse_port(text: &str) -> Result<(u16, Carrier), String> {
-    let (port, kind) =
-        text.split_once('=').ok_or_else(|| format!("`{text}`: expected PORT=tcp|udp|ignore"))?;
+    let (port, kind) = text
+        .split_once('=')
+        .ok_or_else(|| format!("`{text}`: expected PORT=tcp|udp|websocket|ignore"))?;
     let port: u16 = port.parse().map_err(|_| format!("`{port}` is not a port number"))?;
     let carrier = match kind {
         "tcp" => Carrier::PutVar,
         "udp" => Carrier::Datagrams,
+        "websocket" => Carrier::WebSocket,
         "ignore" => Carrier::Other,
-        _ => return Err(format!("`{kind}`: expected tcp, udp or ignore")),
+        _ => return Err(format!("`{kind}`: expected tcp, udp, websocket or ignore")),
     };
     Ok((port, carrier))
 }
 
 /// Runs `pcap`.
 pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
+    if let Some(path) = &args.to_capture {
+        output::check_not_input(&[("--to-capture", path)], &[&args.file])?;
+    }
     let name = input::name(&args.file);
     let bytes = input::open(&args.file)?;
     let version = match args.godot {
@@ -95,6 +114,12 @@ pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
         big_endian: args.big_endian,
         max_frame_len: args.max_frame_len,
     });
+    if let Some(path) = &args.to_capture {
+        return to_capture(&name, &bytes, config, path);
+    }
+    config.websocket_raw = args.multiplayer;
+    let mut multiplayer =
+        args.multiplayer.then(|| websocket::Multiplayer::new(version, args.allow_objects));
     let mut reader = Reader::new(&bytes, config).map_err(|e| Failure::input(&name, e))?;
     let mut out = Out::stdout();
     let list = !args.flows && !args.stats;
@@ -148,6 +173,9 @@ pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
             Item::Evicted { flow, .. } => failure::error_line(format!(
                 "{name}: {flow}: evicted (too many flows or bytes held at once)"
             )),
+            Item::WebSocket(ws) => {
+                websocket::item(&ws, &name, args.format, list, multiplayer.as_mut(), &mut out)?
+            }
         }
     }
     let flows = reader.flows();
@@ -164,6 +192,32 @@ pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
     out.finish()?;
     summary(&name, reader.totals(), &flows);
     Ok(match &reader.totals().file_error {
+        Some(_) => ExitCode::from(failure::REFUSED),
+        None => ExitCode::SUCCESS,
+    })
+}
+
+/// `--to-capture`: the WebSocket flows' messages written to `path` (beside, then renamed).
+fn to_capture(
+    name: &str,
+    bytes: &[u8],
+    config: Config,
+    path: &std::path::Path,
+) -> Result<ExitCode, Failure> {
+    let mut encoded = Vec::new();
+    let written = gdvariant_pcap::write_capture(bytes, config, &mut encoded)
+        .map_err(|e| Failure::input(name, e))?;
+    let mut out = Out::create(path)?;
+    out.bytes(&encoded)?;
+    out.finish()?;
+    failure::error_line(format!(
+        "{name}: {} messages of {} WebSocket flows written to {}",
+        written.records,
+        written.flows.iter().filter(|f| f.carrier == Some(Carrier::WebSocket)).count(),
+        path.display()
+    ));
+    summary(name, &written.totals, &written.flows);
+    Ok(match &written.totals.file_error {
         Some(_) => ExitCode::from(failure::REFUSED),
         None => ExitCode::SUCCESS,
     })
