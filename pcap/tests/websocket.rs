@@ -1,7 +1,9 @@
 //! WebSocket over TCP: the real Godot 3.2.3 session in corpus/captures/ (every call the engine
 //! logged, by node and method, arguments byte-exact and in order), and captures written by the
 //! test: fragmented messages, interleaved pings, masking violations, gaps, the upgrade refused,
-//! the conversion to the multiplayer crate's capture format.
+//! the conversion to the multiplayer crate's capture format; and captures derived from the real
+//! session's messages (re-fragmented with pings between the fragments, a client frame sent
+//! unmasked, a message never captured), decoded by the multiplayer tracker against the log.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -378,4 +380,159 @@ fn a_message_cut_by_the_end_and_a_forced_port() {
     let (items, flows) = read(&file, Config::new(Options::godot4()));
     assert_eq!(flows[0].carrier, Some(Carrier::PutVar));
     assert_eq!(ints(&items), vec![(Direction::ToServer, 9)]);
+}
+
+/// The real session's binary messages, in order, with their directions.
+fn real_messages() -> Vec<(Direction, Vec<u8>)> {
+    let file = corpus("godot3_websocket_mp.pcap");
+    let mut config = Config::new(Options::godot3());
+    config.websocket_raw = true;
+    let (items, _) = read(&file, config);
+    items
+        .iter()
+        .filter_map(|i| match i {
+            Item::WebSocket(ws) => match &ws.event {
+                WsEvent::Binary(b) => Some((ws.direction, b.to_vec())),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+/// The calls (direction, node, method, argument hexes) a Godot 3 tracker reads in `items`.
+fn calls3(items: &[Item<'_>]) -> Vec<(Direction, String, String, Vec<String>)> {
+    let mut tracker =
+        Tracker::new(Version::Godot3, Framing::WebSocket3, Arc::new(RpcMethods::new()));
+    let mut out = Vec::new();
+    for item in items {
+        let Item::WebSocket(ws) = item else { continue };
+        let WsEvent::Binary(bytes) = &ws.event else { continue };
+        let message = tracker.message(ws.direction, 0, bytes).unwrap();
+        if let Some(call) = &message.call {
+            out.push((
+                ws.direction,
+                call.node.as_deref().unwrap().to_owned(),
+                call.member.as_deref().unwrap().to_owned(),
+                call.arguments().map(|a| hex::encode(a.unwrap().bytes)).collect(),
+            ));
+        }
+    }
+    out
+}
+
+/// The real session's messages re-framed: each client message in fragments of `piece` bytes
+/// with a ping after each fragment, `broken` (a client message index) sent unmasked.
+fn derived(piece: usize, broken: Option<usize>) -> (Vec<u8>, Vec<u8>, Vec<usize>) {
+    let mut client = REQUEST.to_vec();
+    let mut server = RESPONSE.to_vec();
+    let mut starts = Vec::new();
+    let mut k = 0;
+    for (direction, message) in real_messages() {
+        if direction == Direction::ToClient {
+            server.extend(ws_frame(true, 2, &message, false));
+            continue;
+        }
+        starts.push(client.len());
+        let chunks: Vec<&[u8]> = message.chunks(piece).collect();
+        for (i, chunk) in chunks.iter().enumerate() {
+            let op = if i == 0 { 2 } else { 0 };
+            client.extend(ws_frame(i + 1 == chunks.len(), op, chunk, broken != Some(k)));
+            client.extend(ws_frame(true, 9, b"p", true));
+        }
+        k += 1;
+    }
+    starts.push(client.len());
+    (client, server, starts)
+}
+
+fn logged_calls(direction: Direction) -> Vec<(Direction, String, String, Vec<String>)> {
+    let log: serde_json::Value =
+        serde_json::from_slice(&corpus("godot3_websocket_mp.json")).unwrap();
+    let side = if direction == Direction::ToServer { "server" } else { "client" };
+    log["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["side"] == side)
+        .map(|c| {
+            let args = c["args"].as_array().unwrap();
+            (
+                direction,
+                c["node"].as_str().unwrap().to_owned(),
+                c["method"].as_str().unwrap().to_owned(),
+                args.iter().map(|a| a.as_str().unwrap().to_owned()).collect(),
+            )
+        })
+        .collect()
+}
+
+fn raw_config() -> Config {
+    let mut config = Config::new(Options::godot3());
+    config.websocket_raw = true;
+    config
+}
+
+#[test]
+fn derived_from_the_real_session_fragments_and_pings() {
+    let (client, server, _) = derived(5, None);
+    let file = connection(&client, &server, 1448);
+    let (items, _) = read(&file, raw_config());
+    let calls = calls3(&items);
+    for direction in [Direction::ToServer, Direction::ToClient] {
+        let got: Vec<_> = calls.iter().filter(|c| c.0 == direction).cloned().collect();
+        assert_eq!(got, logged_calls(direction), "{direction:?}");
+    }
+    let pings = events(&items).iter().filter(|(_, e)| matches!(e, WsEvent::Ping(1))).count();
+    assert!(pings > 100, "{pings}");
+}
+
+#[test]
+fn derived_from_the_real_session_an_unmasked_client_frame() {
+    // The client's fourth message (its third call) sent unmasked: the calls before it stand,
+    // nothing after it is read; the server's direction is untouched.
+    let (client, server, _) = derived(1 << 20, Some(3));
+    let file = connection(&client, &server, 1448);
+    let (items, _) = read(&file, raw_config());
+    assert_eq!(
+        first_error(&items),
+        Some((Direction::ToServer, WsError::Masking { masked: false }))
+    );
+    let calls = calls3(&items);
+    let to_server: Vec<_> = calls.iter().filter(|c| c.0 == Direction::ToServer).cloned().collect();
+    assert_eq!(to_server, logged_calls(Direction::ToServer)[..2].to_vec());
+    let to_client: Vec<_> = calls.iter().filter(|c| c.0 == Direction::ToClient).cloned().collect();
+    assert_eq!(to_client, logged_calls(Direction::ToClient));
+}
+
+#[test]
+fn derived_from_the_real_session_a_gap() {
+    // The client's fourth message is never captured: a gap that does not resync, the calls
+    // before it stand, nothing after it is misread.
+    let (client, server, starts) = derived(1 << 20, None);
+    let (lost_from, lost_to) = (starts[3], starts[4]);
+    let mut packets = handshake();
+    packets.push(data(1001, &client[..lost_from]));
+    for (i, chunk) in client[lost_to..].chunks(1448).enumerate() {
+        packets.push(data(1001 + (lost_to + i * 1448) as u32, chunk));
+    }
+    for (i, chunk) in server.chunks(1448).enumerate() {
+        let seq = 5001 + (i * 1448) as u32;
+        packets.push(tcp(SERVER, CLIENT, seq, Flags { ack: true, ..Flags::default() }, chunk));
+    }
+    let file = pcap(1, &packets);
+    let (items, flows) = read(&file, raw_config());
+    let gap = items.iter().find_map(|i| match i {
+        Item::Gap(g) => Some(*g),
+        _ => None,
+    });
+    let gap = gap.unwrap();
+    assert_eq!(
+        (gap.direction, gap.missing, gap.resynced),
+        (Direction::ToServer, (lost_to - lost_from) as u64, false)
+    );
+    let calls = calls3(&items);
+    let to_server: Vec<_> = calls.iter().filter(|c| c.0 == Direction::ToServer).cloned().collect();
+    assert_eq!(to_server, logged_calls(Direction::ToServer)[..2].to_vec());
+    assert_eq!(flows[0].skipped_bytes[0], (client.len() - lost_to) as u64);
 }
