@@ -37,6 +37,7 @@
 //! | TCP order | [`tcp`] | sequence numbers: retransmissions counted once, reordering within a window, overlaps (the first received wins), holes | [`Item::Gap`], per-flow counters |
 //! | what a flow carries | this module | `--port` overrides, else the first data ([`Carrier`], [`FlowInfo::why`]) | a flow not read as Godot's is counted, never framed |
 //! | frames | [`stream`] (the core's `framing::receive`) | prefix, size limit, the value as Godot's `get_var` reads it | [`Item::Refused`] with the core's error; a stream ending mid-frame is an [`Item::Cut`] |
+//! | WebSocket | [`websocket`] | the HTTP upgrade, frame headers, masking, fragments, the message size ([`WsLimits`]); each binary message's value as Godot's `get_var` reads it | an [`Item::WebSocket`] with a [`WsError`], the direction not read further; a TCP gap: an [`Item::Gap`] that never resyncs; a refused value: [`Item::Refused`] |
 //!
 //! # Costs
 //!
@@ -64,7 +65,9 @@
 //! What a flow carries is given by [`Config::ports`] (either port of the flow), else decided
 //! once, on the flow's first data:
 //!
-//! * TCP: the first 4 bytes are a length prefix between 1 and the prefix's `max_frame_size`,
+//! * TCP: the client's first data starts `GET ` and has an `Upgrade: websocket` header:
+//!   WebSocket ([`Carrier::WebSocket`], read by [`websocket`]).
+//! * TCP, else: the first 4 bytes are a length prefix between 1 and the prefix's `max_frame_size`,
 //!   and (when 8 bytes were captured) the next 4 bytes' low byte is a type id of the
 //!   configured Godot version: `put_var` frames ([`Carrier::PutVar`]). Else the flow is
 //!   [`Carrier::Other`].
@@ -75,12 +78,11 @@
 //!
 //! # Later
 //!
-//! Passive ENet (Godot's `ENetMultiplayerPeer` over UDP), WebSocket over TCP and the
-//! high-level multiplayer decoding of what either carries are not read yet. Their places:
-//! a [`Carrier`] variant each (the enum is `non_exhaustive`), decided by the same port
-//! override or detection; a TCP carrier gets the reassembled [`tcp::Event`]s of each direction
-//! (as [`stream::Framer`] does), a UDP carrier each datagram; the messages they yield would go
-//! to `gdvariant_multiplayer::track::Tracker::message` with the flow's [`Direction`].
+//! Passive ENet (Godot's `ENetMultiplayerPeer` over UDP) is not read yet. Its place: a
+//! [`Carrier`] variant (the enum is `non_exhaustive`), decided by the same port override or
+//! detection, getting each datagram; its messages would go to
+//! `gdvariant_multiplayer::track::Tracker::message` with the flow's [`Direction`], as
+//! WebSocket's binary messages do ([`Config::websocket_raw`], [`write_capture`]).
 
 #![forbid(unsafe_code)]
 #![cfg_attr(
