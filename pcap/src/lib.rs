@@ -88,6 +88,7 @@
     allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)
 )]
 
+pub mod enet;
 pub mod file;
 mod flows;
 pub mod net;
