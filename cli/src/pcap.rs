@@ -5,6 +5,8 @@
 //! (gaps, retransmissions, evicted flows, packets of other kinds) is counted on standard error
 //! at the end.
 
+mod enet;
+
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
@@ -47,9 +49,15 @@ pub struct PcapArgs {
     #[arg(long)]
     stats: bool,
     /// What a port carries, whatever detection says: `PORT=tcp` (`put_var` frames), `PORT=udp`
-    /// (one value per datagram) or `PORT=ignore`. Repeatable.
-    #[arg(long, value_name = "PORT=tcp|udp|ignore", value_parser = parse_port)]
+    /// (one value per datagram), `PORT=enet` (ENet) or `PORT=ignore`. Repeatable.
+    #[arg(long, value_name = "PORT=tcp|udp|enet|ignore", value_parser = parse_port)]
     port: Vec<(u16, Carrier)>,
+    /// Print ENet flows' messages as Godot's high-level multiplayer packets (as `gdvariant
+    /// multiplayer` prints them: from, to, the call and its arguments), each with its channel
+    /// and transfer mode; without it each ENet message is one value (Godot 3: after its 8-byte
+    /// header).
+    #[arg(long)]
+    multiplayer: bool,
     /// Values may hold full objects (`allow_objects`).
     #[arg(long)]
     allow_objects: bool,
@@ -66,14 +74,16 @@ pub struct PcapArgs {
 }
 
 fn parse_port(text: &str) -> Result<(u16, Carrier), String> {
-    let (port, kind) =
-        text.split_once('=').ok_or_else(|| format!("`{text}`: expected PORT=tcp|udp|ignore"))?;
+    let (port, kind) = text
+        .split_once('=')
+        .ok_or_else(|| format!("`{text}`: expected PORT=tcp|udp|enet|ignore"))?;
     let port: u16 = port.parse().map_err(|_| format!("`{port}` is not a port number"))?;
     let carrier = match kind {
         "tcp" => Carrier::PutVar,
         "udp" => Carrier::Datagrams,
+        "enet" => Carrier::Enet,
         "ignore" => Carrier::Other,
-        _ => return Err(format!("`{kind}`: expected tcp, udp or ignore")),
+        _ => return Err(format!("`{kind}`: expected tcp, udp, enet or ignore")),
     };
     Ok((port, carrier))
 }
@@ -99,6 +109,7 @@ pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
     let mut out = Out::stdout();
     let list = !args.flows && !args.stats;
     let json = args.format != Format::Text;
+    let mut enet = enet::Printer::new(version, args.format, args.allow_objects, args.multiplayer);
     for item in reader.by_ref() {
         match item {
             Item::Value(value) => {
@@ -127,6 +138,11 @@ pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
                         )
                     };
                     out.line(&line)?;
+                }
+            }
+            Item::Enet(message) => {
+                if list {
+                    out.line(&enet.line(&message))?;
                 }
             }
             Item::Gap(gap) => failure::error_line(format!(

@@ -271,7 +271,8 @@ struct Seen {
 }
 
 impl Seen {
-    const WORDS: usize = RELIABLE_WINDOW as usize / 64;
+    const BITS: usize = RELIABLE_WINDOW as usize;
+    const WORDS: usize = Self::BITS / 64;
 
     fn new(first: u16) -> Self {
         let mut seen = Seen { high: first, bits: vec![0; Self::WORDS] };
@@ -291,13 +292,6 @@ impl Seen {
         }
     }
 
-    fn clear(&mut self, n: u16) {
-        let (word, bit) = Self::slot(n);
-        if let Some(w) = self.bits.get_mut(word) {
-            *w &= !bit;
-        }
-    }
-
     fn get(&self, n: u16) -> bool {
         let (word, bit) = Self::slot(n);
         self.bits.get(word).is_some_and(|w| w & bit != 0)
@@ -310,29 +304,20 @@ impl Seen {
             return false;
         }
         if ahead < 0x8000 {
-            // Newer: forget the numbers that fall out of the window, a word at a time where
-            // a whole word goes (at most the window's words and 126 single bits).
-            if ahead >= RELIABLE_WINDOW {
-                self.bits.iter_mut().for_each(|w| *w = 0);
-                crate::work(Self::WORDS);
-            } else {
-                let mut at = self.high.wrapping_add(1);
-                let mut left = ahead;
-                while left > 0 {
-                    let index = usize::from(at % RELIABLE_WINDOW);
-                    if index % 64 == 0 && left >= 64 {
-                        if let Some(w) = self.bits.get_mut(index / 64) {
-                            *w = 0;
-                        }
-                        at = at.wrapping_add(64);
-                        left = left.saturating_sub(64);
-                    } else {
-                        self.clear(at);
-                        at = at.wrapping_add(1);
-                        left = left.saturating_sub(1);
-                    }
-                    crate::work(1);
+            // Newer: forget the numbers that fall out of the window, a word at a time (at
+            // most the window's words and two partial ones).
+            let mut index = usize::from(self.high.wrapping_add(1) % RELIABLE_WINDOW);
+            let mut left = usize::from(ahead.min(RELIABLE_WINDOW));
+            while left > 0 {
+                let bit = index % 64;
+                let n = left.min(64usize.saturating_sub(bit));
+                let mask = if n >= 64 { u64::MAX } else { ((1u64 << n).wrapping_sub(1)) << bit };
+                if let Some(w) = self.bits.get_mut(index / 64) {
+                    *w &= !mask;
                 }
+                index = index.saturating_add(n) % Self::BITS;
+                left = left.saturating_sub(n);
+                crate::work(1);
             }
             self.high = n;
             self.set(n);

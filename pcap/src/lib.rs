@@ -116,6 +116,8 @@ pub enum Item<'a> {
     Gap(Gap),
     /// A TCP direction ended inside a frame.
     Cut(Cut),
+    /// A message an ENet flow delivered (see [`enet`]).
+    Enet(EnetMessage<'a>),
     /// A flow was evicted to keep within [`Config::max_flows`] or [`Config::max_held_bytes`]:
     /// what it still held was reported (gaps, cut frames) and nothing more of it is read; a
     /// later packet of the same 5-tuple starts a new flow.
@@ -154,6 +156,31 @@ impl Value<'_> {
     }
 }
 
+/// A message of an ENet flow, whole (its fragments put together, a reliable one once however
+/// often it was sent).
+#[derive(Clone, Debug)]
+pub struct EnetMessage<'a> {
+    /// Its flow.
+    pub flow: FlowId,
+    /// Which way it went (the client is the side that sent the CONNECT).
+    pub direction: Direction,
+    /// When the datagram that completed it was captured.
+    pub time: Timestamp,
+    /// Its number among its direction's messages, from 0.
+    pub offset: u64,
+    /// Its ENet channel.
+    pub channel: u8,
+    /// How it was sent.
+    pub transfer: enet::Transfer,
+    /// The fragments it came in (1: not fragmented).
+    pub fragments: u32,
+    /// The connect data of the flow's CONNECT, when captured: Godot's client peer id.
+    pub client_id: Option<u32>,
+    /// The message's bytes, as the peer's ENet delivers them (Godot 3: its 8-byte header
+    /// first). Borrowed from the capture when one datagram held them.
+    pub bytes: Cow<'a, [u8]>,
+}
+
 /// Why Godot refuses a frame or datagram.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Refusal {
@@ -161,6 +188,8 @@ pub enum Refusal {
     Frame(gdvariant::framing::FrameError),
     /// A UDP datagram's value.
     Datagram(gdvariant::Error),
+    /// ENet traffic: a datagram, a fragment or a message not read (see [`enet`]).
+    Enet(enet::EnetError),
 }
 
 impl fmt::Display for Refusal {
@@ -168,6 +197,7 @@ impl fmt::Display for Refusal {
         match self {
             Refusal::Frame(error) => error.fmt(f),
             Refusal::Datagram(error) => error.fmt(f),
+            Refusal::Enet(error) => error.fmt(f),
         }
     }
 }

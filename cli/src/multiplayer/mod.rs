@@ -6,7 +6,7 @@
 //! warnings, `stats.rs` counts.
 
 pub mod describe;
-mod exact_json;
+pub(crate) mod exact_json;
 pub mod project;
 pub mod stats;
 pub mod values;
