@@ -295,6 +295,14 @@ fn summary(name: &str, totals: &Totals, flows: &[FlowInfo]) {
     for (why, count) in &totals.skipped {
         failure::error_line(format!("{name}:   {count} packets: {}", why.name()));
     }
+    let enet = sum(&|f| f.enet.iter().map(|h| h.commands).sum());
+    if enet > 0 {
+        failure::error_line(format!(
+            "{name}: ENet: {enet} commands, {} reliable ones seen again (counted once), {} fragments",
+            sum(&|f| f.enet.iter().map(|h| h.duplicates).sum()),
+            sum(&|f| f.enet.iter().map(|h| h.fragments).sum())
+        ));
+    }
     if totals.flows_not_kept > 0 {
         failure::error_line(format!(
             "{name}: {} finished flows not listed (too many to keep)",

@@ -159,3 +159,47 @@ fn every_logged_call_is_on_the_wire_byte_exact() {
     }
     assert!(transfers.len() >= 2, "{transfers:?}");
 }
+
+/// A message: (flow, direction, channel, transfer, bytes).
+type Seen = (u64, &'static str, u8, Transfer, Vec<u8>);
+
+/// The messages of a capture, and the reliable commands seen again.
+fn messages(capture: &[u8]) -> (Vec<Seen>, u64) {
+    let mut reader = Reader::new(capture, Config::new(gdvariant::Options::godot3())).unwrap();
+    let mut out = Vec::new();
+    for item in reader.by_ref() {
+        if let Item::Enet(m) = item {
+            out.push((m.flow.0, m.direction.name(), m.channel, m.transfer, m.bytes.to_vec()));
+        }
+    }
+    let duplicates = reader.flows().iter().flat_map(|f| f.enet).map(|h| h.duplicates).sum();
+    (out, duplicates)
+}
+
+#[test]
+fn every_datagram_sent_twice_gives_the_same_messages() {
+    // The real capture with each packet record written twice (a retransmission of every
+    // datagram): the reliable messages are the same, counted once; unreliable ones, which ENet
+    // never resends, come twice.
+    let capture = std::fs::read(format!("{DIR}godot3_enet_multiplayer.pcap")).unwrap();
+    assert_eq!(&capture[..4], &0xa1b2_c3d4u32.to_le_bytes());
+    let mut doubled = capture[..24].to_vec();
+    let mut at = 24;
+    while at + 16 <= capture.len() {
+        let len = u32::from_le_bytes(capture[at + 8..at + 12].try_into().unwrap()) as usize;
+        let record = &capture[at..at + 16 + len];
+        doubled.extend_from_slice(record);
+        doubled.extend_from_slice(record);
+        at += 16 + len;
+    }
+    let (once, none) = messages(&capture);
+    let (twice, duplicates) = messages(&doubled);
+    assert_eq!(none, 0);
+    let reliable = |all: &[Seen]| {
+        all.iter().filter(|m| m.3 == Transfer::Reliable).cloned().collect::<Vec<_>>()
+    };
+    assert_eq!(reliable(&twice), reliable(&once));
+    let unreliable = once.len() - reliable(&once).len();
+    assert_eq!(twice.len(), once.len() + unreliable);
+    assert!(duplicates >= reliable(&once).len() as u64, "{duplicates}");
+}
