@@ -37,6 +37,7 @@
 //! | TCP order | [`tcp`] | sequence numbers: retransmissions counted once, reordering within a window, overlaps (the first received wins), holes | [`Item::Gap`], per-flow counters |
 //! | what a flow carries | this module | `--port` overrides, else the first data ([`Carrier`], [`FlowInfo::why`]) | a flow not read as Godot's is counted, never framed |
 //! | frames | [`stream`] (the core's `framing::receive`) | prefix, size limit, the value as Godot's `get_var` reads it | [`Item::Refused`] with the core's error; a stream ending mid-frame is an [`Item::Cut`] |
+//! | ENet | [`enet`] | the header, every command's size and fields, reliable sequence numbers per channel (sent again: counted once), fragments within [`enet::EnetLimits`] | [`Item::Refused`] with [`Refusal::Enet`] |
 //!
 //! # Costs
 //!
@@ -45,7 +46,7 @@
 //! | [`Reader::new`] | O(1) (the file header) |
 //! | each packet | O(its bytes) to read headers and frames (values by the core's `validate`: linear); O(log flows) to find its flow; a TCP segment O(log pieces + the waiting pieces it overlaps, at most [`TcpLimits::max_pending_segments`]); a frame spanning packets is copied once into its flow's buffer; an IPv4 fragment is copied, its datagram put together in O(datagram) |
 //! | the end of the capture | O(flows + bytes still waiting) |
-//! | memory | per flow: the waiting TCP pieces (borrowed: the capture holds their bytes, at most [`TcpLimits::max_pending_bytes`] counted), a partial frame (at most the prefix's `max_frame_size`); in all at most [`Config::max_held_bytes`] (the oldest flows are evicted past it), [`Config::max_flows`] flows, the fragment limits ([`FragmentLimits`]), and [`Config::max_flow_records`] finished flows' records |
+//! | memory | per flow: the waiting TCP pieces (borrowed: the capture holds their bytes, at most [`TcpLimits::max_pending_bytes`] counted), a partial frame (at most the prefix's `max_frame_size`); in all at most [`Config::max_held_bytes`] (the oldest flows are evicted past it), [`Config::max_flows`] flows, the fragment limits ([`FragmentLimits`]), and [`Config::max_flow_records`] finished flows' records; per ENet direction its reliable windows (528 bytes a channel used) and waiting fragments ([`enet::EnetLimits`]) |
 //!
 //! No input panics; work is linear in the capture (a test counts it with the core's counter,
 //! feature `work-counter`, on generated worst cases at two sizes).
@@ -68,19 +69,19 @@
 //!   and (when 8 bytes were captured) the next 4 bytes' low byte is a type id of the
 //!   configured Godot version: `put_var` frames ([`Carrier::PutVar`]). Else the flow is
 //!   [`Carrier::Other`].
-//! * UDP: the first datagram is a value Godot accepts ([`Carrier::Datagrams`]); else
+//! * UDP: the first datagram is an ENet CONNECT ([`Carrier::Enet`]; the side it was sent to
+//!   is the server), else a value Godot accepts ([`Carrier::Datagrams`]); else
 //!   [`Carrier::Other`].
 //!
 //! [`FlowInfo::why`] says which rule decided and on what bytes.
 //!
 //! # Later
 //!
-//! Passive ENet (Godot's `ENetMultiplayerPeer` over UDP), WebSocket over TCP and the
-//! high-level multiplayer decoding of what either carries are not read yet. Their places:
-//! a [`Carrier`] variant each (the enum is `non_exhaustive`), decided by the same port
-//! override or detection; a TCP carrier gets the reassembled [`tcp::Event`]s of each direction
-//! (as [`stream::Framer`] does), a UDP carrier each datagram; the messages they yield would go
-//! to `gdvariant_multiplayer::track::Tracker::message` with the flow's [`Direction`].
+//! WebSocket over TCP is not read yet. Its place: a [`Carrier`] variant (the enum is
+//! `non_exhaustive`), decided by the same port override or detection; a TCP carrier gets the
+//! reassembled [`tcp::Event`]s of each direction (as [`stream::Framer`] does); the messages it
+//! yields would go to `gdvariant_multiplayer::track::Tracker::message` with the flow's
+//! [`Direction`], as ENet's messages ([`Item::Enet`]) do in `gdvariant pcap --multiplayer`.
 
 #![forbid(unsafe_code)]
 #![cfg_attr(
