@@ -216,7 +216,8 @@ pub struct Refused<'a> {
     pub offset: u64,
     /// The bytes received of it: a frame's prefix and as much of its payload as was read
     /// (all of it for a refused value; none for a length over the limit, which is passed over
-    /// as it arrives), or the whole datagram.
+    /// as it arrives), or the whole datagram (ENet refusals: none; [`Refusal::Enet`] says
+    /// what and where).
     pub bytes: Cow<'a, [u8]>,
     /// Godot's reason.
     pub refusal: Refusal,
