@@ -6,6 +6,7 @@
 //! at the end. WebSocket flows: `websocket.rs`; `--to-capture` writes the multiplayer capture
 //! format (`gdvariant_pcap::write_capture`).
 
+mod enet;
 mod websocket;
 
 use std::path::PathBuf;
@@ -51,9 +52,9 @@ pub struct PcapArgs {
     #[arg(long)]
     stats: bool,
     /// What a port carries, whatever detection says: `PORT=tcp` (`put_var` frames), `PORT=udp`
-    /// (one value per datagram), `PORT=websocket` (WebSocket over TCP) or `PORT=ignore`.
-    /// Repeatable.
-    #[arg(long, value_name = "PORT=tcp|udp|websocket|ignore", value_parser = parse_port)]
+    /// (one value per datagram), `PORT=websocket` (WebSocket over TCP), `PORT=enet` (ENet) or
+    /// `PORT=ignore`. Repeatable.
+    #[arg(long, value_name = "PORT=tcp|udp|websocket|enet|ignore", value_parser = parse_port)]
     port: Vec<(u16, Carrier)>,
     /// Values may hold full objects (`allow_objects`).
     #[arg(long)]
@@ -68,9 +69,11 @@ pub struct PcapArgs {
     /// Largest frame accepted, in bytes (the value; the 4-byte prefix is not counted).
     #[arg(long, value_name = "BYTES", default_value_t = gdvariant::framing::DEFAULT_MAX_FRAME_SIZE)]
     max_frame_len: u32,
-    /// WebSocket binary messages are Godot multiplayer packets (Godot 3's 9-byte header, or
-    /// Godot 4's with the client's id first), decoded and printed as `gdvariant multiplayer`
-    /// prints them, instead of one value each.
+    /// ENet messages and WebSocket binary messages are Godot's high-level multiplayer packets
+    /// (Godot 3's 8-byte ENet or 9-byte WebSocket header; Godot 4's packets, over WebSocket with
+    /// the client's id first), printed as `gdvariant multiplayer` prints them (from, to, the
+    /// call and its arguments; ENet messages with their channel and transfer mode), instead of
+    /// one value each.
     #[arg(long)]
     multiplayer: bool,
     /// Write the WebSocket flows' multiplayer messages to OUT in the multiplayer capture format
@@ -82,14 +85,15 @@ pub struct PcapArgs {
 fn parse_port(text: &str) -> Result<(u16, Carrier), String> {
     let (port, kind) = text
         .split_once('=')
-        .ok_or_else(|| format!("`{text}`: expected PORT=tcp|udp|websocket|ignore"))?;
+        .ok_or_else(|| format!("`{text}`: expected PORT=tcp|udp|websocket|enet|ignore"))?;
     let port: u16 = port.parse().map_err(|_| format!("`{port}` is not a port number"))?;
     let carrier = match kind {
         "tcp" => Carrier::PutVar,
         "udp" => Carrier::Datagrams,
         "websocket" => Carrier::WebSocket,
+        "enet" => Carrier::Enet,
         "ignore" => Carrier::Other,
-        _ => return Err(format!("`{kind}`: expected tcp, udp, websocket or ignore")),
+        _ => return Err(format!("`{kind}`: expected tcp, udp, websocket, enet or ignore")),
     };
     Ok((port, carrier))
 }
@@ -124,6 +128,7 @@ pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
     let mut out = Out::stdout();
     let list = !args.flows && !args.stats;
     let json = args.format != Format::Text;
+    let mut enet = enet::Printer::new(version, args.format, args.allow_objects, args.multiplayer);
     for item in reader.by_ref() {
         match item {
             Item::Value(value) => {
@@ -152,6 +157,11 @@ pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
                         )
                     };
                     out.line(&line)?;
+                }
+            }
+            Item::Enet(message) => {
+                if list {
+                    out.line(&enet.line(&message))?;
                 }
             }
             Item::Gap(gap) => failure::error_line(format!(
@@ -332,6 +342,14 @@ fn summary(name: &str, totals: &Totals, flows: &[FlowInfo]) {
     ));
     for (why, count) in &totals.skipped {
         failure::error_line(format!("{name}:   {count} packets: {}", why.name()));
+    }
+    let enet = sum(&|f| f.enet.iter().map(|h| h.commands).sum());
+    if enet > 0 {
+        failure::error_line(format!(
+            "{name}: ENet: {enet} commands, {} reliable ones seen again (counted once), {} fragments",
+            sum(&|f| f.enet.iter().map(|h| h.duplicates).sum()),
+            sum(&|f| f.enet.iter().map(|h| h.fragments).sum())
+        ));
     }
     if totals.flows_not_kept > 0 {
         failure::error_line(format!(

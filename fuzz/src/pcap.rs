@@ -1,15 +1,17 @@
 //! `pcap`: the capture reader (`gdvariant-pcap`) on hostile captures: no panic, bounded work
 //! per input byte, and every value it hands out is one Godot accepts, every refused frame one
-//! it refuses.
+//! it refuses, every ENet message within the limit.
 //!
 //! The first byte is the settings: bit 0 Godot 3, bit 1 the rest is a whole capture file (pcap
 //! or pcapng, as found), else the rest is packets written into a pcap file here: each a
 //! length byte and that many bytes, of the link type in bits 2-4 (Ethernet, raw IP, Linux SLL,
 //! SLL2, null). Bits 5-6 pick the limits (the default ones, or tiny ones: 4 flows, an 8-piece
-//! 256-byte window, 4 fragmented datagrams), so that eviction and the window's edges are
+//! 256-byte window, 4 fragmented datagrams, ENet messages of 512 bytes, 1 KiB and 4 of them
+//! waiting), so that eviction and the window's edges are
 //! reached with small inputs.
 
 use gdvariant::Options;
+use gdvariant_pcap::enet::EnetLimits;
 use gdvariant_pcap::{Config, FragmentLimits, Item, Reader, TcpLimits};
 
 /// Units of work allowed per input byte.
@@ -64,7 +66,9 @@ pub fn check(data: &[u8]) {
         config.tcp = TcpLimits { max_pending_bytes: 256, max_pending_segments: 8 };
         config.fragments = FragmentLimits { max_datagrams: 4, max_bytes: 512, max_fragments: 4 };
         config.max_flow_records = 16;
+        config.enet = EnetLimits { max_message: 512, max_waiting: 1024, max_reassemblies: 4 };
     }
+    let max_message = config.enet.max_message as usize;
     let (_, units) = gdvariant::work::measure(|| {
         let Ok(mut reader) = Reader::new(&file, config) else { return };
         for item in reader.by_ref() {
@@ -76,6 +80,10 @@ pub fn check(data: &[u8]) {
                     assert!(!refused.refusal.to_string().is_empty());
                 }
                 Item::Gap(gap) => assert!(gap.missing > 0 || gap.skipped > 0, "{gap:?}"),
+                Item::Enet(message) => {
+                    assert!(message.bytes.len() <= max_message, "{}", message.bytes.len());
+                    assert!(message.fragments >= 1);
+                }
                 Item::Cut(_) | Item::Evicted { .. } | Item::WebSocket(_) => {}
             }
         }

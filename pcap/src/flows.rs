@@ -10,12 +10,13 @@ use gdvariant::framing::LengthPrefix;
 use gdvariant::{Options, VariantType};
 use gdvariant_multiplayer::Direction;
 
+use crate::enet::{self, Connect, EnetLimits, EnetStats, Half as EnetHalf};
 use crate::file::{self, FileError, Packets, RawPacket, Timestamp};
 use crate::net::{self, FragmentLimits, Fragments, Protocol, Skip, Transport};
 use crate::stream::{Context, Framer};
 use crate::tcp::{Event, Half, HalfStats, TcpLimits};
 use crate::websocket::{self, WsHalf, WsLimits};
-use crate::{Item, Refusal, Refused, Value};
+use crate::{EnetMessage, Item, Refusal, Refused, Value};
 
 /// A flow's number: 0 for the first flow seen, then in order of first packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -41,16 +42,20 @@ pub enum Carrier {
     /// (`WebSocketPeer.put_var`) or, with [`Config::websocket_raw`], one
     /// [`WsEvent::Binary`](crate::WsEvent::Binary).
     WebSocket,
+    /// UDP: ENet (Godot's `NetworkedMultiplayerENet` / `ENetMultiplayerPeer`), messages
+    /// handed out as [`Item::Enet`].
+    Enet,
 }
 
 impl Carrier {
-    /// `put_var`, `datagrams` or `other`.
+    /// `put_var`, `datagrams`, `other` or `enet`.
     pub const fn name(self) -> &'static str {
         match self {
             Carrier::PutVar => "put_var",
             Carrier::Datagrams => "datagrams",
             Carrier::Other => "other",
             Carrier::WebSocket => "websocket",
+            Carrier::Enet => "enet",
         }
     }
 }
@@ -84,6 +89,8 @@ pub struct Config {
     /// WebSocket binary messages are handed out as they are ([`WsEvent::Binary`](crate::WsEvent::Binary),
     /// for the multiplayer layer) instead of as values (default false).
     pub websocket_raw: bool,
+    /// ENet fragment reassembly, per direction.
+    pub enet: EnetLimits,
 }
 
 impl Config {
@@ -100,6 +107,7 @@ impl Config {
             fragments: FragmentLimits::default(),
             websocket: WsLimits::default(),
             websocket_raw: false,
+            enet: EnetLimits::default(),
         }
     }
 
@@ -133,7 +141,7 @@ pub struct FlowInfo {
     pub last: Timestamp,
     /// Packets, both directions.
     pub packets: u64,
-    /// Values, per direction ([`Direction::index`]).
+    /// Values (an ENet flow: messages), per direction ([`Direction::index`]).
     pub values: [u64; 2],
     /// Frames or datagrams refused, per direction.
     pub refused: [u64; 2],
@@ -150,6 +158,10 @@ pub struct FlowInfo {
     pub tcp: [HalfStats; 2],
     /// Whether it was evicted.
     pub evicted: bool,
+    /// ENet counters per direction (an ENet flow).
+    pub enet: [EnetStats; 2],
+    /// The client's CONNECT (an ENet flow whose CONNECT was captured).
+    pub connect: Option<Connect>,
 }
 
 /// Counts over the whole capture: nothing is dropped without being counted here.
@@ -182,6 +194,8 @@ struct Flow<'a> {
     framers: Option<[Framer; 2]>,
     /// Per direction: WebSocket (a TCP flow carrying it).
     ws: Option<Box<[WsHalf; 2]>>,
+    /// Per direction: ENet (a flow carrying ENet).
+    enet: Option<Box<[EnetHalf; 2]>>,
     /// A SYN was seen (else each direction starts mid-stream).
     handshake: bool,
     held: usize,
@@ -291,7 +305,10 @@ impl<'a> Reader<'a> {
             flow.framers
                 .as_ref()
                 .map_or(0, |f| f.iter().map(Framer::held).sum::<usize>())
-                .saturating_add(flow.ws.as_ref().map_or(0, |w| w.iter().map(WsHalf::held).sum())),
+                .saturating_add(flow.ws.as_ref().map_or(0, |w| w.iter().map(WsHalf::held).sum()))
+                .saturating_add(
+                    flow.enet.as_ref().map_or(0, |e| e.iter().map(EnetHalf::held).sum()),
+                ),
         );
         self.held = self.held.saturating_sub(before).saturating_add(flow.held);
         while self.held > self.config.max_held_bytes {
@@ -327,12 +344,15 @@ impl<'a> Reader<'a> {
             datagrams: [0; 2],
             tcp: [HalfStats::default(); 2],
             evicted: false,
+            enet: [EnetStats::default(); 2],
+            connect: None,
         };
         let flow = Flow {
             info,
             halves: [Half::default(), Half::default()],
             framers: None,
             ws: None,
+            enet: None,
             handshake: transport.tcp.syn,
             held: 0,
         };
@@ -356,6 +376,19 @@ impl<'a> Reader<'a> {
         }
         let events = std::mem::take(&mut self.events);
         route(&mut flow, &self.config, time, events, &mut self.queue);
+        if let Some(halves) = flow.enet.as_mut() {
+            for (direction, half) in
+                [Direction::ToServer, Direction::ToClient].into_iter().zip(halves.iter_mut())
+            {
+                let mut out = Vec::new();
+                half.finish(&mut out);
+                for o in out {
+                    push_enet(&mut flow.info, direction, time, o, &mut self.queue);
+                }
+            }
+            let [to_server, to_client] = &**halves;
+            flow.info.enet = [to_server.stats, to_client.stats];
+        }
         for (direction, half) in [Direction::ToServer, Direction::ToClient].iter().zip(&flow.halves)
         {
             if let Some(slot) = flow.info.tcp.get_mut(direction.index()) {
@@ -449,11 +482,41 @@ fn add(counter: &mut [u64; 2], direction: Direction, n: u64) {
 fn udp<'a>(
     flow: &mut Flow<'a>,
     config: &Config,
-    direction: Direction,
+    mut direction: Direction,
     time: Timestamp,
     payload: Cow<'a, [u8]>,
     queue: &mut VecDeque<Item<'a>>,
 ) {
+    if flow.info.carrier.is_none() {
+        let connect = enet::is_connect(&payload);
+        let given = given(&flow.info, &config.ports);
+        let why = match (given, connect) {
+            (Some((port, Carrier::Enet)), _) => Some(format!("port {port} given as ENet")),
+            (None, Some(c)) => Some(format!(
+                "the first datagram is an ENet CONNECT (connect id {:#x}, data {}, {} channels)",
+                c.connect_id, c.data, c.channels
+            )),
+            _ => None,
+        };
+        if let Some(why) = why {
+            flow.info.carrier = Some(Carrier::Enet);
+            flow.info.why = why;
+            flow.enet = Some(Box::default());
+            // The side the CONNECT was sent to is the server.
+            if connect.is_some() {
+                if direction == Direction::ToClient {
+                    std::mem::swap(&mut flow.info.client, &mut flow.info.server);
+                    direction = Direction::ToServer;
+                }
+                flow.info.server_why = "the CONNECT was sent to it".into();
+            }
+        }
+    }
+    if flow.info.carrier == Some(Carrier::Enet) {
+        add(&mut flow.info.datagrams, direction, 1);
+        enet_datagram(flow, config, direction, time, &payload, queue);
+        return;
+    }
     let number = flow.info.datagrams.get(direction.index()).copied().unwrap_or(0);
     add(&mut flow.info.datagrams, direction, 1);
     let verdict = gdvariant::validate(&payload, config.options);
@@ -502,6 +565,72 @@ fn udp<'a>(
                 refusal: Refusal::Datagram(error),
             }));
         }
+    }
+}
+
+#[allow(clippy::ptr_arg)] // the Cow says whether messages may borrow the capture
+fn enet_datagram<'a>(
+    flow: &mut Flow<'a>,
+    config: &Config,
+    direction: Direction,
+    time: Timestamp,
+    payload: &Cow<'a, [u8]>,
+    queue: &mut VecDeque<Item<'a>>,
+) {
+    let Some(halves) = flow.enet.as_mut() else { return };
+    let Some(half) = halves.get_mut(direction.index()) else { return };
+    let mut out = Vec::new();
+    half.datagram(payload, config.enet, &mut out);
+    if let Some(slot) = flow.info.enet.get_mut(direction.index()) {
+        *slot = half.stats;
+    }
+    for o in out {
+        if let enet::Out::Connect(connect) = o {
+            if direction == Direction::ToServer {
+                flow.info.connect = Some(connect);
+            }
+            continue;
+        }
+        push_enet(&mut flow.info, direction, time, o, queue);
+    }
+}
+
+/// Hands out what an ENet direction gave: a message or a refusal.
+fn push_enet<'a>(
+    info: &mut FlowInfo,
+    direction: Direction,
+    time: Timestamp,
+    out: enet::Out<'a>,
+    queue: &mut VecDeque<Item<'a>>,
+) {
+    let offset = info.values.get(direction.index()).copied().unwrap_or(0);
+    match out {
+        enet::Out::Message { channel, transfer, bytes, fragments } => {
+            add(&mut info.values, direction, 1);
+            queue.push_back(Item::Enet(EnetMessage {
+                flow: info.id,
+                direction,
+                time,
+                offset,
+                channel,
+                transfer,
+                fragments,
+                client_id: info.connect.map(|c| c.data),
+                bytes,
+            }));
+        }
+        enet::Out::Refused(error) => {
+            add(&mut info.refused, direction, 1);
+            queue.push_back(Item::Refused(Refused {
+                flow: info.id,
+                direction,
+                time,
+                offset,
+                bytes: Cow::Borrowed(&[]),
+                refusal: Refusal::Enet(error),
+            }));
+        }
+        enet::Out::Connect(_) => {}
     }
 }
 
@@ -678,7 +807,7 @@ fn tally(info: &mut FlowInfo, direction: Direction, queue: &VecDeque<Item<'_>>, 
                 crate::WsEvent::Error(_) => add(&mut info.refused, direction, 1),
                 _ => {}
             },
-            Item::Evicted { .. } => {}
+            Item::Evicted { .. } | Item::Enet(_) => {}
         }
     }
 }

@@ -3,7 +3,7 @@
 //! segments in reverse order, overlapping pieces covered again and again, one-byte segments,
 //! candidate frames after gaps, IPv4 fragments that never complete or overlap, WebSocket
 //! messages in many tiny fragments with pings between them, WebSocket frames claiming huge
-//! lengths).
+//! lengths; ENet: lying fragments, a million fragment claims, duplicate floods).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -225,5 +225,88 @@ fn websocket_huge_claimed_lengths() {
             })
             .collect();
         pcap(1, &packets)
+    });
+}
+
+/// ENet commands for the ENet cases: a datagram (peer id 0, no sent time) of `commands`.
+fn enet(commands: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = vec![0, 0];
+    commands.iter().for_each(|c| out.extend_from_slice(c));
+    out
+}
+
+/// ENet's CONNECT (connect data 7).
+fn enet_connect() -> Vec<u8> {
+    let mut out = vec![0x82, 0xFF, 0, 1, 0x0F, 0xFF, 0, 0];
+    for n in [1400u32, 32768, 2, 0, 0, 5000, 2, 2, 99, 7] {
+        out.extend_from_slice(&n.to_be_bytes());
+    }
+    out
+}
+
+/// SEND_FRAGMENT (reliable, acknowledged) or SEND_UNRELIABLE_FRAGMENT.
+fn enet_fragment(
+    reliable: bool,
+    sequence: u16,
+    start: u16,
+    fields: [u32; 4],
+    data: &[u8],
+) -> Vec<u8> {
+    let mut out = vec![if reliable { 0x88 } else { 0x0C }, 1];
+    out.extend_from_slice(&sequence.to_be_bytes());
+    out.extend_from_slice(&start.to_be_bytes());
+    out.extend_from_slice(&(data.len() as u16).to_be_bytes());
+    fields.iter().for_each(|n| out.extend_from_slice(&n.to_be_bytes()));
+    out.extend_from_slice(data);
+    out
+}
+
+/// A capture of one ENet flow: the CONNECT, then `datagrams` to the server.
+fn enet_capture(datagrams: impl Iterator<Item = Vec<u8>>) -> Vec<u8> {
+    let mut packets = vec![udp(CLIENT, SERVER, &enet(&[enet_connect()]))];
+    packets.extend(datagrams.map(|d| udp(CLIENT, SERVER, &d)));
+    pcap(1, &packets)
+}
+
+#[test]
+fn enet_lying_fragments_never_complete() {
+    // Each start sequence number gets two fragments of 100 bytes claiming a 1 MiB message:
+    // they never tile it, the oldest are dropped past the limits.
+    assert_linear("enet lying fragments", 1_000, 16, config(), |n| {
+        enet_capture((0..n).map(|i| {
+            let start = (i / 2) as u16;
+            let number = (i % 2) as u32;
+            enet(&[enet_fragment(false, 0, start, [2, number, 1 << 20, number * 100], &[3; 100])])
+        }))
+    });
+}
+
+#[test]
+fn enet_a_million_fragment_claims() {
+    // One message claiming ENet's largest fragment count, its fragments one byte each, sent
+    // until the waiting limit drops it, again and again.
+    assert_linear("enet fragment claims", 20_000, 16, config(), |n| {
+        enet_capture((0..n).map(|i| {
+            let number = i as u32;
+            let fields = [1 << 20, number % (1 << 20), 1 << 20, number % (1 << 20)];
+            enet(&[enet_fragment(false, 0, 1, fields, &[1])])
+        }))
+    });
+}
+
+#[test]
+fn enet_duplicate_floods() {
+    // The same reliable command again and again, unreliable fragments again and again, and
+    // reliable sequence numbers jumping by half the window (each jump clears bits).
+    assert_linear("enet duplicates", 3_000, 16, config(), |n| {
+        enet_capture((0..n).map(|i| {
+            let mut reliable = vec![0x86, 2, 0, 5, 0, 4];
+            reliable.extend_from_slice(&[2, 0, 0, 0]);
+            let mut jumping = vec![0x86, 3];
+            jumping.extend_from_slice(&((i as u16).wrapping_mul(2048)).to_be_bytes());
+            jumping.extend_from_slice(&[0, 0]);
+            let fragment = enet_fragment(false, 0, 9, [2, 0, 8, 0], &[1, 2, 3, 4]);
+            enet(&[reliable, jumping, fragment])
+        }))
     });
 }

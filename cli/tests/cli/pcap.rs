@@ -114,3 +114,169 @@ fn pcap_refuses_bad_arguments_and_files_that_are_not_captures() {
     assert!(stderr(&output).contains("ends inside the record"), "{}", stderr(&output));
     assert!(stdout(&output).lines().count() > 70);
 }
+
+fn enet_capture() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../corpus/captures/godot3_enet_multiplayer.pcap")
+}
+
+fn run_enet(args: &[&str]) -> std::process::Output {
+    run(&args
+        .iter()
+        .map(std::ffi::OsString::from)
+        .chain([enet_capture().into_os_string()])
+        .collect::<Vec<_>>())
+}
+
+#[test]
+fn pcap_multiplayer_prints_enet_calls_with_channel_and_transfer() {
+    let output = run_enet(&["pcap", "--godot", "3", "--multiplayer", "--format", "json"]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let lines: Vec<Value> = stdout(&output).lines().map(parse_json).collect();
+    let mut transfers = std::collections::BTreeSet::new();
+    let mut calls = 0;
+    for line in &lines {
+        transfers.insert(line["transfer"].as_str().unwrap().to_owned());
+        assert!(line["channel"].as_u64().is_some(), "{line}");
+        if line["message"]["command"] == "call" && line["message"]["node"] == "World/Player" {
+            calls += 1;
+        }
+    }
+    assert!(calls > 150, "{calls}");
+    assert_eq!(transfers, ["reliable", "unreliable"].map(String::from).into_iter().collect());
+    // The client's rpc("r1", 0): from the client's id (its CONNECT data) to the server.
+    assert!(lines.iter().any(|l| l["direction"] == "to_server"
+        && l["to"] == 1
+        && l["message"]["method"] == "r1"
+        && l["message"]["args"][0]["hex"] == "0200000000000000"));
+
+    let text = run_enet(&["pcap", "--godot", "3", "--multiplayer"]);
+    assert!(
+        stdout(&text)
+            .lines()
+            .any(|l| l.contains("\tch1 reliable\t") && l.contains("call World/Player::r1(0)")),
+        "{}",
+        stdout(&text)
+    );
+}
+
+#[test]
+fn pcap_enet_flows_detection_and_port_override() {
+    let flows = run_enet(&["pcap", "--godot", "3", "--flows"]);
+    let listed = stdout(&flows);
+    assert_eq!(listed.lines().count(), 2, "{listed}");
+    for line in listed.lines() {
+        assert!(line.contains("\tenet\tthe first datagram is an ENet CONNECT"), "{line}");
+        assert!(line.contains("(server: the CONNECT was sent to it)"), "{line}");
+    }
+    let port = listed.lines().next().unwrap().split(" -> ").nth(1).unwrap();
+    let port = port.split(['\t', ':']).nth(1).unwrap().to_owned();
+    // Without --multiplayer: a line per message, read as one value after Godot 3's header
+    // (the scenario's multiplayer packets are no values: error lines), system messages named.
+    let plain = run_enet(&["pcap", "--godot", "3"]);
+    let detected = stdout(&plain);
+    assert_eq!(detected.lines().count(), 286, "{detected}");
+    assert!(detected.lines().any(|l| l.contains("\tch0 reliable\tsystem message 0 (peer ")));
+    assert!(detected.lines().any(|l| l.contains("\tch1 reliable\terror: ")));
+    let forced = run_enet(&["pcap", "--godot", "3", "--port", &format!("{port}=enet")]);
+    assert_eq!(stdout(&forced), detected);
+    let ignored = run_enet(&["pcap", "--godot", "3", "--port", &format!("{port}=ignore")]);
+    assert_eq!(stdout(&ignored), "");
+}
+
+/// A pcap file (raw IPv4) of UDP datagrams `(to_server, payload)` between 10.0.0.1:50000 and
+/// 10.0.0.2:9000.
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+fn udp_pcap(datagrams: &[(bool, Vec<u8>)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for n in [0xa1b2_c3d4u32, 0x0004_0002, 0, 0, 65_535, 101] {
+        out.extend_from_slice(&n.to_le_bytes());
+    }
+    for (i, (to_server, payload)) in datagrams.iter().enumerate() {
+        let (src, dst, sport, dport) = if *to_server {
+            ([10, 0, 0, 1], [10, 0, 0, 2], 50_000u16, 9_000u16)
+        } else {
+            ([10, 0, 0, 2], [10, 0, 0, 1], 9_000, 50_000)
+        };
+        let total = (28 + payload.len()) as u16;
+        let mut ip = vec![0x45, 0];
+        ip.extend_from_slice(&total.to_be_bytes());
+        ip.extend_from_slice(&[0, 0, 0x40, 0, 64, 17, 0, 0]);
+        ip.extend_from_slice(&src);
+        ip.extend_from_slice(&dst);
+        let sum = ip.chunks(2).map(|c| u32::from(u16::from_be_bytes([c[0], c[1]]))).sum::<u32>();
+        let sum = !(((sum & 0xFFFF) + (sum >> 16)) as u16);
+        ip[10..12].copy_from_slice(&sum.to_be_bytes());
+        ip.extend_from_slice(&sport.to_be_bytes());
+        ip.extend_from_slice(&dport.to_be_bytes());
+        ip.extend_from_slice(&((8 + payload.len()) as u16).to_be_bytes());
+        ip.extend_from_slice(&[0, 0]);
+        ip.extend_from_slice(payload);
+        for n in [1_700_000_000u32, i as u32, ip.len() as u32, ip.len() as u32] {
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        out.extend_from_slice(&ip);
+    }
+    out
+}
+
+#[test]
+#[allow(clippy::indexing_slicing)]
+fn pcap_godot4_enet_fragments_retransmissions_and_modes() {
+    let mut connect = vec![0x0F, 0xFF, 0x82, 0xFF, 0, 1, 0x0F, 0xFF, 0, 0];
+    for n in [1400u32, 32768, 3, 0, 0, 5000, 2, 2, 0x1234, 7] {
+        connect.extend_from_slice(&n.to_be_bytes());
+    }
+    // SEND_RELIABLE on channel 1: a Godot 4 RAW packet (command 3) "hi".
+    let reliable = vec![0, 0, 0x86, 1, 0, 1, 0, 3, 3, b'h', b'i'];
+    // SEND_FRAGMENT: RAW "abcd" in two fragments, the second first.
+    let fragment = |sequence: u8, number: u32, offset: u32, data: &[u8]| {
+        let mut out = vec![0, 0, 0x88, 1, 0, sequence, 0, 2, 0, data.len() as u8];
+        for n in [2u32, number, 5, offset] {
+            out.extend_from_slice(&n.to_be_bytes());
+        }
+        out.extend_from_slice(data);
+        out
+    };
+    // SEND_UNRELIABLE on channel 2 (plain unreliable: unreliable_ordered).
+    let unreliable = vec![0, 0, 0x07, 2, 0, 0, 0, 1, 0, 2, 3, b'u'];
+    let capture = udp_pcap(&[
+        (true, connect),
+        (true, reliable.clone()),
+        (true, reliable),
+        (true, fragment(3, 1, 3, b"cd")),
+        (true, fragment(2, 0, 0, &[3, b'a', b'b'])),
+        (true, fragment(3, 1, 3, b"cd")),
+        (true, unreliable),
+    ]);
+    let output = run_with_input(&["pcap", "--multiplayer", "--format", "json", "-"], &capture);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let lines: Vec<Value> = stdout(&output).lines().map(parse_json).collect();
+    let got: Vec<(String, String, i64, String)> = lines
+        .iter()
+        .map(|l| {
+            assert_eq!((l["from"].as_i64(), l["to"].as_i64()), (Some(7), Some(1)), "{l}");
+            (
+                l["transfer"].as_str().unwrap().to_owned(),
+                l["message"]["command"].as_str().unwrap().to_owned(),
+                l["channel"].as_i64().unwrap(),
+                l["hex"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("reliable", "raw", 1, "036869"),
+        ("reliable", "raw", 1, "0361626364"),
+        ("unreliable_ordered", "raw", 2, "0375"),
+    ];
+    assert_eq!(
+        got,
+        expected.map(|(t, c, ch, h)| (t.to_owned(), c.to_owned(), ch, h.to_owned())).to_vec()
+    );
+    assert!(
+        stderr(&output)
+            .contains("ENet: 7 commands, 2 reliable ones seen again (counted once), 2 fragments"),
+        "{}",
+        stderr(&output)
+    );
+}
