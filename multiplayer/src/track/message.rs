@@ -262,7 +262,7 @@ impl<'m> Members<'m> {
     }
 }
 
-/// Why the tracker refuses a message (and changes nothing then).
+/// Why the tracker refuses a message (its session is unchanged then).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Refusal {

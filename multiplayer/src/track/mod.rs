@@ -42,7 +42,7 @@
 //! [`Tracker::message`] reads the transport's header, decodes the packet and validates all of
 //! it (every argument, spawn state and sync value, as the engine reads them, stricter where the
 //! [crate docs](crate) say so), then lets the session follow it; a message refused at any step
-//! ([`Refusal`]) changes nothing. Names are resolved only after that, so a [`Message`] is
+//! ([`Refusal`]) leaves the session unchanged. Names are resolved only after that, so a [`Message`] is
 //! always one the receiving game accepts.
 //!
 //! # Costs
@@ -168,7 +168,8 @@ impl Tracker {
     ///
     /// # Errors
     /// What Godot refuses in the bytes ([`Refusal::Packet`]) or ids that make no sense in the
-    /// session ([`Refusal::Session`]); the tracker is then unchanged.
+    /// session ([`Refusal::Session`]); the session is then unchanged (what the transport's
+    /// header told is kept: the client's id, and that the server has spoken).
     pub fn message<'a>(
         &'a mut self,
         direction: Direction,
