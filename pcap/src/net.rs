@@ -1,15 +1,19 @@
 //! From a captured frame to a TCP segment or UDP datagram: the link header (Ethernet with VLAN
-//! tags, Linux SLL and SLL2, raw IP, BSD loopback), then IPv4 (fragments reassembled, bounded)
-//! or IPv6, by `etherparse`. O(1) per packet but a fragment's copy (O(fragment)) and a
-//! completed datagram's assembly (O(datagram)).
+//! tags, Linux SLL and SLL2, raw IP, BSD loopback), then IPv4 or IPv6, by `etherparse`; the
+//! fragments of both are put together here, within [`FragmentLimits`], as a Linux receiver
+//! does (RFC 8200, RFC 5722): a fragment within one already held is a duplicate, dropped alone
+//! (the first received wins); a fragment overlapping others otherwise drops its whole
+//! datagram. O(1) per packet but a fragment's copy (O(fragment) plus O(fragments held of its
+//! datagram, at most [`FragmentLimits::max_fragments`])) and a completed datagram's assembly
+//! (O(datagram)).
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::net::IpAddr;
 
 use etherparse::{
-    EtherType, Ethernet2Slice, IpNumber, Ipv4Slice, Ipv6Slice, LinuxSllProtocolType, LinuxSllSlice,
-    SingleVlanSlice, TcpSlice, UdpSlice,
+    EtherType, Ethernet2Slice, IpNumber, Ipv4Slice, Ipv6ExtensionSlice, Ipv6Slice,
+    LinuxSllProtocolType, LinuxSllSlice, SingleVlanSlice, TcpSlice, UdpSlice,
 };
 
 /// Why a packet carries nothing this crate reads (counted per reason, never silently).
@@ -29,12 +33,12 @@ pub enum Skip {
     OtherProtocol,
     /// The TCP or UDP header is malformed.
     BadTransport,
-    /// An IPv4 fragment kept until its datagram completes (not an error: counted only).
+    /// An IPv4 or IPv6 fragment kept until its datagram completes (not an error: counted
+    /// only).
     Fragment,
-    /// An IPv6 fragment: not reassembled yet.
-    Ipv6Fragment,
-    /// Fragments dropped: their datagram never completed within the limits, or contradicted
-    /// its own length.
+    /// Fragments dropped: their datagram never completed within the limits, contradicted its
+    /// own length or had overlapping fragments; or the fragment repeated bytes already held
+    /// (a duplicate), or (IPv6) was not the last and not a multiple of 8 bytes long.
     FragmentsDropped,
 }
 
@@ -48,9 +52,8 @@ impl Skip {
             Skip::BadIp => "bad_or_truncated_ip",
             Skip::OtherProtocol => "not_tcp_or_udp",
             Skip::BadTransport => "bad_tcp_or_udp_header",
-            Skip::Fragment => "ipv4_fragment_held",
-            Skip::Ipv6Fragment => "ipv6_fragment",
-            Skip::FragmentsDropped => "ipv4_fragments_dropped",
+            Skip::Fragment => "ip_fragment_held",
+            Skip::FragmentsDropped => "ip_fragments_dropped",
         }
     }
 }
@@ -165,7 +168,7 @@ fn ether(mut ether_type: EtherType, mut payload: &[u8]) -> Result<&[u8], Skip> {
     Err(Skip::BadLink)
 }
 
-/// Limits of IPv4 fragment reassembly.
+/// Limits of IP fragment reassembly (IPv4 and IPv6 together).
 #[derive(Clone, Copy, Debug)]
 pub struct FragmentLimits {
     /// Datagrams being put together at once; the oldest is dropped past it.
@@ -183,12 +186,38 @@ impl Default for FragmentLimits {
     }
 }
 
-type FragmentKey = (IpAddr, IpAddr, u8, u16);
+/// What became of a fragment.
+#[derive(Debug)]
+enum Added {
+    /// Its datagram is whole: the payload and its protocol.
+    Whole(Vec<u8>, u8),
+    /// Kept until its datagram completes.
+    Held,
+    /// Dropped (with its datagram, or alone).
+    Dropped,
+}
+
+impl Added {
+    /// The whole datagram, or why the packet is not read.
+    fn whole(self) -> Result<(Vec<u8>, u8), Skip> {
+        match self {
+            Added::Whole(bytes, number) => Ok((bytes, number)),
+            Added::Held => Err(Skip::Fragment),
+            Added::Dropped => Err(Skip::FragmentsDropped),
+        }
+    }
+}
+
+/// Source, destination, protocol (IPv4; 0 for IPv6, whose fragments may differ in it), the
+/// identification (IPv4: 16 bits, IPv6: 32).
+type FragmentKey = (IpAddr, IpAddr, u8, u32);
 
 #[derive(Debug, Default)]
 struct Partial {
-    /// (offset, bytes), in arrival order.
+    /// (offset, bytes), in arrival order; no two overlap.
     pieces: Vec<(usize, Vec<u8>)>,
+    /// The protocol of the payload, from the fragment at offset 0.
+    number: Option<u8>,
     /// The datagram's length, known from its last fragment.
     total: Option<usize>,
     bytes: usize,
@@ -196,7 +225,7 @@ struct Partial {
     age: u64,
 }
 
-/// IPv4 datagrams being put together from their fragments.
+/// IPv4 and IPv6 datagrams being put together from their fragments.
 #[derive(Debug, Default)]
 pub struct Fragments {
     limits: FragmentLimits,
@@ -223,15 +252,42 @@ impl Fragments {
         }
     }
 
-    /// Adds a fragment: the whole datagram's payload once every byte is there (where two
-    /// fragments overlap, the first received wins), else `None`. O(fragment + fragments of the
-    /// datagram, at most `max_fragments`) per call, O(datagram) on completion.
-    fn add(&mut self, key: FragmentKey, offset: usize, more: bool, data: &[u8]) -> Option<Vec<u8>> {
+    /// Adds a fragment of `number`'s payload: the whole datagram's payload and its protocol
+    /// (the one the fragment at offset 0 gave) once every byte is there. A
+    /// fragment within one already held is dropped alone; one overlapping others otherwise
+    /// drops the datagram (RFC 5722, as Linux does for IPv4 and IPv6). O(fragment + fragments
+    /// of the datagram, at most `max_fragments`) per call, O(datagram) on completion.
+    fn add(
+        &mut self,
+        key: FragmentKey,
+        number: u8,
+        offset: usize,
+        more: bool,
+        data: &[u8],
+    ) -> Added {
         crate::work(data.len() >> 6);
-        let end = offset.checked_add(data.len())?;
+        let end = offset.saturating_add(data.len());
         if end > 65_535 {
             self.dropped = self.dropped.saturating_add(1);
-            return None;
+            return Added::Dropped;
+        }
+        if let Some(partial) = self.partial.get(&key) {
+            crate::work(partial.pieces.len());
+            let mut overlap = false;
+            for (start, bytes) in &partial.pieces {
+                let stop = start.saturating_add(bytes.len());
+                if offset >= *start && end <= stop {
+                    // A duplicate: dropped, the datagram kept.
+                    self.dropped = self.dropped.saturating_add(1);
+                    return Added::Dropped;
+                }
+                overlap |= offset < stop && *start < end;
+            }
+            if overlap {
+                self.drop_datagram(&key);
+                self.dropped = self.dropped.saturating_add(1);
+                return Added::Dropped;
+            }
         }
         if !self.partial.contains_key(&key) {
             while self.partial.len() >= self.limits.max_datagrams.max(1) {
@@ -251,7 +307,7 @@ impl Fragments {
             self.drop_datagram(&oldest);
         }
         let limits = self.limits;
-        let partial = self.partial.get_mut(&key)?;
+        let Some(partial) = self.partial.get_mut(&key) else { return Added::Dropped };
         let contradicts = match partial.total {
             Some(total) => end > total || (!more && end != total),
             None => !more && partial.pieces.iter().any(|(o, b)| o.saturating_add(b.len()) > end),
@@ -259,42 +315,38 @@ impl Fragments {
         if contradicts || partial.pieces.len() >= limits.max_fragments {
             self.drop_datagram(&key);
             self.dropped = self.dropped.saturating_add(1);
-            return None;
+            return Added::Dropped;
         }
         if !more {
             partial.total = Some(end);
         }
+        if offset == 0 {
+            partial.number = Some(number);
+        }
         partial.pieces.push((offset, data.to_vec()));
         partial.bytes = partial.bytes.saturating_add(data.len());
         self.bytes = self.bytes.saturating_add(data.len());
-        let total = partial.total?;
-        // Complete when the pieces cover 0..total.
-        let mut spans: Vec<(usize, usize)> =
-            partial.pieces.iter().map(|(o, b)| (*o, o.saturating_add(b.len()))).collect();
-        spans.sort_unstable();
-        crate::work(spans.len());
-        let mut covered = 0;
-        for (start, end) in spans {
-            if start > covered {
-                return None;
-            }
-            covered = covered.max(end);
-        }
+        let Some(total) = partial.total else { return Added::Held };
+        // Complete when the pieces (which do not overlap) cover 0..total.
+        let covered =
+            partial.pieces.iter().map(|(_, b)| b.len()).fold(0usize, usize::saturating_add);
         if covered < total {
-            return None;
+            return Added::Held;
         }
-        let partial = self.partial.remove(&key)?;
+        let Some(partial) = self.partial.remove(&key) else { return Added::Held };
         self.order.remove(&partial.age);
         self.bytes = self.bytes.saturating_sub(partial.bytes);
         let mut whole = vec![0u8; total];
         crate::work(total >> 6);
-        // Later pieces first, so that the first received overwrites them: it wins.
-        for (offset, bytes) in partial.pieces.iter().rev() {
+        for (offset, bytes) in &partial.pieces {
             if let Some(target) = whole.get_mut(*offset..offset.saturating_add(bytes.len())) {
                 target.copy_from_slice(bytes);
             }
         }
-        Some(whole)
+        match partial.number {
+            Some(number) => Added::Whole(whole, number),
+            None => Added::Dropped,
+        }
     }
 }
 
@@ -315,32 +367,27 @@ pub fn transport<'a>(
                 let number = v4.payload_ip_number();
                 let body = v4.payload().payload;
                 if v4.is_payload_fragmented() {
-                    let key = (src, dst, number.0, header.identification());
+                    let key = (src, dst, number.0, u32::from(header.identification()));
                     let offset = usize::from(header.fragments_offset().value()).saturating_mul(8);
                     let more = header.more_fragments();
-                    let before = fragments.dropped;
-                    match fragments.add(key, offset, more, body) {
-                        Some(whole) => (src, dst, number, Cow::Owned(whole)),
-                        None if fragments.dropped > before => return Err(Skip::FragmentsDropped),
-                        None => return Err(Skip::Fragment),
-                    }
+                    let (whole, _) = fragments.add(key, number.0, offset, more, body).whole()?;
+                    (src, dst, number, Cow::Owned(whole))
                 } else {
                     (src, dst, number, Cow::Borrowed(body))
                 }
             }
             Some(6) => {
                 let v6 = Ipv6Slice::from_slice(ip).map_err(|_| Skip::BadIp)?;
-                if v6.is_payload_fragmented() {
-                    return Err(Skip::Ipv6Fragment);
-                }
                 let header = v6.header();
-                let payload = v6.payload();
-                (
-                    IpAddr::V6(header.source_addr()),
-                    IpAddr::V6(header.destination_addr()),
-                    payload.ip_number,
-                    Cow::Borrowed(payload.payload),
-                )
+                let src = IpAddr::V6(header.source_addr());
+                let dst = IpAddr::V6(header.destination_addr());
+                if v6.is_payload_fragmented() {
+                    let (whole, number) = ipv6_fragment(&v6, ip, fragments).whole()?;
+                    (src, dst, IpNumber(number), Cow::Owned(whole))
+                } else {
+                    let payload = v6.payload();
+                    (src, dst, payload.ip_number, Cow::Borrowed(payload.payload))
+                }
             }
             _ => return Err(Skip::NotIp),
         };
@@ -382,6 +429,49 @@ pub fn transport<'a>(
         }
         _ => Err(Skip::OtherProtocol),
     }
+}
+
+/// An IPv6 fragment (the bytes after its Fragment header) added to `fragments`: the whole
+/// datagram's payload and protocol once complete. A fragment other than the last whose length
+/// is not a multiple of 8 is dropped (RFC 8200).
+fn ipv6_fragment(v6: &Ipv6Slice<'_>, ip: &[u8], fragments: &mut Fragments) -> Added {
+    let header = v6.header();
+    // The extension headers up to the Fragment header (the unfragmentable part), then the
+    // fragment's data up to the payload length.
+    let mut start = 40usize;
+    let mut fragment = None;
+    for extension in v6.extensions().clone() {
+        let length = match &extension {
+            Ipv6ExtensionSlice::HopByHop(h) => h.slice().len(),
+            Ipv6ExtensionSlice::Routing(h) => h.slice().len(),
+            Ipv6ExtensionSlice::DestinationOptions(h) => h.slice().len(),
+            Ipv6ExtensionSlice::Authentication(h) => h.slice().len(),
+            Ipv6ExtensionSlice::Fragment(h) => h.slice().len(),
+        };
+        start = start.saturating_add(length);
+        if let Ipv6ExtensionSlice::Fragment(h) = extension {
+            fragment = Some(h);
+            break;
+        }
+    }
+    let stop = 40usize.saturating_add(usize::from(header.payload_length()));
+    let (Some(fragment), Some(data)) = (fragment, ip.get(start..stop)) else {
+        fragments.dropped = fragments.dropped.saturating_add(1);
+        return Added::Dropped;
+    };
+    let more = fragment.more_fragments();
+    if more && data.len() % 8 != 0 {
+        fragments.dropped = fragments.dropped.saturating_add(1);
+        return Added::Dropped;
+    }
+    let key = (
+        IpAddr::V6(header.source_addr()),
+        IpAddr::V6(header.destination_addr()),
+        0,
+        fragment.identification(),
+    );
+    let offset = usize::from(fragment.fragment_offset().value()).saturating_mul(8);
+    fragments.add(key, fragment.next_header().0, offset, more, data)
 }
 
 /// `bytes[from..to]`, still borrowed when `bytes` is; empty when out of range.

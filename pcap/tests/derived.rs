@@ -1,6 +1,6 @@
 //! Captures written by the test: one connection's segments reordered, duplicated, dropped,
 //! overlapping with contradictory bytes, cut mid-frame; a capture that starts mid-flow; UDP
-//! datagrams and IPv4 fragments; pcapng; other link types; a truncated file; too many flows.
+//! datagrams, IPv4 and IPv6 fragments (duplicates, overlaps, limits); pcapng; other link types; a truncated file; too many flows.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -465,4 +465,127 @@ fn ipv6_and_packets_of_other_kinds_counted() {
     assert_eq!(flows[0].server.to_string(), "[2001:db8::2]:7000");
     assert_eq!(totals.skipped.get(&gdvariant_pcap::Skip::NotIp), Some(&1));
     assert_eq!(totals.skipped.get(&gdvariant_pcap::Skip::OtherProtocol), Some(&1));
+}
+
+/// The IPv6 addresses of the fragment tests.
+const V6_CLIENT: [u8; 16] = [0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1];
+const V6_SERVER: [u8; 16] = [0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2];
+
+/// A Godot 4 String of 40 bytes behind a UDP header: 56 bytes, 3 fragments of 24, 24, 8.
+fn v6_datagram() -> (Vec<u8>, Vec<u8>) {
+    let mut value = vec![4, 0, 0, 0, 40, 0, 0, 0];
+    value.extend_from_slice(&[b'y'; 40]);
+    (udp_bytes(CLIENT.1, SERVER.1, &value), value)
+}
+
+/// IPv6 fragments (id `id`) of `bytes`: (offset in 8-byte units, more, data) each.
+fn v6(id: u32, pieces: &[(u16, bool, &[u8])]) -> Vec<Vec<u8>> {
+    pieces.iter().map(|(o, m, d)| ipv6_fragment(V6_CLIENT, V6_SERVER, id, *o, *m, 17, d)).collect()
+}
+
+#[test]
+fn ipv6_udp_in_three_fragments_is_put_together_in_any_order() {
+    let (udp, value) = v6_datagram();
+    let pieces = [(0u16, true, &udp[..24]), (3, true, &udp[24..48]), (6, false, &udp[48..])];
+    for order in [[0, 1, 2], [2, 1, 0], [1, 2, 0], [2, 0, 1]] {
+        let packets = v6(9, &order.map(|i| pieces[i]));
+        let file = pcap(101, &packets);
+        let (items, flows, totals) = read(&file, config());
+        assert_eq!(items.len(), 1, "{order:?}: {items:?} {totals:?}");
+        let Item::Value(v) = &items[0] else { panic!("{:?}", items[0]) };
+        assert_eq!(&v.bytes[..], &value[..]);
+        assert!(matches!(v.bytes, Cow::Owned(_)));
+        assert_eq!(flows[0].client.ip(), std::net::Ipv6Addr::from(V6_CLIENT));
+        assert_eq!(flows[0].server.port(), SERVER.1);
+        assert_eq!(totals.skipped.get(&gdvariant_pcap::Skip::Fragment), Some(&2));
+        assert_eq!(totals.fragments_dropped, 0);
+    }
+    // An atomic fragment (offset 0, the last): read at once.
+    let packets = v6(10, &[(0, false, &udp[..])]);
+    let file = pcap(101, &packets);
+    let (items, _, totals) = read(&file, config());
+    assert_eq!(items.len(), 1, "{totals:?}");
+}
+
+#[test]
+fn ip_fragment_duplicates_are_dropped_alone_overlaps_drop_the_datagram() {
+    let (udp, _) = v6_datagram();
+    // The middle fragment twice (a duplicate: the first received wins), then the rest.
+    let packets = v6(
+        1,
+        &[
+            (3, true, &udp[24..48]),
+            (3, true, &[0; 24]),
+            (0, true, &udp[..24]),
+            (6, false, &udp[48..]),
+        ],
+    );
+    let file = pcap(101, &packets);
+    let (items, _, totals) = read(&file, config());
+    assert_eq!(items.len(), 1);
+    assert!(matches!(&items[0], Item::Value(_)));
+    assert_eq!(totals.fragments_dropped, 1);
+    // 16 bytes at offset 16 overlap the first fragment's end and the second's start: the
+    // whole datagram is dropped (RFC 5722, as Linux does); its other fragments come too late.
+    let packets = v6(
+        2,
+        &[
+            (0, true, &udp[..24]),
+            (3, true, &udp[24..48]),
+            (2, true, &udp[16..32]),
+            (6, false, &udp[48..]),
+        ],
+    );
+    let file = pcap(101, &packets);
+    let (items, _, totals) = read(&file, config());
+    assert!(items.is_empty(), "{items:?}");
+    assert_eq!(totals.fragments_dropped, 3, "{totals:?}");
+    assert_eq!(totals.skipped.get(&gdvariant_pcap::Skip::FragmentsDropped), Some(&1));
+    // IPv4 alike.
+    let value: Vec<u8> = [4, 0, 0, 0, 40, 0, 0, 0].into_iter().chain([b'x'; 40]).collect();
+    let udp4 = udp_bytes(CLIENT.1, SERVER.1, &value);
+    let number = etherparse::IpNumber::UDP;
+    let frag = |o: u16, m: bool, d: &[u8]| ipv4_fragment(CLIENT.0, SERVER.0, 5, o, m, number, d);
+    let overlapping =
+        [frag(0, true, &udp4[..24]), frag(2, true, &udp4[16..40]), frag(5, false, &udp4[40..])];
+    let file = pcap(1, &overlapping);
+    let (items, _, totals) = read(&file, config());
+    assert!(items.is_empty(), "{items:?}");
+    assert_eq!(totals.fragments_dropped, 2);
+    let duplicated = [
+        frag(0, true, &udp4[..24]),
+        frag(0, true, &udp4[..24]),
+        frag(3, true, &udp4[24..40]),
+        frag(5, false, &udp4[40..]),
+    ];
+    let file = pcap(1, &duplicated);
+    let (items, _, totals) = read(&file, config());
+    assert_eq!(items.len(), 1);
+    assert_eq!(totals.fragments_dropped, 1);
+}
+
+#[test]
+fn ipv6_fragments_past_the_limits_are_dropped_and_counted() {
+    // More fragments than a datagram may have.
+    let mut config = config();
+    config.fragments.max_fragments = 4;
+    let data = [1u8; 8];
+    let pieces: Vec<(u16, bool, &[u8])> = (0..6).map(|i| (i, i < 5, &data[..])).collect();
+    let file = pcap(101, &v6(3, &pieces));
+    let (items, _, totals) = read(&file, config.clone());
+    assert!(items.is_empty());
+    assert_eq!(totals.fragments_dropped, 5, "{totals:?}");
+    // A fragment before the last not a multiple of 8 bytes long: dropped alone.
+    let (udp, _) = v6_datagram();
+    let packets = v6(4, &[(0, true, &udp[..20])]);
+    let file = pcap(101, &packets);
+    let (_, _, totals) = read(&file, config.clone());
+    assert_eq!(totals.fragments_dropped, 1);
+    // Datagrams past max_datagrams: the oldest are dropped with their fragments.
+    config.fragments.max_datagrams = 2;
+    let packets: Vec<Vec<u8>> = (0..5).flat_map(|id| v6(id, &[(0, true, &udp[..24])])).collect();
+    let file = pcap(101, &packets);
+    let (_, _, totals) = read(&file, config);
+    assert_eq!(totals.fragments_dropped, 3);
+    assert_eq!(totals.skipped.get(&gdvariant_pcap::Skip::Fragment), Some(&5));
 }

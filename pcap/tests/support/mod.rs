@@ -151,3 +151,58 @@ pub fn segments(stream: &[u8], size: usize) -> Vec<(u32, Vec<u8>)> {
 pub fn data(seq: u32, bytes: &[u8]) -> Vec<u8> {
     tcp(CLIENT, SERVER, seq, Flags { ack: true, ..Flags::default() }, bytes)
 }
+
+/// A raw IPv6 packet (link type 101) from `from` to `to` holding one fragment: a Fragment
+/// header (`next`, the offset in 8-byte units, more fragments, `id`), then `data`.
+pub fn ipv6_fragment(
+    from: [u8; 16],
+    to: [u8; 16],
+    id: u32,
+    offset: u16,
+    more: bool,
+    next: u8,
+    data: &[u8],
+) -> Vec<u8> {
+    let mut out = vec![0x60, 0, 0, 0];
+    out.extend_from_slice(&((8 + data.len()) as u16).to_be_bytes());
+    out.extend_from_slice(&[44, 64]); // next header: Fragment; hop limit
+    out.extend_from_slice(&from);
+    out.extend_from_slice(&to);
+    out.extend_from_slice(&[next, 0]);
+    out.extend_from_slice(&((offset << 3) | u16::from(more)).to_be_bytes());
+    out.extend_from_slice(&id.to_be_bytes());
+    out.extend_from_slice(data);
+    out
+}
+
+/// A UDP header and `value` (checksum 0), as the payload of an IP datagram.
+pub fn udp_bytes(from_port: u16, to_port: u16, value: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(&from_port.to_be_bytes());
+    out.extend_from_slice(&to_port.to_be_bytes());
+    out.extend_from_slice(&((8 + value.len()) as u16).to_be_bytes());
+    out.extend_from_slice(&[0, 0]);
+    out.extend_from_slice(value);
+    out
+}
+
+/// An Ethernet frame holding an IPv4 fragment (`offset` in 8-byte units) of a datagram of
+/// protocol `number`.
+pub fn ipv4_fragment(
+    from: [u8; 4],
+    to: [u8; 4],
+    id: u16,
+    offset: u16,
+    more: bool,
+    number: etherparse::IpNumber,
+    data: &[u8],
+) -> Vec<u8> {
+    let mut header = etherparse::Ipv4Header::new(data.len() as u16, 64, number, from, to).unwrap();
+    header.identification = id;
+    header.more_fragments = more;
+    header.fragment_offset = etherparse::IpFragOffset::try_new(offset).unwrap();
+    let mut out = vec![2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 0x08, 0x00];
+    header.write(&mut out).unwrap();
+    out.extend_from_slice(data);
+    out
+}
