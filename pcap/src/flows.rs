@@ -82,7 +82,7 @@ pub struct Config {
     pub max_flow_records: usize,
     /// Each TCP direction's reordering window.
     pub tcp: TcpLimits,
-    /// IPv4 fragment reassembly.
+    /// IP fragment reassembly (IPv4 and IPv6).
     pub fragments: FragmentLimits,
     /// Each WebSocket direction's limits.
     pub websocket: WsLimits,
@@ -171,7 +171,8 @@ pub struct Totals {
     pub packets: u64,
     /// Packets not read, per reason.
     pub skipped: BTreeMap<Skip, u64>,
-    /// IPv4 fragments dropped (their datagram never completed within the limits).
+    /// IP fragments dropped (their datagram never completed within the limits, or was
+    /// dropped for overlapping fragments; duplicates).
     pub fragments_dropped: u64,
     /// Flows seen.
     pub flows: u64,
@@ -270,6 +271,12 @@ impl<'a> Reader<'a> {
                 return;
             }
         };
+        self.transport(raw.time, transport);
+    }
+
+    /// A packet read down to TCP or UDP (by [`Reader::packet`], or by the caller: the sharded
+    /// reader, which counts the packets itself).
+    pub(crate) fn transport(&mut self, time: Timestamp, transport: Transport<'a>) {
         let key = normalize(&transport);
         let tcp = transport.tcp;
         // A new SYN on a flow whose connection ended starts a new flow.
@@ -278,28 +285,26 @@ impl<'a> Reader<'a> {
                 && !tcp.ack
                 && self.live.get(&id).is_some_and(|(_, f)| f.halves.iter().any(Half::ended));
             if restart {
-                self.retire(id, raw.time, false);
+                self.retire(id, time, false);
             }
         }
         let id = match self.keys.get(&key).copied() {
             Some(id) => id,
-            None => self.create(key, &transport, raw.time),
+            None => self.create(key, &transport, time),
         };
         let config = &self.config;
         let queue = &mut self.queue;
         let events = &mut self.events;
         let Some((_, flow)) = self.live.get_mut(&id) else { return };
         flow.info.packets = flow.info.packets.saturating_add(1);
-        flow.info.last = raw.time;
+        flow.info.last = time;
         let src = SocketAddr::from(transport.src);
         let direction =
             if src == flow.info.client { Direction::ToServer } else { Direction::ToClient };
         let before = flow.held;
         match transport.protocol {
-            Protocol::Udp => udp(flow, config, direction, raw.time, transport.payload, queue),
-            Protocol::Tcp => {
-                tcp_segment(flow, config, direction, raw.time, &transport, events, queue)
-            }
+            Protocol::Udp => udp(flow, config, direction, time, transport.payload, queue),
+            Protocol::Tcp => tcp_segment(flow, config, direction, time, &transport, events, queue),
         }
         flow.held = flow.halves.iter().map(Half::held).sum::<usize>().saturating_add(
             flow.framers
@@ -313,7 +318,7 @@ impl<'a> Reader<'a> {
         self.held = self.held.saturating_sub(before).saturating_add(flow.held);
         while self.held > self.config.max_held_bytes {
             let Some(oldest) = self.live.keys().next().copied() else { break };
-            self.retire(oldest, raw.time, true);
+            self.retire(oldest, time, true);
         }
     }
 
@@ -409,6 +414,35 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// What the sharded reader (`shard.rs`) asks of the reader of one shard: it feeds it packets
+/// ([`Reader::transport`]) and takes what they gave.
+impl<'a> Reader<'a> {
+    /// The end of the capture: every flow still followed is finished, in number order.
+    pub(crate) fn end(&mut self) {
+        let ids: Vec<FlowId> = self.live.keys().copied().collect();
+        let time = self.live.values().map(|(_, f)| f.info.last).max().unwrap_or_default();
+        for id in ids {
+            let last = self.live.get(&id).map_or(time, |(_, flow)| flow.info.last);
+            self.retire(id, last, false);
+        }
+    }
+
+    /// The items queued so far, taken.
+    pub(crate) fn take_items(&mut self) -> std::collections::vec_deque::Drain<'_, Item<'a>> {
+        self.queue.drain(..)
+    }
+
+    /// The records of the flows finished so far, taken.
+    pub(crate) fn take_done(&mut self) -> Vec<FlowInfo> {
+        std::mem::take(&mut self.done)
+    }
+
+    /// The flows still followed.
+    pub(crate) fn live_flows(&self) -> impl Iterator<Item = &FlowInfo> {
+        self.live.values().map(|(_, flow)| &flow.info)
+    }
+}
+
 impl<'a> Iterator for Reader<'a> {
     type Item = Item<'a>;
 
@@ -424,13 +458,7 @@ impl<'a> Iterator for Reader<'a> {
                 Some(Ok(raw)) => self.packet(raw),
                 Some(Err(error)) => self.totals.file_error = Some(error),
                 None => {
-                    let ids: Vec<FlowId> = self.live.keys().copied().collect();
-                    let time =
-                        self.live.values().map(|(_, f)| f.info.last).max().unwrap_or_default();
-                    for id in ids {
-                        let last = self.live.get(&id).map_or(time, |(_, flow)| flow.info.last);
-                        self.retire(id, last, false);
-                    }
+                    self.end();
                     self.totals.fragments_dropped = self.fragments.dropped;
                     self.finished = true;
                 }

@@ -99,6 +99,7 @@ pub mod enet;
 pub mod file;
 mod flows;
 pub mod net;
+pub mod shard;
 pub mod stream;
 pub mod tcp;
 pub mod websocket;
@@ -111,6 +112,7 @@ pub use file::{FileError, Timestamp};
 pub use flows::{Carrier, Config, FlowId, FlowInfo, Reader, Totals};
 pub use gdvariant_multiplayer::Direction;
 pub use net::{FragmentLimits, Protocol, Skip};
+pub use shard::Sharded;
 pub use tcp::{HalfStats, TcpLimits};
 pub use websocket::{WebSocket, WsError, WsEvent, WsLimits};
 

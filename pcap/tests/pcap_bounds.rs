@@ -3,7 +3,9 @@
 //! segments in reverse order, overlapping pieces covered again and again, one-byte segments,
 //! candidate frames after gaps, IPv4 fragments that never complete or overlap, WebSocket
 //! messages in many tiny fragments with pings between them, WebSocket frames claiming huge
-//! lengths; ENet: lying fragments, a million fragment claims, duplicate floods).
+//! lengths; ENet: lying fragments, a million fragment claims, duplicate floods; IPv6
+//! fragments that never complete, repeat or overlap). Each case is read by one `Reader` and
+//! by `Sharded` on 3 threads (its units summed across the threads), both linear.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -15,7 +17,7 @@
 mod support;
 
 use gdvariant::Options;
-use gdvariant_pcap::{Config, Reader};
+use gdvariant_pcap::{Config, Reader, Sharded};
 use support::*;
 
 /// Reads every item of `file`; returns the units of work.
@@ -27,6 +29,20 @@ fn units(file: &[u8], config: &Config) -> u64 {
     .1
 }
 
+/// Reads every item of `file` on 3 threads (windows of 500 packets); returns the units of
+/// work of all the threads.
+fn units_sharded(file: &[u8], config: &Config) -> u64 {
+    gdvariant::work::measure(|| {
+        let reader = Sharded::new(file, config.clone(), 3).unwrap().with_window_packets(500);
+        assert_eq!(reader.threads(), 3);
+        reader.count()
+    })
+    .1
+}
+
+/// Counts the units of work reading a capture.
+type Count = fn(&[u8], &Config) -> u64;
+
 /// Runs the reader on `make(size)` and `make(4 * size)`: the work must grow no faster than the
 /// bytes (with room for a log factor) and stay within `per_byte` units per byte plus 10,000.
 fn assert_linear(
@@ -36,26 +52,29 @@ fn assert_linear(
     config: Config,
     make: impl Fn(usize) -> Vec<u8>,
 ) {
-    let measure = |size: usize| {
-        let file = make(size);
-        let units = units(&file, &config);
+    let (small_file, large_file) = (make(small), make(small * 4));
+    let readers: [(&str, Count); 2] = [("one reader", units), ("3 threads", units_sharded)];
+    for (how, count) in readers {
+        let measure = |file: &[u8]| {
+            let units = count(file, &config);
+            assert!(
+                units <= per_byte * file.len() as u64 + 10_000,
+                "{name}, {how}: {units} units on {} bytes",
+                file.len()
+            );
+            (units, file.len())
+        };
+        let (a, a_bytes) = measure(&small_file);
+        let (b, b_bytes) = measure(&large_file);
+        assert!(b_bytes >= a_bytes * 3, "{name}: the generator does not scale");
+        let growth = b as f64 / a.max(1) as f64;
+        let bytes_growth = b_bytes as f64 / a_bytes as f64;
         assert!(
-            units <= per_byte * file.len() as u64 + 10_000,
-            "{name}: {units} units on {} bytes",
-            file.len()
+            growth <= bytes_growth * 1.5,
+            "{name}, {how}: work grew {growth:.2}x for {bytes_growth:.2}x the bytes ({a} then {b})"
         );
-        (units, file.len())
-    };
-    let (a, a_bytes) = measure(small);
-    let (b, b_bytes) = measure(small * 4);
-    assert!(b_bytes >= a_bytes * 3, "{name}: the generator does not scale");
-    let growth = b as f64 / a.max(1) as f64;
-    let bytes_growth = b_bytes as f64 / a_bytes as f64;
-    assert!(
-        growth <= bytes_growth * 1.5,
-        "{name}: work grew {growth:.2}x for {bytes_growth:.2}x the bytes ({a} then {b})"
-    );
-    eprintln!("{name}: {a} units on {a_bytes} bytes, {b} units on {b_bytes} bytes");
+        eprintln!("{name}, {how}: {a} units on {a_bytes} bytes, {b} units on {b_bytes} bytes");
+    }
 }
 
 fn config() -> Config {
@@ -168,6 +187,26 @@ fn fragments_that_never_complete_or_overlap() {
                 header.write(&mut out).unwrap();
                 out.extend_from_slice(&[1; 8]);
                 out
+            })
+            .collect();
+        pcap(101, &packets)
+    });
+}
+
+#[test]
+fn ipv6_fragments_that_never_complete_repeat_or_overlap() {
+    // 64 ids, each given fragments at a few offsets again and again (duplicates), fragments
+    // overlapping them (the datagram dropped, started again), and some in a second table-full
+    // of ids (the oldest datagrams dropped past max_datagrams).
+    let mut config = config();
+    config.fragments.max_datagrams = 48;
+    assert_linear("ipv6 fragments", 2_000, 8, config, |n| {
+        let packets: Vec<Vec<u8>> = (0..n)
+            .map(|i| {
+                let id = (i % 64) as u32 + if i % 5 == 0 { 1_000 } else { 0 };
+                let offset = ((i / 64) % 8) as u16;
+                let length = if i % 7 == 0 { 16 } else { 8 };
+                ipv6_fragment([1; 16], [2; 16], id, offset, true, 17, &vec![1; length])
             })
             .collect();
         pcap(101, &packets)
