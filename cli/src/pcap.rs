@@ -4,17 +4,21 @@
 //! the `gdvariant-pcap` library; this file parses the arguments and prints. What was not read
 //! (gaps, retransmissions, evicted flows, packets of other kinds) is counted on standard error
 //! at the end. WebSocket flows: `websocket.rs`; `--to-capture` writes the multiplayer capture
-//! format (`gdvariant_pcap::write_capture`).
+//! format (`gdvariant_pcap::write_capture`). `--jobs N` reads the flows on N threads
+//! (`gdvariant_pcap::Sharded`: the items in capture order, as with one) and renders the value
+//! lines of each batch of items on N threads, printed in order: the output is the same.
 
 mod enet;
 mod websocket;
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use gdvariant::{Options, Version};
-use gdvariant_pcap::{Carrier, Config, FlowInfo, Item, Reader, Totals};
+use gdvariant_pcap::{Carrier, Config, FlowInfo, Item, Sharded, Totals};
+use rayon::prelude::*;
 
 use crate::failure::{self, Failure};
 use crate::multiplayer::values;
@@ -80,6 +84,12 @@ pub struct PcapArgs {
     /// (`gdvariant multiplayer OUT` reads it) instead of printing.
     #[arg(long, value_name = "OUT")]
     to_capture: Option<PathBuf>,
+    /// Threads reading the flows and rendering the lines (0: one per core). The output is the
+    /// same whatever the number (items in capture order), but past the reader's limits on
+    /// flows and bytes held at once, whose share each thread's flows have (which flows are
+    /// evicted may then differ). `--to-capture` reads on one.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    jobs: usize,
 }
 
 fn parse_port(text: &str) -> Result<(u16, Carrier), String> {
@@ -124,38 +134,28 @@ pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
     config.websocket_raw = args.multiplayer;
     let mut multiplayer =
         args.multiplayer.then(|| websocket::Multiplayer::new(version, args.allow_objects));
-    let mut reader = Reader::new(&bytes, config).map_err(|e| Failure::input(&name, e))?;
+    let mut reader =
+        Sharded::new(&bytes, config, args.jobs).map_err(|e| Failure::input(&name, e))?;
     let mut out = Out::stdout();
     let list = !args.flows && !args.stats;
     let json = args.format != Format::Text;
     let mut enet = enet::Printer::new(version, args.format, args.allow_objects, args.multiplayer);
-    for item in reader.by_ref() {
+    let pool = (list && reader.threads() > 1)
+        .then(|| rayon::ThreadPoolBuilder::new().num_threads(reader.threads()).build().ok())
+        .flatten();
+    let lines =
+        Lines { reader: &mut reader, pool, format: args.format, version, ready: VecDeque::new() };
+    for (item, line) in lines {
         match item {
             Item::Value(value) => {
                 if list {
-                    out.line(&value_line(&value, args.format, version))?;
+                    let line = line.unwrap_or_else(|| value_line(&value, args.format, version));
+                    out.line(&line)?;
                 }
             }
             Item::Refused(refused) => {
                 if list {
-                    let error = refused.refusal.to_string();
-                    let line = if json {
-                        format!(
-                            r#"{{"time":{},"flow":"{}","direction":"{}","hex":"{}","error":{}}}"#,
-                            refused.time,
-                            refused.flow,
-                            refused.direction.name(),
-                            values::hex(&refused.bytes),
-                            json_string(&error)
-                        )
-                    } else {
-                        format!(
-                            "{}\t{}\t{}\terror: {error}",
-                            refused.time,
-                            refused.flow,
-                            refused.direction.name()
-                        )
-                    };
+                    let line = line.unwrap_or_else(|| refused_line(&refused, args.format));
                     out.line(&line)?;
                 }
             }
@@ -200,7 +200,7 @@ pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
         }
     }
     out.finish()?;
-    summary(&name, reader.totals(), &flows);
+    summary(&name, &reader.totals(), &flows);
     Ok(match &reader.totals().file_error {
         Some(_) => ExitCode::from(failure::REFUSED),
         None => ExitCode::SUCCESS,
@@ -231,6 +231,60 @@ fn to_capture(
         Some(_) => ExitCode::from(failure::REFUSED),
         None => ExitCode::SUCCESS,
     })
+}
+
+/// Items read in batches (with several threads), the lines of values and refused frames
+/// rendered on the pool; the others are printed in order as they come.
+struct Lines<'r, 'a> {
+    reader: &'r mut Sharded<'a>,
+    /// `None`: one thread; items pass one by one, their lines rendered when printed.
+    pool: Option<rayon::ThreadPool>,
+    format: Format,
+    version: Version,
+    ready: VecDeque<(Item<'a>, Option<String>)>,
+}
+
+/// Items rendered at once on the pool.
+const BATCH: usize = 4096;
+
+impl<'a> Iterator for Lines<'_, 'a> {
+    type Item = (Item<'a>, Option<String>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let Some(pool) = &self.pool else { return self.reader.next().map(|item| (item, None)) };
+        if self.ready.is_empty() {
+            let batch: Vec<Item<'a>> = self.reader.by_ref().take(BATCH).collect();
+            let (format, version) = (self.format, self.version);
+            let lines: Vec<Option<String>> = pool.install(|| {
+                batch
+                    .par_iter()
+                    .map(|item| match item {
+                        Item::Value(value) => Some(value_line(value, format, version)),
+                        Item::Refused(refused) => Some(refused_line(refused, format)),
+                        _ => None,
+                    })
+                    .collect()
+            });
+            self.ready.extend(batch.into_iter().zip(lines));
+        }
+        self.ready.pop_front()
+    }
+}
+
+fn refused_line(refused: &gdvariant_pcap::Refused<'_>, format: Format) -> String {
+    let error = refused.refusal.to_string();
+    if format != Format::Text {
+        format!(
+            r#"{{"time":{},"flow":"{}","direction":"{}","hex":"{}","error":{}}}"#,
+            refused.time,
+            refused.flow,
+            refused.direction.name(),
+            values::hex(&refused.bytes),
+            json_string(&error)
+        )
+    } else {
+        format!("{}\t{}\t{}\terror: {error}", refused.time, refused.flow, refused.direction.name())
+    }
 }
 
 fn json_string(text: &str) -> String {
