@@ -32,7 +32,7 @@
 //! | layer | module | checks | a failure |
 //! | --- | --- | --- | --- |
 //! | the file | [`file`](mod@file) (`pcap-parser`) | magic, record and block lengths, pcapng sections, interfaces and timestamp units | the packets read so far stand; [`Totals::file_error`] says where the file stops |
-//! | link, IP, TCP, UDP | [`net`] (`etherparse`) | link headers (Ethernet with up to 4 VLAN tags, Linux SLL and SLL2, raw IP, BSD null / loop), IPv4 and IPv6 headers and lengths (a packet captured shorter than sent is refused), IPv4 fragments (reassembled, bounded), TCP and UDP headers | the packet is counted by [`Skip`] reason in [`Totals::skipped`] |
+//! | link, IP, TCP, UDP | [`net`] (`etherparse`) | link headers (Ethernet with up to 4 VLAN tags, Linux SLL and SLL2, raw IP, BSD null / loop), IPv4 and IPv6 headers and lengths (a packet captured shorter than sent is refused), IPv4 and IPv6 fragments (reassembled within [`FragmentLimits`]; a duplicate dropped alone, an overlap drops the datagram, as Linux does), TCP and UDP headers | the packet is counted by [`Skip`] reason in [`Totals::skipped`] |
 //! | flows | this module | 5-tuples, both directions paired; at most [`Config::max_flows`] at once | the oldest flow is finished and an [`Item::Evicted`] says so |
 //! | TCP order | [`tcp`] | sequence numbers: retransmissions counted once, reordering within a window, overlaps (the first received wins), holes | [`Item::Gap`], per-flow counters |
 //! | what a flow carries | this module | `--port` overrides, else the first data ([`Carrier`], [`FlowInfo::why`]) | a flow not read as Godot's is counted, never framed |
@@ -45,12 +45,23 @@
 //! | operation | cost |
 //! | --- | --- |
 //! | [`Reader::new`] | O(1) (the file header) |
-//! | each packet | O(its bytes) to read headers and frames (values by the core's `validate`: linear); O(log flows) to find its flow; a TCP segment O(log pieces + the waiting pieces it overlaps, at most [`TcpLimits::max_pending_segments`]); a frame spanning packets is copied once into its flow's buffer; an IPv4 fragment is copied, its datagram put together in O(datagram) |
+//! | each packet | O(its bytes) to read headers and frames (values by the core's `validate`: linear); O(log flows) to find its flow; a TCP segment O(log pieces + the waiting pieces it overlaps, at most [`TcpLimits::max_pending_segments`]); a frame spanning packets is copied once into its flow's buffer; an IP fragment is copied (O(fragment + the fragments held of its datagram, at most [`FragmentLimits::max_fragments`])), its datagram put together in O(datagram) |
 //! | the end of the capture | O(flows + bytes still waiting) |
+//! | [`Sharded`] (`jobs` threads) | a [`Reader`]'s work shared out by flow (the headers and the merge stay on the calling thread), plus O(1) per packet and O(log shards) per item; the same items in the same order; [`Config::max_flows`] and [`Config::max_held_bytes`] divided among the shards, plus one window's packets and items ([`shard`]) |
 //! | memory | per flow: the waiting TCP pieces (borrowed: the capture holds their bytes, at most [`TcpLimits::max_pending_bytes`] counted), a partial frame (at most the prefix's `max_frame_size`); in all at most [`Config::max_held_bytes`] (the oldest flows are evicted past it), [`Config::max_flows`] flows, the fragment limits ([`FragmentLimits`]), and [`Config::max_flow_records`] finished flows' records; per ENet direction its reliable windows (528 bytes a channel used) and waiting fragments ([`enet::EnetLimits`]) |
 //!
 //! No input panics; work is linear in the capture (a test counts it with the core's counter,
-//! feature `work-counter`, on generated worst cases at two sizes).
+//! feature `work-counter`, on generated worst cases at two sizes, read by one [`Reader`] and by
+//! [`Sharded`] on 3 threads, whose units are summed on the calling thread).
+//!
+//! # Several threads
+//!
+//! [`Sharded::new`]`(file, config, jobs)` reads a capture on `jobs` threads: packets are read
+//! down to TCP or UDP on the calling thread (fragments put together there) and handed to shards
+//! by a hash of their 5-tuple (both directions alike), each shard's flows are read on a
+//! `rayon` pool, and the items are merged back into capture order by packet number, the flows
+//! numbered as one [`Reader`] numbers them. Within the limits the items, flows and totals are a
+//! [`Reader`]'s (tested on every corpus capture and on many-flow captures); see [`shard`].
 //!
 //! # Which side is the server
 //!
@@ -81,8 +92,9 @@
 //! # Later
 //!
 //! Not read yet: Godot 4's WebSocket traffic has no real capture here (its framing is wired
-//! and tested on derived captures only), the Godot version is not detected per flow, IPv6
-//! fragments are counted, not put together. A new transport is a [`Carrier`] variant (the enum
+//! and tested on derived captures only), the Godot version is not detected per flow. With
+//! several threads, the headers and the merge are still read on one, and one heavy flow is read
+//! at one thread's speed (a flow is never split). A new transport is a [`Carrier`] variant (the enum
 //! is `non_exhaustive`), decided by the same port override or detection; its messages go to
 //! `gdvariant_multiplayer::track::Tracker::message` with the flow's [`Direction`], as
 //! WebSocket's binary messages ([`Config::websocket_raw`], [`write_capture`]) and ENet's
