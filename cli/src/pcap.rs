@@ -5,13 +5,13 @@
 //! (gaps, retransmissions, evicted flows, packets of other kinds) is counted on standard error
 //! at the end. WebSocket flows: `websocket.rs`; `--to-capture` writes the multiplayer capture
 //! format (`gdvariant_pcap::write_capture`). `--jobs N` reads the flows on N threads
-//! (`gdvariant_pcap::Sharded`: the items in capture order, as with one) and renders the value
-//! lines of each batch of items on N threads, printed in order: the output is the same.
+//! (`gdvariant_pcap::Sharded::try_each`: the items in capture order, as with one, the next
+//! window read while this one is printed) and renders the value lines of each batch of items
+//! on N threads, printed in order: the output is the same.
 
 mod enet;
 mod websocket;
 
-use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -143,9 +143,8 @@ pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
     let pool = (list && reader.threads() > 1)
         .then(|| rayon::ThreadPoolBuilder::new().num_threads(reader.threads()).build().ok())
         .flatten();
-    let lines =
-        Lines { reader: &mut reader, pool, format: args.format, version, ready: VecDeque::new() };
-    for (item, line) in lines {
+    // Prints an item (`line`: its line rendered already).
+    let mut print = |item: Item<'_>, line: Option<String>| -> Result<(), Failure> {
         match item {
             Item::Value(value) => {
                 if list {
@@ -186,6 +185,23 @@ pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
             Item::WebSocket(ws) => {
                 websocket::item(&ws, &name, args.format, list, multiplayer.as_mut(), &mut out)?
             }
+        }
+        Ok(())
+    };
+    match &pool {
+        None => reader.try_each(|item| print(item, None))?,
+        Some(pool) => {
+            // Batches of items, their value lines rendered on the pool, printed in order.
+            let mut batch = Vec::with_capacity(BATCH);
+            let mut flush = |batch: &mut Vec<Item<'_>>| -> Result<(), Failure> {
+                let lines = render(pool, batch, args.format, version);
+                batch.drain(..).zip(lines).try_for_each(|(item, line)| print(item, line))
+            };
+            reader.try_each(|item| {
+                batch.push(item);
+                if batch.len() >= BATCH { flush(&mut batch) } else { Ok(()) }
+            })?;
+            flush(&mut batch)?;
         }
     }
     let flows = reader.flows();
@@ -233,42 +249,27 @@ fn to_capture(
     })
 }
 
-/// Items read in batches (with several threads), the lines of values and refused frames
-/// rendered on the pool; the others are printed in order as they come.
-struct Lines<'r, 'a> {
-    reader: &'r mut Sharded<'a>,
-    /// `None`: one thread; items pass one by one, their lines rendered when printed.
-    pool: Option<rayon::ThreadPool>,
-    format: Format,
-    version: Version,
-    ready: VecDeque<(Item<'a>, Option<String>)>,
-}
-
 /// Items rendered at once on the pool.
 const BATCH: usize = 4096;
 
-impl<'a> Iterator for Lines<'_, 'a> {
-    type Item = (Item<'a>, Option<String>);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let Some(pool) = &self.pool else { return self.reader.next().map(|item| (item, None)) };
-        if self.ready.is_empty() {
-            let batch: Vec<Item<'a>> = self.reader.by_ref().take(BATCH).collect();
-            let (format, version) = (self.format, self.version);
-            let lines: Vec<Option<String>> = pool.install(|| {
-                batch
-                    .par_iter()
-                    .map(|item| match item {
-                        Item::Value(value) => Some(value_line(value, format, version)),
-                        Item::Refused(refused) => Some(refused_line(refused, format)),
-                        _ => None,
-                    })
-                    .collect()
-            });
-            self.ready.extend(batch.into_iter().zip(lines));
-        }
-        self.ready.pop_front()
-    }
+/// The lines of a batch's values and refused frames, rendered on the pool (`None`: an item
+/// printed as it comes).
+fn render(
+    pool: &rayon::ThreadPool,
+    batch: &[Item<'_>],
+    format: Format,
+    version: Version,
+) -> Vec<Option<String>> {
+    pool.install(|| {
+        batch
+            .par_iter()
+            .map(|item| match item {
+                Item::Value(value) => Some(value_line(value, format, version)),
+                Item::Refused(refused) => Some(refused_line(refused, format)),
+                _ => None,
+            })
+            .collect()
+    })
 }
 
 fn refused_line(refused: &gdvariant_pcap::Refused<'_>, format: Format) -> String {

@@ -1,31 +1,34 @@
 //! Counts the Godot values in a capture: `cargo run --release -p gdvariant-pcap --example count
-//! -- FILE [3|4]`. Prints values, refused frames, gaps and flows, and the time taken.
+//! -- FILE [3|4] [JOBS]`. Prints values, refused frames, gaps and flows, and the time taken;
+//! with JOBS (0: one per core), reads on that many threads (`Sharded::try_each`).
 
 #![allow(clippy::arithmetic_side_effects)]
 
 use std::time::Instant;
 
-use gdvariant_pcap::{Config, Item, Reader};
+use gdvariant_pcap::{Config, Item, Sharded};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let path = args.next().ok_or("usage: count FILE [3|4]")?;
+    let path = args.next().ok_or("usage: count FILE [3|4] [JOBS]")?;
     let options = match args.next().as_deref() {
         Some("3") => gdvariant::Options::godot3(),
         _ => gdvariant::Options::godot4(),
     };
+    let jobs: usize = args.next().map_or(Ok(1), |j| j.parse())?;
     let bytes = std::fs::read(&path)?;
     let start = Instant::now();
-    let mut reader = Reader::new(&bytes, Config::new(options))?;
+    let mut reader = Sharded::new(&bytes, Config::new(options), jobs)?;
     let (mut values, mut refused, mut gaps) = (0u64, 0u64, 0u64);
-    for item in reader.by_ref() {
+    reader.try_each(|item| {
         match item {
             Item::Value(_) => values += 1,
             Item::Refused(_) => refused += 1,
             Item::Gap(_) => gaps += 1,
             _ => {}
         }
-    }
+        Ok::<(), std::convert::Infallible>(())
+    })?;
     let seconds = start.elapsed().as_secs_f64();
     println!(
         "{path}: {} bytes, {} packets, {} flows: {values} values, {refused} refused, {gaps} gaps in {seconds:.3} s ({:.0} MB/s)",

@@ -73,27 +73,29 @@ struct Shard<'a> {
     ids: BTreeMap<u64, u64>,
     /// This window's flows created: (packet number, the shard's flow number).
     created: Vec<(u64, u64)>,
-    /// This window's items, by packet number.
-    items: Vec<(u64, Item<'a>)>,
+    /// This window's items with their merge keys, in order.
+    items: Vec<(Key, Item<'a>)>,
     /// This window's finished flows.
     done: Vec<FlowInfo>,
-    /// Work units counted on the thread that last read this shard, and that thread.
+    /// Work units counted on the threads that read this shard since they were added up.
     #[cfg(feature = "work-counter")]
-    units: (u64, Option<std::thread::ThreadId>),
+    units: Vec<(u64, std::thread::ThreadId)>,
 }
 
 impl<'a> Shard<'a> {
-    /// Reads this window's packets (then, with `end`, finishes every flow).
-    fn run(&mut self, end: bool) {
+    /// Runs `step` on this shard, its work units noted with the thread's (feature
+    /// `work-counter`).
+    fn measured(&mut self, step: impl FnOnce(&mut Self)) {
         #[cfg(feature = "work-counter")]
         {
-            let ((), units) = gdvariant::work::measure(|| self.read(end));
-            self.units = (units, Some(std::thread::current().id()));
+            let ((), units) = gdvariant::work::measure(|| step(self));
+            self.units.push((units, std::thread::current().id()));
         }
         #[cfg(not(feature = "work-counter"))]
-        self.read(end);
+        step(self);
     }
 
+    /// Reads this window's packets (then, with `end`, finishes every flow).
     fn read(&mut self, end: bool) {
         for (number, time, transport) in self.batch.drain(..) {
             let before = self.reader.totals().flows;
@@ -101,13 +103,30 @@ impl<'a> Shard<'a> {
             if self.reader.totals().flows > before {
                 self.created.push((number, before));
             }
-            self.items.extend(self.reader.take_items().map(|item| (number, item)));
+            self.items.extend(self.reader.take_items().map(|item| ((number, 0), item)));
         }
         if end {
             self.reader.end();
-            self.items.extend(self.reader.take_items().map(|item| (u64::MAX, item)));
+            self.items.extend(self.reader.take_items().map(|item| ((u64::MAX, 0), item)));
         }
         self.done = self.reader.take_done();
+    }
+
+    /// Gives this window's items and records the capture's flow numbers (the items the end
+    /// gave are keyed by them), and forgets the numbers of the flows finished.
+    fn renumber(&mut self) {
+        crate::work(self.items.len());
+        for ((packet, flow), item) in &mut self.items {
+            let id = renumber(item, &self.ids);
+            if *packet == u64::MAX {
+                *flow = id;
+            }
+        }
+        for record in &mut self.done {
+            if let Some(id) = self.ids.remove(&record.id.0) {
+                record.id = FlowId(id);
+            }
+        }
     }
 }
 
@@ -133,7 +152,8 @@ struct Many<'a> {
     /// `None`: the threads could not be started; the shards are read one after the other on
     /// the calling thread (same items).
     pool: Option<rayon::ThreadPool>,
-    ready: VecDeque<Item<'a>>,
+    /// The window being handed out (by the iterator).
+    merging: Window<'a>,
     /// Packets, skips, fragments and the file error (flows and evictions: the shards').
     totals: Totals,
     /// Finished flows' records (the capture's numbers).
@@ -183,7 +203,7 @@ impl<'a> Sharded<'a> {
                 items: Vec::new(),
                 done: Vec::new(),
                 #[cfg(feature = "work-counter")]
-                units: (0, None),
+                units: Vec::new(),
             });
         }
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok();
@@ -193,7 +213,7 @@ impl<'a> Sharded<'a> {
                 fragments: Fragments::new(config.fragments),
                 shards,
                 pool,
-                ready: VecDeque::new(),
+                merging: Window::default(),
                 totals: Totals::default(),
                 records: Vec::new(),
                 max_records: config.max_flow_records,
@@ -221,6 +241,60 @@ impl<'a> Sharded<'a> {
                 many.pool.as_ref().map_or(1, rayon::ThreadPool::current_num_threads)
             }
         }
+    }
+
+    /// Hands the items still to come to `sink`, in capture order, as the iterator would, but
+    /// reads the next window (on another thread and the pool) while `sink` takes this one's:
+    /// the caller's work on the items overlaps the reading. Stops at `sink`'s first error and
+    /// returns it (the window being read is finished first); nothing more is handed out after
+    /// it ([`Sharded::flows`] and [`Sharded::totals`] say what was read). Memory: up to three
+    /// windows' items (one taken, one waiting, one being read).
+    pub fn try_each<E>(
+        &mut self,
+        mut sink: impl FnMut(Item<'a>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let many = match &mut self.inner {
+            Inner::One(reader) => return reader.try_for_each(sink),
+            Inner::Many(many) => many,
+        };
+        while let Some(item) = many.merging.take() {
+            sink(item)?;
+        }
+        if many.finished {
+            return Ok(());
+        }
+        let reader: &mut Many<'a> = many;
+        let result = std::thread::scope(|scope| {
+            let (windows, received) = std::sync::mpsc::sync_channel::<Window<'a>>(1);
+            let reading = scope.spawn(move || {
+                #[cfg(feature = "work-counter")]
+                return gdvariant::work::measure(|| reader.send_windows(&windows)).1;
+                #[cfg(not(feature = "work-counter"))]
+                reader.send_windows(&windows)
+            });
+            let mut result = Ok(());
+            'windows: for mut window in received.iter() {
+                while let Some(item) = window.take() {
+                    if let Err(error) = sink(item) {
+                        result = Err(error);
+                        break 'windows;
+                    }
+                }
+            }
+            drop(received);
+            // The reading thread's units (its own and the pool's), added to this one's.
+            #[cfg(feature = "work-counter")]
+            if let Ok(units) = reading.join() {
+                gdvariant::work::add(usize::try_from(units).unwrap_or(usize::MAX));
+            }
+            #[cfg(not(feature = "work-counter"))]
+            let _ = reading.join();
+            result
+        });
+        if result.is_err() {
+            many.finished = true;
+        }
+        result
     }
 
     /// The counts so far (final once the iterator has ended).
@@ -266,13 +340,13 @@ impl<'a> Iterator for Sharded<'a> {
         match &mut self.inner {
             Inner::One(reader) => reader.next(),
             Inner::Many(many) => loop {
-                if let Some(item) = many.ready.pop_front() {
+                if let Some(item) = many.merging.take() {
                     return Some(item);
                 }
                 if many.finished {
                     return None;
                 }
-                many.window();
+                many.merging = many.next_window();
             },
         }
     }
@@ -280,13 +354,23 @@ impl<'a> Iterator for Sharded<'a> {
 
 impl<'a> Many<'a> {
     /// Reads the next window: headers here, the shards on the pool, then the merge.
-    fn window(&mut self) {
+    fn next_window(&mut self) -> Window<'a> {
         let end = self.split();
         self.run(end);
         self.number();
-        self.merge();
+        let window = self.merge();
         if end {
             self.finished = true;
+        }
+        window
+    }
+
+    /// Reads window after window until the capture ends or nobody takes them.
+    fn send_windows(&mut self, windows: &std::sync::mpsc::SyncSender<Window<'a>>) {
+        while !self.finished {
+            if windows.send(self.next_window()).is_err() {
+                break;
+            }
         }
     }
 
@@ -328,23 +412,30 @@ impl<'a> Many<'a> {
         false
     }
 
-    /// Step 2: every shard reads its packets, on the pool.
-    fn run(&mut self, end: bool) {
+    /// Runs `step` on every shard, on the pool (or here, without one); the units of work
+    /// counted on other threads are added to this one's.
+    fn each(&mut self, step: impl Fn(&mut Shard<'a>) + Sync) {
+        let step = |shard: &mut Shard<'a>| shard.measured(&step);
         match &self.pool {
-            Some(pool) => pool.install(|| self.shards.par_iter_mut().for_each(|s| s.run(end))),
-            None => self.shards.iter_mut().for_each(|s| s.run(end)),
+            Some(pool) => pool.install(|| self.shards.par_iter_mut().for_each(step)),
+            None => self.shards.iter_mut().for_each(step),
         }
         #[cfg(feature = "work-counter")]
         {
-            // The units counted on other threads, added to this one's.
             let here = std::thread::current().id();
             for shard in &mut self.shards {
-                let (units, thread) = std::mem::take(&mut shard.units);
-                if thread.is_some_and(|t| t != here) {
-                    gdvariant::work::add(usize::try_from(units).unwrap_or(usize::MAX));
+                for (units, thread) in shard.units.drain(..) {
+                    if thread != here {
+                        gdvariant::work::add(usize::try_from(units).unwrap_or(usize::MAX));
+                    }
                 }
             }
         }
+    }
+
+    /// Step 2: every shard reads its packets, on the pool.
+    fn run(&mut self, end: bool) {
+        self.each(|shard| shard.read(end));
     }
 
     /// Step 3a: the flows created in this window numbered in the order of their first packet.
@@ -363,43 +454,18 @@ impl<'a> Many<'a> {
         }
     }
 
-    /// Step 3b: items renumbered and merged by packet number (then, at the end, by flow);
-    /// finished flows' records renumbered and kept.
-    fn merge(&mut self) {
-        let mut lists = Vec::with_capacity(self.shards.len());
+    /// Step 3b: items and records renumbered (on the pool), records kept, the merge set up.
+    fn merge(&mut self) -> Window<'a> {
+        self.each(Shard::renumber);
         let mut records = Vec::new();
-        for shard in &mut self.shards {
-            let ids = &shard.ids;
-            let list: Vec<(Key, Item<'a>)> = shard
-                .items
-                .drain(..)
-                .map(|(packet, mut item)| {
-                    let flow = renumber(&mut item, ids);
-                    let key = if packet == u64::MAX { (packet, flow) } else { (packet, 0) };
-                    (key, item)
-                })
-                .collect();
-            lists.push(list.into_iter());
-            for mut record in shard.done.drain(..) {
-                if let Some(id) = shard.ids.remove(&record.id.0) {
-                    record.id = FlowId(id);
-                }
-                records.push(record);
+        let mut window = Window::default();
+        for (index, shard) in self.shards.iter_mut().enumerate() {
+            records.append(&mut shard.done);
+            let cursor = VecDeque::from(std::mem::take(&mut shard.items));
+            if let Some((key, _)) = cursor.front() {
+                window.heads.push(Reverse((*key, index)));
             }
-        }
-        // A k-way merge: the smallest head first (ties within one shard keep its order).
-        let mut heads = BinaryHeap::new();
-        for (index, list) in lists.iter_mut().enumerate() {
-            if let Some((key, item)) = list.next() {
-                heads.push(Reverse(Head { key, index, item }));
-            }
-        }
-        while let Some(Reverse(Head { index, item, .. })) = heads.pop() {
-            crate::work(1);
-            self.ready.push_back(item);
-            if let Some((key, item)) = lists.get_mut(index).and_then(Iterator::next) {
-                heads.push(Reverse(Head { key, index, item }));
-            }
+            window.cursors.push(cursor);
         }
         records.sort_by_key(|info| info.id);
         for record in records {
@@ -409,33 +475,46 @@ impl<'a> Many<'a> {
                 self.totals.flows_not_kept = self.totals.flows_not_kept.saturating_add(1);
             }
         }
+        window
     }
 }
 
-/// An item waiting in the merge, ordered by its key then its shard.
-struct Head<'a> {
-    key: Key,
-    index: usize,
-    item: Item<'a>,
+/// One window's items, per shard, merged as they are taken.
+#[derive(Default)]
+struct Window<'a> {
+    /// Each shard's items, in order.
+    cursors: Vec<VecDeque<(Key, Item<'a>)>>,
+    /// The next key of each shard with items left but the one being taken from.
+    heads: BinaryHeap<Reverse<(Key, usize)>>,
+    /// The shard being taken from while its items come first.
+    current: Option<usize>,
 }
 
-impl PartialEq for Head<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        (self.key, self.index) == (other.key, other.index)
-    }
-}
-
-impl Eq for Head<'_> {}
-
-impl PartialOrd for Head<'_> {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Head<'_> {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (self.key, self.index).cmp(&(other.key, other.index))
+impl<'a> Window<'a> {
+    /// The next item of the window (a k-way merge by key, then shard): taken from one shard
+    /// while its keys come first, the heap asked only when another's do. O(1) per item plus
+    /// O(log shards) per change of shard.
+    fn take(&mut self) -> Option<Item<'a>> {
+        loop {
+            if let Some(index) = self.current {
+                let cursor = self.cursors.get_mut(index)?;
+                match cursor.front() {
+                    Some((key, _)) => {
+                        let first =
+                            self.heads.peek().is_none_or(|Reverse(head)| (*key, index) < *head);
+                        if first {
+                            return cursor.pop_front().map(|(_, item)| item);
+                        }
+                        self.heads.push(Reverse((*key, index)));
+                        self.current = None;
+                    }
+                    None => self.current = None,
+                }
+            }
+            let Reverse((_, index)) = self.heads.pop()?;
+            crate::work(1);
+            self.current = Some(index);
+        }
     }
 }
 

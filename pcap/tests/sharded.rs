@@ -276,12 +276,31 @@ fn with_shards(file: &[u8], config: &Config, jobs: usize, window: usize) -> Read
     (items, sharded.flows(), sharded.totals())
 }
 
+/// As [`with_shards`], the items taken by `try_each` (the next window read meanwhile) after
+/// `first` taken by the iterator.
+fn with_try_each(file: &[u8], config: &Config, jobs: usize, window: usize, first: usize) -> Read {
+    let mut sharded = Sharded::new(file, config.clone(), jobs).unwrap().with_window_packets(window);
+    let mut items: Vec<String> = sharded.by_ref().take(first).map(|i| format!("{i:?}")).collect();
+    sharded
+        .try_each(|item| {
+            items.push(format!("{item:?}"));
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+    (items, sharded.flows(), sharded.totals())
+}
+
 /// Asserts that every sharded reading of `file` equals the reader's; returns the latter.
 fn same(name: &str, file: &[u8], config: &Config) -> Read {
     let expected = with_reader(file, config);
     for jobs in [2, 3] {
-        for window in [1, 5, 64, usize::MAX] {
-            let got = with_shards(file, config, jobs, window);
+        for (window, pipelined) in
+            [1, 5, 64, usize::MAX].into_iter().flat_map(|w| [(w, false), (w, true)])
+        {
+            let got = match pipelined {
+                false => with_shards(file, config, jobs, window),
+                true => with_try_each(file, config, jobs, window, window.min(1_000) / 2),
+            };
             assert_eq!(got.0.len(), expected.0.len(), "{name}: {jobs} jobs, window {window}");
             for (i, (a, b)) in got.0.iter().zip(&expected.0).enumerate() {
                 assert_eq!(a, b, "{name}: {jobs} jobs, window {window}: item {i}");
@@ -356,6 +375,25 @@ fn past_the_flow_limit_each_shard_evicts_its_own_and_says_so() {
         // Flows are numbered 0, 1, 2, ... whatever shard followed them.
         assert!(flows.iter().enumerate().all(|(i, f)| f.id.0 == i as u64));
     }
+}
+
+#[test]
+fn try_each_stops_at_the_first_error() {
+    let file = synthetic(100, 9);
+    let config = Config::new(Options::godot4());
+    let all = with_reader(&file, &config).0;
+    let mut sharded = Sharded::new(&file, config, 2).unwrap().with_window_packets(10);
+    let mut seen = Vec::new();
+    let result = sharded.try_each(|item| {
+        seen.push(format!("{item:?}"));
+        if seen.len() == 25 { Err("enough") } else { Ok(()) }
+    });
+    assert_eq!(result, Err("enough"));
+    assert_eq!(seen[..], all[..25]);
+    // Nothing more is handed out; the flows read so far are listed.
+    assert!(all.len() > 100);
+    assert!(sharded.next().is_none());
+    assert!(!sharded.flows().is_empty());
 }
 
 #[test]
