@@ -8,11 +8,13 @@
 //! SLL2, null). Bits 5-6 pick the limits (the default ones, or tiny ones: 4 flows, an 8-piece
 //! 256-byte window, 4 fragmented datagrams, ENet messages of 512 bytes, 1 KiB and 4 of them
 //! waiting), so that eviction and the window's edges are
-//! reached with small inputs.
+//! reached with small inputs. Bit 7: the capture is read again on 2 threads (`Sharded`, windows
+//! of 3 packets), which must hand out the same items, flows and totals under the default
+//! limits (under the tiny ones each shard evicts its own: no panic, bounded work).
 
 use gdvariant::Options;
 use gdvariant_pcap::enet::EnetLimits;
-use gdvariant_pcap::{Config, FragmentLimits, Item, Reader, TcpLimits};
+use gdvariant_pcap::{Config, FragmentLimits, Item, Reader, Sharded, TcpLimits};
 
 /// Units of work allowed per input byte.
 pub const UNITS_PER_BYTE: u64 = 64;
@@ -69,6 +71,10 @@ pub fn check(data: &[u8]) {
         config.enet = EnetLimits { max_message: 512, max_waiting: 1024, max_reassemblies: 4 };
     }
     let max_message = config.enet.max_message as usize;
+    let tiny = (settings >> 5) & 3 != 0;
+    if settings & 0x80 != 0 {
+        sharded(&file, &config, tiny);
+    }
     let (_, units) = gdvariant::work::measure(|| {
         let Ok(mut reader) = Reader::new(&file, config) else { return };
         for item in reader.by_ref() {
@@ -92,4 +98,36 @@ pub fn check(data: &[u8]) {
     });
     let bound = UNITS_PER_BYTE * file.len() as u64 + UNITS_BASE;
     assert!(units <= bound, "{units} units of work on {} bytes (bound {bound})", file.len());
+}
+
+/// The capture read on 2 threads: the items, flows and totals of one reader (under the default
+/// limits), in work bounded as one reader's is.
+fn sharded(file: &[u8], config: &Config, tiny: bool) {
+    let (one, _) = gdvariant::work::measure(|| {
+        let Ok(mut reader) = Reader::new(file, config.clone()) else { return None };
+        let items: Vec<String> = reader.by_ref().map(|item| format!("{item:?}")).collect();
+        Some((items, reader.flows(), reader.totals().clone()))
+    });
+    let (two, units) = gdvariant::work::measure(|| {
+        let Ok(reader) = Sharded::new(file, config.clone(), 2) else { return None };
+        let mut reader = reader.with_window_packets(3);
+        let items: Vec<String> = reader.by_ref().map(|item| format!("{item:?}")).collect();
+        Some((items, reader.flows(), reader.totals()))
+    });
+    match (one, two) {
+        (None, None) => {}
+        (Some(one), Some(two)) if tiny => assert_eq!(one.2.packets, two.2.packets),
+        (Some(one), Some(two)) => {
+            assert_eq!(one.0, two.0);
+            assert_eq!(one.1, two.1);
+            assert_eq!(one.2, two.2);
+        }
+        (one, two) => panic!("one reader: {}, two: {}", one.is_some(), two.is_some()),
+    }
+    let bound = UNITS_PER_BYTE * file.len() as u64 + UNITS_BASE;
+    assert!(
+        units <= bound,
+        "2 threads: {units} units of work on {} bytes (bound {bound})",
+        file.len()
+    );
 }

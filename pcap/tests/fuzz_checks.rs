@@ -1,6 +1,7 @@
 //! The `pcap` fuzz target's check (`fuzz/src/pcap.rs`, included here) on stable, without
 //! libFuzzer: every kept finding (`fuzz/regressions/pcap/`, when there are any), the real
-//! capture of `corpus/captures/` under every setting, damaged copies of it (bytes overwritten
+//! capture of `corpus/captures/` under every setting (read by one reader and, bit 7, on 2
+//! threads), damaged copies of it (bytes overwritten
 //! at pseudo-random places, cut at pseudo-random lengths), and the derived tests' packets under
 //! every link type and limit.
 #![allow(
@@ -41,7 +42,7 @@ fn the_real_capture_and_damaged_copies_pass() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/captures/godot3_tcp_put_var.pcap"),
     )
     .unwrap();
-    for settings in [0b011u8, 0b010, 0b0110_0011] {
+    for settings in [0b011u8, 0b010, 0b0110_0011, 0b1000_0011, 0b1110_0011] {
         let mut input = vec![settings];
         input.extend_from_slice(&capture);
         pcap_check::check(&input);
@@ -55,7 +56,8 @@ fn the_real_capture_and_damaged_copies_pass() {
         state
     };
     for round in 0..48 {
-        let mut input = vec![if round % 2 == 0 { 0b011u8 } else { 0b0110_0011 }];
+        let sharded = if round % 4 < 2 { 0 } else { 0x80 };
+        let mut input = vec![sharded | if round % 2 == 0 { 0b011u8 } else { 0b0110_0011 }];
         input.extend_from_slice(&capture);
         for _ in 0..8 {
             let at = 1 + (next() as usize) % capture.len();
