@@ -32,7 +32,7 @@
 //! | layer | module | checks | a failure |
 //! | --- | --- | --- | --- |
 //! | the file | [`file`](mod@file) (`pcap-parser`) | magic, record and block lengths, pcapng sections, interfaces and timestamp units | the packets read so far stand; [`Totals::file_error`] says where the file stops |
-//! | link, IP, TCP, UDP | [`net`] (`etherparse`) | link headers (Ethernet with up to 4 VLAN tags, Linux SLL and SLL2, raw IP, BSD null / loop), IPv4 and IPv6 headers and lengths (a packet captured shorter than sent is refused), IPv4 and IPv6 fragments (reassembled within [`FragmentLimits`]; a duplicate dropped alone, an overlap drops the datagram, as Linux does), TCP and UDP headers | the packet is counted by [`Skip`] reason in [`Totals::skipped`] |
+//! | link, IP, TCP, UDP | [`net`] (`etherparse`) | link headers (Ethernet with up to 4 VLAN tags, Linux SLL and SLL2, raw IP, BSD null / loop), IPv4 and IPv6 headers and lengths (a packet captured shorter than sent is refused), IPv4 and IPv6 fragments (reassembled within [`FragmentLimits`]; a duplicate dropped alone, an overlap drops the datagram, as Linux decides), TCP and UDP headers | the packet is counted by [`Skip`] reason in [`Totals::skipped`] |
 //! | flows | this module | 5-tuples, both directions paired; at most [`Config::max_flows`] at once | the oldest flow is finished and an [`Item::Evicted`] says so |
 //! | TCP order | [`tcp`] | sequence numbers: retransmissions counted once, reordering within a window, overlaps (the first received wins), holes | [`Item::Gap`], per-flow counters |
 //! | what a flow carries | this module | `--port` overrides, else the first data ([`Carrier`], [`FlowInfo::why`]) | a flow not read as Godot's is counted, never framed |

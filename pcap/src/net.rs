@@ -1,9 +1,11 @@
 //! From a captured frame to a TCP segment or UDP datagram: the link header (Ethernet with VLAN
 //! tags, Linux SLL and SLL2, raw IP, BSD loopback), then IPv4 or IPv6, by `etherparse`; the
 //! fragments of both are put together here, within [`FragmentLimits`], as a Linux receiver
-//! does (RFC 8200, RFC 5722): a fragment within one already held is a duplicate, dropped alone
-//! (the first received wins); a fragment overlapping others otherwise drops its whole
-//! datagram. O(1) per packet but a fragment's copy (O(fragment) plus O(fragments held of its
+//! does (RFC 8200, RFC 5722 with errata 3089, Linux's `inet_frag_queue_insert`): a fragment
+//! within a run already held (a fragment and those received after it that continued it at
+//! the end of everything held) is a duplicate, dropped alone (the first received wins); a
+//! fragment overlapping what is held otherwise, or empty, drops its whole datagram. O(1) per
+//! packet but a fragment's copy (O(fragment) plus O(fragments held of its
 //! datagram, at most [`FragmentLimits::max_fragments`])) and a completed datagram's assembly
 //! (O(datagram)).
 
@@ -37,8 +39,9 @@ pub enum Skip {
     /// only).
     Fragment,
     /// Fragments dropped: their datagram never completed within the limits, contradicted its
-    /// own length or had overlapping fragments; or the fragment repeated bytes already held
-    /// (a duplicate), or (IPv6) was not the last and not a multiple of 8 bytes long.
+    /// own length or had overlapping (or empty) fragments; or the fragment repeated bytes
+    /// already held (a duplicate), or (IPv6) was not the last and not a multiple of 8 bytes
+    /// long.
     FragmentsDropped,
 }
 
@@ -208,6 +211,44 @@ impl Added {
     }
 }
 
+/// Where a fragment goes among the runs held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    /// A run of its own.
+    NewRun,
+    /// At the end of the last run.
+    Append,
+    /// Within one run: a duplicate.
+    Duplicate,
+    /// Across a run's edge, or empty: the datagram is dropped.
+    Overlap,
+}
+
+/// Where the fragment `offset..end` goes among `runs`, as Linux's `inet_frag_queue_insert`
+/// decides for IPv4 and IPv6 (RFC 5722 with errata 3089: an overlapping fragment drops the
+/// datagram, a duplicate only itself). O(runs).
+fn place(runs: &[(usize, usize)], offset: usize, end: usize) -> Place {
+    crate::work(runs.len());
+    if end == offset {
+        return Place::Overlap;
+    }
+    let Some(tail) = runs.iter().map(|run| run.1).max() else { return Place::NewRun };
+    if tail < end {
+        return match offset.cmp(&tail) {
+            std::cmp::Ordering::Less => Place::Overlap,
+            std::cmp::Ordering::Equal => Place::Append,
+            std::cmp::Ordering::Greater => Place::NewRun,
+        };
+    }
+    for &(start, stop) in runs {
+        if end <= start || offset >= stop {
+            continue;
+        }
+        return if offset >= start && end <= stop { Place::Duplicate } else { Place::Overlap };
+    }
+    Place::NewRun
+}
+
 /// Source, destination, protocol (IPv4; 0 for IPv6, whose fragments may differ in it), the
 /// identification (IPv4: 16 bits, IPv6: 32).
 type FragmentKey = (IpAddr, IpAddr, u8, u32);
@@ -216,6 +257,9 @@ type FragmentKey = (IpAddr, IpAddr, u8, u32);
 struct Partial {
     /// (offset, bytes), in arrival order; no two overlap.
     pieces: Vec<(usize, Vec<u8>)>,
+    /// The runs of pieces, as Linux keeps them: (start, end), each a piece and the pieces
+    /// received after it that continued it at the end of everything held.
+    runs: Vec<(usize, usize)>,
     /// The protocol of the payload, from the fragment at offset 0.
     number: Option<u8>,
     /// The datagram's length, known from its last fragment.
@@ -253,10 +297,10 @@ impl Fragments {
     }
 
     /// Adds a fragment of `number`'s payload: the whole datagram's payload and its protocol
-    /// (the one the fragment at offset 0 gave) once every byte is there. A
-    /// fragment within one already held is dropped alone; one overlapping others otherwise
-    /// drops the datagram (RFC 5722, as Linux does for IPv4 and IPv6). O(fragment + fragments
-    /// of the datagram, at most `max_fragments`) per call, O(datagram) on completion.
+    /// (the one the fragment at offset 0 gave) once every byte is there. A fragment within a
+    /// run held is dropped alone; one overlapping what is held otherwise drops the datagram
+    /// ([`place`]). O(fragment + fragments of the datagram, at most `max_fragments`) per call,
+    /// O(datagram) on completion.
     fn add(
         &mut self,
         key: FragmentKey,
@@ -271,23 +315,19 @@ impl Fragments {
             self.dropped = self.dropped.saturating_add(1);
             return Added::Dropped;
         }
-        if let Some(partial) = self.partial.get(&key) {
-            crate::work(partial.pieces.len());
-            let mut overlap = false;
-            for (start, bytes) in &partial.pieces {
-                let stop = start.saturating_add(bytes.len());
-                if offset >= *start && end <= stop {
-                    // A duplicate: dropped, the datagram kept.
-                    self.dropped = self.dropped.saturating_add(1);
-                    return Added::Dropped;
-                }
-                overlap |= offset < stop && *start < end;
+        let place = self.partial.get(&key).map_or(Place::NewRun, |p| place(&p.runs, offset, end));
+        match place {
+            Place::Duplicate => {
+                // Dropped, the datagram kept.
+                self.dropped = self.dropped.saturating_add(1);
+                return Added::Dropped;
             }
-            if overlap {
+            Place::Overlap => {
                 self.drop_datagram(&key);
                 self.dropped = self.dropped.saturating_add(1);
                 return Added::Dropped;
             }
+            Place::NewRun | Place::Append => {}
         }
         if !self.partial.contains_key(&key) {
             while self.partial.len() >= self.limits.max_datagrams.max(1) {
@@ -322,6 +362,10 @@ impl Fragments {
         }
         if offset == 0 {
             partial.number = Some(number);
+        }
+        match partial.runs.iter_mut().max_by_key(|run| run.1) {
+            Some(last) if place == Place::Append => last.1 = end,
+            _ => partial.runs.push((offset, end)),
         }
         partial.pieces.push((offset, data.to_vec()));
         partial.bytes = partial.bytes.saturating_add(data.len());

@@ -525,22 +525,30 @@ fn ip_fragment_duplicates_are_dropped_alone_overlaps_drop_the_datagram() {
     assert_eq!(items.len(), 1);
     assert!(matches!(&items[0], Item::Value(_)));
     assert_eq!(totals.fragments_dropped, 1);
-    // 16 bytes at offset 16 overlap the first fragment's end and the second's start: the
-    // whole datagram is dropped (RFC 5722, as Linux does); its other fragments come too late.
-    let packets = v6(
-        2,
-        &[
-            (0, true, &udp[..24]),
-            (3, true, &udp[24..48]),
-            (2, true, &udp[16..32]),
-            (6, false, &udp[48..]),
-        ],
-    );
-    let file = pcap(101, &packets);
+    // 16 bytes at offset 16, across the end of the first fragment and the start of the
+    // second. Received in order, the two are one run (as Linux keeps them): the 16 bytes lie
+    // within it, a duplicate, dropped alone.
+    let (a, b, c) = ((0, true, &udp[..24]), (3, true, &udp[24..48]), (6, false, &udp[48..]));
+    let across: (u16, bool, &[u8]) = (2, true, &[0; 16]);
+    let file = pcap(101, &v6(2, &[a, b, across, c]));
+    let (items, _, totals) = read(&file, config());
+    assert_eq!(items.len(), 1, "{totals:?}");
+    let Item::Value(v) = &items[0] else { panic!("{:?}", items[0]) };
+    assert_eq!(&v.bytes[..], &udp[8..]);
+    assert_eq!(totals.fragments_dropped, 1);
+    // Received the other way round, they are two runs: the 16 bytes overlap both, and the
+    // whole datagram is dropped (RFC 5722); its last fragment then starts a datagram that
+    // never completes.
+    let file = pcap(101, &v6(3, &[b, a, across, c]));
     let (items, _, totals) = read(&file, config());
     assert!(items.is_empty(), "{items:?}");
     assert_eq!(totals.fragments_dropped, 3, "{totals:?}");
     assert_eq!(totals.skipped.get(&gdvariant_pcap::Skip::FragmentsDropped), Some(&1));
+    // An empty fragment drops its datagram too.
+    let file = pcap(101, &v6(4, &[a, (3, true, &[]), b, c]));
+    let (items, _, totals) = read(&file, config());
+    assert!(items.is_empty(), "{items:?}");
+    assert_eq!(totals.fragments_dropped, 2, "{totals:?}");
     // IPv4 alike.
     let value: Vec<u8> = [4, 0, 0, 0, 40, 0, 0, 0].into_iter().chain([b'x'; 40]).collect();
     let udp4 = udp_bytes(CLIENT.1, SERVER.1, &value);
