@@ -16,6 +16,7 @@ mod multiplayer;
 mod output;
 mod pcap;
 mod pcap_websocket;
+mod pcap_websocket4;
 mod records;
 mod reencode;
 mod validate;
