@@ -22,8 +22,8 @@ use gdvariant_multiplayer::godot4::{Godot4Packet, Values};
 use gdvariant_multiplayer::project::Project;
 use gdvariant_multiplayer::rules::Rules;
 use gdvariant_multiplayer::track::{Packet, Tracker};
-use gdvariant_multiplayer::{Direction, Framing};
-use gdvariant_pcap::{Carrier, Config, Item, Reader, WsEvent};
+use gdvariant_multiplayer::{Direction, Framing, capture};
+use gdvariant_pcap::{Carrier, Config, Item, Reader, WsEvent, write_capture};
 use serde_json::Value as Json;
 
 fn corpus(name: &str) -> Vec<u8> {
@@ -138,10 +138,12 @@ fn every_call_spawn_and_sync_the_engines_logged_is_on_the_wire_exact() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/captures/godot4_ws");
     let project = Arc::new(Project::read_index(&dir).unwrap());
     let rules = Rules::new().with_project(&project);
-    let mut tracker = Tracker::new(Version::Godot4, Framing::WebSocket4, Arc::clone(rules.methods()))
-        .with_project(Some(project));
+    let mut tracker =
+        Tracker::new(Version::Godot4, Framing::WebSocket4, Arc::clone(rules.methods()))
+            .with_project(Some(project));
     let mut seen = Seen::default();
-    let (mut upgrades, mut closes, mut messages, mut peer_ids) = (Vec::new(), 0, [0usize; 2], Vec::new());
+    let (mut upgrades, mut closes, mut messages, mut peer_ids) =
+        (Vec::new(), 0, [0usize; 2], Vec::new());
     for item in &items {
         let Item::WebSocket(ws) = item else { panic!("{item:?}") };
         let bytes = match &ws.event {
@@ -159,9 +161,9 @@ fn every_call_spawn_and_sync_the_engines_logged_is_on_the_wire_exact() {
             other => panic!("{other:?}"),
         };
         messages[ws.direction.index()] += 1;
-        let message = tracker
-            .message(ws.direction, 0, bytes)
-            .unwrap_or_else(|refusal| panic!("{} {}: {refusal}", ws.direction.name(), hex::encode(bytes)));
+        let message = tracker.message(ws.direction, 0, bytes).unwrap_or_else(|refusal| {
+            panic!("{} {}: {refusal}", ws.direction.name(), hex::encode(bytes))
+        });
         let client = log["client_id"].as_i64().unwrap() as i32;
         let expected = match ws.direction {
             Direction::ToServer => (client, 1),
@@ -184,6 +186,8 @@ fn every_call_spawn_and_sync_the_engines_logged_is_on_the_wire_exact() {
             }
             Packet::Godot4(Godot4Packet::Spawn(spawn)) => {
                 let named = message.spawn.as_ref().unwrap();
+                // The spawner is made in code: the project names the scene by its state.
+                assert!(named.inferred);
                 assert_eq!(named.properties.as_deref(), Some(&["position", "hp", "label"][..]));
                 seen.spawns.push((
                     spawn.name().to_str().unwrap().into(),
@@ -224,14 +228,20 @@ fn every_call_spawn_and_sync_the_engines_logged_is_on_the_wire_exact() {
     // What each side sent is what the other received, in order; the counts.
     for (from, to, n) in [("client", "server", 20), ("server", "client", 4)] {
         let call = |e: &&Json| (e["node"].clone(), e["method"].clone(), e["args"].clone());
-        let sent: Vec<_> = events(&log, "sent").iter().filter(|e| e["side"] == from).map(call).collect();
-        let got: Vec<_> = events(&log, "got").iter().filter(|e| e["side"] == to).map(call).collect();
+        let sent: Vec<_> =
+            events(&log, "sent").iter().filter(|e| e["side"] == from).map(call).collect();
+        let got: Vec<_> =
+            events(&log, "got").iter().filter(|e| e["side"] == to).map(call).collect();
         assert_eq!(sent.len(), n);
         assert_eq!(sent, got, "{from} to {to}");
     }
     for (from, to) in [("client", "server"), ("server", "client")] {
         let raw = |event: &str, side: &str| -> Vec<Json> {
-            events(&log, event).iter().filter(|e| e["side"] == side).map(|e| e["hex"].clone()).collect()
+            events(&log, event)
+                .iter()
+                .filter(|e| e["side"] == side)
+                .map(|e| e["hex"].clone())
+                .collect()
         };
         assert_eq!(raw("raw_sent", from), raw("raw_got", to));
         assert_eq!(raw("raw_sent", from).len(), 1);
@@ -246,4 +256,39 @@ fn every_call_spawn_and_sync_the_engines_logged_is_on_the_wire_exact() {
     assert!(upgrades[0].1.starts_with("GET /client HTTP/1.1"), "{upgrades:?}");
     assert_eq!(closes, 2);
     assert_eq!(flow.values, [messages[0] as u64, messages[1] as u64]);
+}
+
+#[test]
+fn the_real_capture_converted_holds_every_binary_message_in_order() {
+    let file = corpus("godot4_websocket_mp.pcap");
+    let mut config = Config::new(Options::godot4());
+    config.websocket_raw = true;
+    let messages: Vec<(Direction, Vec<u8>)> = Reader::new(&file, config)
+        .unwrap()
+        .filter_map(|item| match item {
+            Item::WebSocket(ws) => match ws.event {
+                WsEvent::Binary(bytes) => Some((ws.direction, bytes.into_owned())),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    let written = write_capture(&file, Config::new(Options::godot4()), &mut out).unwrap();
+    assert_eq!(written.framing, Framing::WebSocket4);
+    let header = capture::header(&out).unwrap();
+    assert_eq!((header.version, header.framing), (Version::Godot4, Framing::WebSocket4));
+    let records: Vec<(Direction, Vec<u8>)> = capture::records(&out)
+        .map(Result::unwrap)
+        .map(|r| {
+            assert_eq!((r.head.connection, r.head.channel), (0, 0));
+            (r.head.direction, r.bytes.to_vec())
+        })
+        .collect();
+    assert_eq!(written.records, records.len() as u64);
+    assert_eq!(records.len(), 51);
+    assert_eq!(records, messages);
+    // The first is the server's: the client's id.
+    let id = log()["client_id"].as_i64().unwrap() as i32;
+    assert_eq!(records[0], (Direction::ToClient, id.to_le_bytes().to_vec()));
 }

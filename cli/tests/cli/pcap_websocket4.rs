@@ -5,6 +5,7 @@
 //! them), and arguments whose printed bytes read back as the receiver's `var_to_bytes`; the
 //! client's id, the spawn, the syncs and the despawn; nothing refused.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use gdvariant::{EncodeOptions, Options, Variant};
@@ -52,16 +53,72 @@ fn logged(log: &Value) -> Vec<(String, String, String, Vec<String>)> {
                 direction.to_owned(),
                 e["node"].as_str().unwrap().to_owned(),
                 e["method"].as_str().unwrap().to_owned(),
-                e["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_owned()).collect(),
+                e["args"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|a| a.as_str().unwrap().to_owned())
+                    .collect(),
             )
         })
         .collect()
 }
 
+/// A call's argument as printed (its compressed bytes), read back and written as
+/// `var_to_bytes` writes it.
+fn var_to_bytes(arg: &Value) -> String {
+    let bytes = unhex(arg["hex"].as_str().unwrap());
+    let (value, used) = read_compressed(&bytes, Options::godot4()).unwrap();
+    assert_eq!(used, bytes.len());
+    let value = Variant::try_from(value.value()).unwrap();
+    to_hex(&value.encode(EncodeOptions::godot4()).unwrap())
+}
+
+/// The JSON lines' calls as (direction, node, method, arguments as `var_to_bytes` hex), the
+/// method named by the line or by its id in `methods`; and the count of each command.
+fn calls(
+    text: &str,
+    methods: &MethodList,
+) -> (Vec<(String, String, String, Vec<String>)>, BTreeMap<String, usize>, Option<i64>) {
+    let (mut calls, mut commands, mut peer_id) = (Vec::new(), BTreeMap::new(), None);
+    for line in text.lines().filter(|l| l.contains("\"direction\"")) {
+        let json = parse_json(line);
+        assert!(json.get("refused").is_none(), "{line}");
+        let message = &json["message"];
+        // The WebSocket lines (upgrade, close) have none.
+        let Some(command) = message["command"].as_str() else { continue };
+        *commands.entry(command.to_owned()).or_default() += 1;
+        if command == "peer_id" {
+            peer_id = message["peer"].as_i64();
+        }
+        if command != "rpc" {
+            continue;
+        }
+        let method = message["method"].as_str().map(String::from).unwrap_or_else(|| {
+            let id = message["method_id"].as_u64().unwrap() as u16;
+            methods.name(id).unwrap().to_owned()
+        });
+        calls.push((
+            json["direction"].as_str().unwrap().to_owned(),
+            message["node"].as_str().unwrap().to_owned(),
+            method,
+            message["args"].as_array().unwrap().iter().map(var_to_bytes).collect(),
+        ));
+    }
+    (calls, commands, peer_id)
+}
+
+fn log() -> Value {
+    serde_json::from_slice(&std::fs::read(capture().with_extension("json")).unwrap()).unwrap()
+}
+
+fn event_count(log: &Value, event: &str) -> usize {
+    log["events"].as_array().unwrap().iter().filter(|x| x["event"] == event).count()
+}
+
 #[test]
 fn pcap_godot4_websocket_multiplayer_prints_every_logged_call() {
-    let log: Value =
-        serde_json::from_slice(&std::fs::read(capture().with_extension("json")).unwrap()).unwrap();
+    let log = log();
     let output = run(&[
         "pcap".as_ref(),
         "--godot".as_ref(),
@@ -74,55 +131,24 @@ fn pcap_godot4_websocket_multiplayer_prints_every_logged_call() {
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     assert!(stderr(&output).contains(" 0 refused;"), "{}", stderr(&output));
     let methods = methods();
-    let mut calls = Vec::new();
-    let mut commands = std::collections::BTreeMap::<String, usize>::new();
-    let mut peer_id = None;
-    for line in stdout(&output).lines() {
-        let json = parse_json(line);
-        assert!(json.get("refused").is_none(), "{line}");
-        let message = &json["message"];
-        let Some(command) = message["command"].as_str() else { continue };
-        *commands.entry(command.to_owned()).or_default() += 1;
-        if command == "peer_id" {
-            peer_id = message["peer"].as_i64();
-        }
-        if command != "rpc" {
-            continue;
-        }
-        let id = message["method_id"].as_u64().unwrap() as u16;
-        let args = message["args"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| {
-                // The printed bytes are the packet's compressed form: read back, then written as
-                // `var_to_bytes` writes them.
-                let bytes = unhex(a["hex"].as_str().unwrap());
-                let (value, used) = read_compressed(&bytes, Options::godot4()).unwrap();
-                assert_eq!(used, bytes.len());
-                let value = Variant::try_from(value.value()).unwrap();
-                to_hex(&value.encode(EncodeOptions::godot4()).unwrap())
-            })
-            .collect();
-        calls.push((
-            json["direction"].as_str().unwrap().to_owned(),
-            message["node"].as_str().unwrap().to_owned(),
-            methods.name(id).unwrap().to_owned(),
-            args,
-        ));
-    }
+    let (calls, commands, peer_id) = calls(&stdout(&output), &methods);
     let want = logged(&log);
     assert_eq!(want.len(), 24);
     assert_eq!(calls, want);
     assert_eq!(peer_id, log["client_id"].as_i64());
     let count = |c: &str| commands.get(c).copied().unwrap_or(0);
-    let event = |e: &str| log["events"].as_array().unwrap().iter().filter(|x| x["event"] == e).count();
     assert_eq!((count("spawn"), count("despawn"), count("raw")), (1, 1, 2));
-    assert_eq!(count("sync"), event("synchronized"));
-    assert_eq!(count("delta_sync"), event("delta_synchronized"));
+    assert_eq!(count("sync"), event_count(&log, "synchronized"));
+    assert_eq!(count("delta_sync"), event_count(&log, "delta_synchronized"));
 
     // The text form: the same calls, named by id without a project.
-    let output = run(&["pcap".as_ref(), "--godot".as_ref(), "4".as_ref(), "--multiplayer".as_ref(), capture().as_os_str()]);
+    let output = run(&[
+        "pcap".as_ref(),
+        "--godot".as_ref(),
+        "4".as_ref(),
+        "--multiplayer".as_ref(),
+        capture().as_os_str(),
+    ]);
     let text = stdout(&output);
     let hello = methods.id("hello").unwrap();
     assert!(text.contains("websocket upgrade: GET /client HTTP/1.1"), "{text}");
@@ -133,4 +159,40 @@ fn pcap_godot4_websocket_multiplayer_prints_every_logged_call() {
     assert!(text.contains("spawn Hero by World/Spawner"), "{text}");
     assert!(text.contains("despawn net 1 (Hero)"), "{text}");
     assert!(text.contains("websocket close: 3001"), "{text}");
+}
+
+#[test]
+fn pcap_godot4_to_capture_then_multiplayer_with_the_project_names_every_call() {
+    let log = log();
+    let dir = std::env::temp_dir().join(format!("gdvariant-pcap-ws4-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("session4.capture");
+    let _ = std::fs::remove_file(&out);
+    let output = run(&[
+        "pcap".as_ref(),
+        "--godot".as_ref(),
+        "4".as_ref(),
+        "--to-capture".as_ref(),
+        out.as_os_str(),
+        capture().as_os_str(),
+    ]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert!(stderr(&output).contains("51 messages of 1 WebSocket flows"), "{}", stderr(&output));
+    let project = captures().join("godot4_ws");
+    let output = run(&[
+        "multiplayer".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+        "--project".as_ref(),
+        project.as_os_str(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    // Every method named by the project (no list of this test's own: an empty one).
+    let (calls, commands, peer_id) =
+        calls(&stdout(&output), &MethodList::script(Vec::<String>::new()));
+    assert_eq!(calls, logged(&log));
+    assert_eq!(peer_id, log["client_id"].as_i64());
+    assert_eq!(commands.get("sync").copied(), Some(event_count(&log, "synchronized")));
+    let _ = std::fs::remove_dir_all(&dir);
 }
