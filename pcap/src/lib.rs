@@ -80,9 +80,12 @@
 //!
 //! # Later
 //!
-//! Not read yet: Godot 4's WebSocket traffic has no real capture here (its framing is wired
-//! and tested on derived captures only), the Godot version is not detected per flow, IPv6
-//! fragments are counted, not put together. A new transport is a [`Carrier`] variant (the enum
+//! Not read yet: the Godot version is not detected per flow, IPv6 fragments are counted, not
+//! put together. Godot 4's WebSocket traffic is checked on a real capture
+//! (`corpus/captures/godot4_websocket_mp.pcap`, `tests/godot4_websocket.rs`) whose server side
+//! is a bridge: the web build cannot listen, so the frames to the client are the bridge's,
+//! their payloads the Godot 4.6 server's; no capture holds frames written by Godot's own
+//! `WebSocketMultiplayerPeer` server. A new transport is a [`Carrier`] variant (the enum
 //! is `non_exhaustive`), decided by the same port override or detection; its messages go to
 //! `gdvariant_multiplayer::track::Tracker::message` with the flow's [`Direction`], as
 //! WebSocket's binary messages ([`Config::websocket_raw`], [`write_capture`]) and ENet's
