@@ -4,6 +4,7 @@
 //! its method id (the method's place in the capture project's `player.gd`, as Godot numbers
 //! them), and arguments whose printed bytes read back as the receiver's `var_to_bytes`; the
 //! client's id, the spawn, the syncs and the despawn; nothing refused.
+#![allow(clippy::arithmetic_side_effects)]
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -16,18 +17,25 @@ use serde_json::Value;
 
 use crate::support::*;
 
+/// A call: (direction, node, method, arguments as `var_to_bytes` hex).
+type Call = (String, String, String, Vec<String>);
+
+/// corpus/captures/.
 fn captures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/captures")
 }
 
+/// The Godot 4.6 capture.
 fn capture() -> PathBuf {
     captures().join("godot4_websocket_mp.pcap")
 }
 
+/// Bytes from hexadecimal text.
 fn unhex(text: &str) -> Vec<u8> {
     (0..text.len()).step_by(2).map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap()).collect()
 }
 
+/// Bytes as hexadecimal text.
 fn to_hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -41,7 +49,7 @@ fn methods() -> MethodList {
 
 /// (direction, node, method, arguments as `var_to_bytes` hex) of every call the engines
 /// logged they received.
-fn logged(log: &Value) -> Vec<(String, String, String, Vec<String>)> {
+fn logged(log: &Value) -> Vec<Call> {
     log["events"]
         .as_array()
         .unwrap()
@@ -76,10 +84,7 @@ fn var_to_bytes(arg: &Value) -> String {
 
 /// The JSON lines' calls as (direction, node, method, arguments as `var_to_bytes` hex), the
 /// method named by the line or by its id in `methods`; and the count of each command.
-fn calls(
-    text: &str,
-    methods: &MethodList,
-) -> (Vec<(String, String, String, Vec<String>)>, BTreeMap<String, usize>, Option<i64>) {
+fn calls(text: &str, methods: &MethodList) -> (Vec<Call>, BTreeMap<String, usize>, Option<i64>) {
     let (mut calls, mut commands, mut peer_id) = (Vec::new(), BTreeMap::new(), None);
     for line in text.lines().filter(|l| l.contains("\"direction\"")) {
         let json = parse_json(line);
