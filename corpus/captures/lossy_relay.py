@@ -46,7 +46,6 @@ class LossyRelay:
         self.second_of = {}  # second-hop socket -> first-hop socket's address
         self.counts = {}
         self.drops = []
-        self.forwarded = 0
         self.running = True
         self.thread = threading.Thread(target=self._run, daemon=True)
 
@@ -66,8 +65,6 @@ class LossyRelay:
             self.drops.append({"conn": conn, "dir": direction, "where": where, "n": n,
                                "hex": data.hex()})
             return True
-        if where == "after":
-            self.forwarded += 1
         return False
 
     def _run(self):

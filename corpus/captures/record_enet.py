@@ -75,7 +75,8 @@ def main():
         for drop in relay.drops if relay else []:
             f.write(json.dumps({"kind": "DROP", "data": drop}, sort_keys=True) + "\n")
     effects = sum(1 for l in lines if l.startswith("FX\t"))
-    dropped = f", {len(relay.drops)} datagrams dropped of {relay.forwarded + len(relay.drops)}" if relay else ""
+    sent = sum(n for (_, _, where), n in relay.counts.items() if where == "before") if relay else 0
+    dropped = f", {len(relay.drops)} of the engines' {sent} datagrams dropped" if relay else ""
     print(f"{pcap}: {os.path.getsize(pcap)} bytes, port {captured_port}, {effects} effects logged{dropped}")
 
 main()
