@@ -346,9 +346,10 @@ fn summary(name: &str, totals: &Totals, flows: &[FlowInfo]) {
     let enet = sum(&|f| f.enet.iter().map(|h| h.commands).sum());
     if enet > 0 {
         failure::error_line(format!(
-            "{name}: ENet: {enet} commands, {} reliable ones seen again (counted once), {} fragments",
+            "{name}: ENet: {enet} commands, {} reliable ones seen again (counted once), {} fragments, {} reliable messages held until an earlier one came (ENet's order)",
             sum(&|f| f.enet.iter().map(|h| h.duplicates).sum()),
-            sum(&|f| f.enet.iter().map(|h| h.fragments).sum())
+            sum(&|f| f.enet.iter().map(|h| h.fragments).sum()),
+            sum(&|f| f.enet.iter().map(|h| h.reordered).sum())
         ));
     }
     if totals.flows_not_kept > 0 {

@@ -38,7 +38,7 @@
 //! | what a flow carries | this module | `--port` overrides, else the first data ([`Carrier`], [`FlowInfo::why`]) | a flow not read as Godot's is counted, never framed |
 //! | frames | [`stream`] (the core's `framing::receive`) | prefix, size limit, the value as Godot's `get_var` reads it | [`Item::Refused`] with the core's error; a stream ending mid-frame is an [`Item::Cut`] |
 //! | WebSocket | [`websocket`] | the HTTP upgrade, frame headers, masking, fragments, the message size ([`WsLimits`]); each binary message's value as Godot's `get_var` reads it | an [`Item::WebSocket`] with a [`WsError`], the direction not read further; a TCP gap: an [`Item::Gap`] that never resyncs; a refused value: [`Item::Refused`] |
-//! | ENet | [`enet`] | the header, every command's size and fields, reliable sequence numbers per channel (sent again: counted once), fragments within [`enet::EnetLimits`] | [`Item::Refused`] with [`Refusal::Enet`] |
+//! | ENet | [`enet`] | the header, every command's size and fields, reliable sequence numbers per channel (sent again: counted once; ahead of one not yet captured: held, handed out in sequence order), fragments within [`enet::EnetLimits`] | [`Item::Refused`] with [`Refusal::Enet`] |
 //!
 //! # Costs
 //!
@@ -47,7 +47,7 @@
 //! | [`Reader::new`] | O(1) (the file header) |
 //! | each packet | O(its bytes) to read headers and frames (values by the core's `validate`: linear); O(log flows) to find its flow; a TCP segment O(log pieces + the waiting pieces it overlaps, at most [`TcpLimits::max_pending_segments`]); a frame spanning packets is copied once into its flow's buffer; an IPv4 fragment is copied, its datagram put together in O(datagram) |
 //! | the end of the capture | O(flows + bytes still waiting) |
-//! | memory | per flow: the waiting TCP pieces (borrowed: the capture holds their bytes, at most [`TcpLimits::max_pending_bytes`] counted), a partial frame (at most the prefix's `max_frame_size`); in all at most [`Config::max_held_bytes`] (the oldest flows are evicted past it), [`Config::max_flows`] flows, the fragment limits ([`FragmentLimits`]), and [`Config::max_flow_records`] finished flows' records; per ENet direction its reliable windows (528 bytes a channel used) and waiting fragments ([`enet::EnetLimits`]) |
+//! | memory | per flow: the waiting TCP pieces (borrowed: the capture holds their bytes, at most [`TcpLimits::max_pending_bytes`] counted), a partial frame (at most the prefix's `max_frame_size`); in all at most [`Config::max_held_bytes`] (the oldest flows are evicted past it), [`Config::max_flows`] flows, the fragment limits ([`FragmentLimits`]), and [`Config::max_flow_records`] finished flows' records; per ENet direction its reliable windows (528 bytes a channel used), held reliable messages (at most [`enet::MAX_HELD`] and `max_waiting` bytes) and waiting fragments ([`enet::EnetLimits`]) |
 //!
 //! No input panics; work is linear in the capture (a test counts it with the core's counter,
 //! feature `work-counter`, on generated worst cases at two sizes).
