@@ -101,6 +101,7 @@ mod flows;
 pub mod net;
 pub mod stream;
 pub mod tcp;
+pub mod version;
 pub mod websocket;
 
 use std::borrow::Cow;
@@ -190,6 +191,9 @@ pub struct EnetMessage<'a> {
     pub fragments: u32,
     /// The connect data of the flow's CONNECT, when captured: Godot's client peer id.
     pub client_id: Option<u32>,
+    /// The Godot version of its flow (see "Detection"): Godot 3's messages start with the
+    /// 8-byte header.
+    pub version: gdvariant::Version,
     /// The message's bytes, as the peer's ENet delivers them (Godot 3: its 8-byte header
     /// first). Borrowed from the capture when one datagram held them.
     pub bytes: Cow<'a, [u8]>,
