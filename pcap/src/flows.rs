@@ -539,7 +539,7 @@ fn udp<'a>(
     let number = flow.info.datagrams.get(direction.index()).copied().unwrap_or(0);
     add(&mut flow.info.datagrams, direction, 1);
     if flow.info.carrier != Some(Carrier::Other) && flow.looks.next() {
-        settle(&mut flow.info, &mut flow.looks, versions::of_value(&payload));
+        versions::settle(&mut flow.info, &mut flow.looks, versions::of_value(&payload));
     }
     let options = config.options.with_version(flow.info.version);
     let verdict = gdvariant::validate(&payload, options);
@@ -632,7 +632,11 @@ fn push_enet<'a>(
         enet::Out::Message { channel, transfer, bytes, fragments } => {
             if looks.next() {
                 let client = info.connect.map(|c| c.data);
-                settle(info, looks, versions::of_enet(direction, channel, &bytes, client));
+                versions::settle(
+                    info,
+                    looks,
+                    versions::of_enet(direction, channel, &bytes, client),
+                );
                 looks.done = true;
             }
             add(&mut info.values, direction, 1);
@@ -852,63 +856,16 @@ fn tally(info: &mut FlowInfo, direction: Direction, queue: &VecDeque<Item<'_>>, 
     }
 }
 
-/// Records what a look at a payload told of a flow's version (`None`: nothing; after
-/// [`versions::MAX_LOOKS`] looks the default stays).
-fn settle(info: &mut FlowInfo, looks: &mut Looks, told: Option<(Version, String)>) {
-    if let Some((version, why)) = told {
-        info.version = version;
-        info.version_why = why;
-        looks.done = true;
-    } else if looks.count >= versions::MAX_LOOKS {
-        info.version_why = format!(
-            "the default: none of the first {} payloads told the versions apart",
-            looks.count
-        );
-        looks.done = true;
-    }
-}
-
 /// Looks at a TCP flow's new items (from `start`) for its version while it is not told; once
-/// told, the items from the one that told are read again as that version (a frame or message
-/// the default refused but it accepts becomes a value) and the flow's framers read on with it.
+/// told, its framers read on with it and the items from the one that told are read again.
 fn settle_stream(
     flow: &mut Flow<'_>,
     config: &Config,
     queue: &mut VecDeque<Item<'_>>,
     start: usize,
 ) {
-    if flow.looks.done {
-        return;
-    }
-    let before = flow.info.version;
-    let mut told = None;
-    for (index, item) in queue.range(start..).enumerate() {
-        let told_here = match item {
-            Item::Value(value) if flow.looks.next() => versions::of_value(&value.bytes),
-            Item::Refused(refused) if flow.looks.next() => match &refused.refusal {
-                Refusal::Frame(_) => versions::of_value(refused.bytes.get(4..).unwrap_or(&[])),
-                Refusal::Message(_) => versions::of_value(&refused.bytes),
-                _ => None,
-            },
-            Item::WebSocket(ws) => match &ws.event {
-                crate::WsEvent::Binary(bytes) if flow.looks.next() => {
-                    flow.looks.done = true;
-                    versions::of_websocket(ws.direction, bytes).or_else(|| {
-                        Some((before, "the default: the first message is neither version's".into()))
-                    })
-                }
-                _ => None,
-            },
-            _ => None,
-        };
-        settle(&mut flow.info, &mut flow.looks, told_here);
-        if flow.looks.done {
-            told = Some(index);
-            break;
-        }
-    }
-    let (Some(index), version) = (told, flow.info.version) else { return };
-    let options = config.options.with_version(version);
+    let Some(index) = versions::look(&mut flow.info, &mut flow.looks, queue, start) else { return };
+    let options = config.options.with_version(flow.info.version);
     if let Some(framers) = flow.framers.as_mut() {
         framers.iter_mut().for_each(|framer| framer.set_options(options));
     }
@@ -916,66 +873,7 @@ fn settle_stream(
         halves.iter_mut().for_each(|half| half.set_options(options));
     }
     let prefix = flow.framers.is_some().then_some(config.prefix);
-    for item in queue.range_mut(start.saturating_add(index)..) {
-        reread(item, options, prefix);
-    }
-}
-
-/// An item read again with `options` (a flow's version was told on it or before it); `prefix`:
-/// a `put_var` flow's (a value refused becomes a refused frame, else a refused message).
-fn reread(item: &mut Item<'_>, options: Options, prefix: Option<LengthPrefix>) {
-    match item {
-        Item::Value(value) if value.options != options => {
-            let Err(error) = gdvariant::validate(&value.bytes, options) else {
-                value.options = options;
-                return;
-            };
-            let (bytes, refusal) = match prefix.map(|p| p.encode(value.bytes.len())) {
-                Some(Ok(head)) => {
-                    let kind = gdvariant::framing::FrameErrorKind::Value(error.offset_by(4));
-                    let error =
-                        gdvariant::framing::FrameError::new(0, kind).offset_by(value.offset);
-                    (Cow::Owned([&head[..], &value.bytes].concat()), Refusal::Frame(error))
-                }
-                _ => (value.bytes.clone(), Refusal::Message(error)),
-            };
-            *item = Item::Refused(Refused {
-                flow: value.flow,
-                direction: value.direction,
-                time: value.time,
-                offset: value.offset,
-                bytes,
-                refusal,
-            });
-        }
-        Item::Refused(refused) => {
-            let payload = match &refused.refusal {
-                Refusal::Frame(error)
-                    if matches!(error.kind(), gdvariant::framing::FrameErrorKind::Value(_)) =>
-                {
-                    4
-                }
-                Refusal::Message(_) => 0,
-                _ => return,
-            };
-            let Some(bytes) = refused.bytes.get(payload..) else { return };
-            if gdvariant::validate(bytes, options).is_err() {
-                return;
-            }
-            let bytes = match &refused.bytes {
-                Cow::Borrowed(all) => Cow::Borrowed(all.get(payload..).unwrap_or(&[])),
-                Cow::Owned(all) => Cow::Owned(all.get(payload..).unwrap_or(&[]).to_vec()),
-            };
-            *item = Item::Value(Value {
-                flow: refused.flow,
-                direction: refused.direction,
-                time: refused.time,
-                offset: refused.offset,
-                bytes,
-                options,
-            });
-        }
-        Item::WebSocket(ws) => ws.version = options.version(),
-        _ => {}
+    for item in queue.range_mut(index..) {
+        versions::reread(item, options, prefix);
     }
 }

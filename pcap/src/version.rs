@@ -5,11 +5,18 @@
 //! both (no allocation). The [`Reader`](crate::Reader) applies them to at most
 //! [`MAX_LOOKS`] payloads a flow, so detection adds a bounded cost per flow.
 
+use std::borrow::Cow;
+use std::collections::VecDeque;
+
 use gdvariant::detection::Verdict;
+use gdvariant::framing::{FrameError, FrameErrorKind, LengthPrefix};
 use gdvariant::{Options, Version};
 use gdvariant_multiplayer::Direction;
 use gdvariant_multiplayer::transport::{enet3, websocket3, websocket4};
 use gdvariant_multiplayer::{godot3, godot4};
+
+use crate::flows::FlowInfo;
+use crate::{Item, Refusal, Refused, Value, WsEvent};
 
 /// Payloads of a flow looked at before its version is left at the default (values: the first
 /// ones only one version accepts decide; ENet and multiplayer WebSocket: the first message).
@@ -133,5 +140,115 @@ impl Looks {
         }
         self.count = self.count.saturating_add(1);
         true
+    }
+}
+
+/// Records what a look at a payload told of a flow's version (`None`: nothing; after
+/// [`MAX_LOOKS`] looks the default stays).
+pub(crate) fn settle(info: &mut FlowInfo, looks: &mut Looks, told: Option<(Version, String)>) {
+    if let Some((version, why)) = told {
+        info.version = version;
+        info.version_why = why;
+        looks.done = true;
+    } else if looks.count >= MAX_LOOKS {
+        info.version_why = format!(
+            "the default: none of the first {} payloads told the versions apart",
+            looks.count
+        );
+        looks.done = true;
+    }
+}
+
+/// Looks at a TCP flow's new items (from `start`) while its version is not told: the queue
+/// index of the item that told it (the version is then in `info`), if one did.
+pub(crate) fn look(
+    info: &mut FlowInfo,
+    looks: &mut Looks,
+    queue: &VecDeque<Item<'_>>,
+    start: usize,
+) -> Option<usize> {
+    if looks.done {
+        return None;
+    }
+    let before = info.version;
+    for (index, item) in queue.range(start..).enumerate() {
+        let told = match item {
+            Item::Value(value) if looks.next() => of_value(&value.bytes),
+            Item::Refused(refused) if looks.next() => match &refused.refusal {
+                Refusal::Frame(_) => of_value(refused.bytes.get(4..).unwrap_or(&[])),
+                Refusal::Message(_) => of_value(&refused.bytes),
+                _ => None,
+            },
+            Item::WebSocket(ws) => match &ws.event {
+                WsEvent::Binary(bytes) if looks.next() => {
+                    looks.done = true;
+                    of_websocket(ws.direction, bytes).or_else(|| {
+                        Some((before, "the default: the first message is neither version's".into()))
+                    })
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        settle(info, looks, told);
+        if looks.done {
+            return Some(start.saturating_add(index));
+        }
+    }
+    None
+}
+
+/// An item read again with `options` (its flow's version was told on it or before it): a
+/// value the version refuses becomes a refused frame (`prefix`: a `put_var` flow's) or message,
+/// a refused frame or message it accepts a value. O(the item's bytes).
+pub(crate) fn reread(item: &mut Item<'_>, options: Options, prefix: Option<LengthPrefix>) {
+    match item {
+        Item::Value(value) if value.options != options => {
+            let Err(error) = gdvariant::validate(&value.bytes, options) else {
+                value.options = options;
+                return;
+            };
+            let (bytes, refusal) = match prefix.map(|p| p.encode(value.bytes.len())) {
+                Some(Ok(head)) => {
+                    let kind = FrameErrorKind::Value(error.offset_by(4));
+                    let error = FrameError::new(0, kind).offset_by(value.offset);
+                    (Cow::Owned([&head[..], &value.bytes].concat()), Refusal::Frame(error))
+                }
+                _ => (value.bytes.clone(), Refusal::Message(error)),
+            };
+            *item = Item::Refused(Refused {
+                flow: value.flow,
+                direction: value.direction,
+                time: value.time,
+                offset: value.offset,
+                bytes,
+                refusal,
+            });
+        }
+        Item::Refused(refused) => {
+            let payload = match &refused.refusal {
+                Refusal::Frame(error) if matches!(error.kind(), FrameErrorKind::Value(_)) => 4,
+                Refusal::Message(_) => 0,
+                _ => return,
+            };
+            let Some(bytes) = refused.bytes.get(payload..) else { return };
+            if gdvariant::validate(bytes, options).is_err() {
+                return;
+            }
+            let bytes = match &refused.bytes {
+                Cow::Borrowed(all) => Cow::Borrowed(all.get(payload..).unwrap_or(&[])),
+                Cow::Owned(all) => Cow::Owned(all.get(payload..).unwrap_or(&[]).to_vec()),
+            };
+            *item = Item::Value(Value {
+                flow: refused.flow,
+                direction: refused.direction,
+                time: refused.time,
+                offset: refused.offset,
+                bytes,
+                options,
+            });
+        }
+        Item::WebSocket(ws) => ws.version = options.version(),
+        _ => {}
     }
 }
