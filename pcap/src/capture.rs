@@ -37,6 +37,8 @@ use crate::{Item, WsEvent};
 pub struct Written {
     /// Records written.
     pub records: u64,
+    /// The Godot version written in the header.
+    pub version: Version,
     /// The framing written in the header.
     pub framing: Framing,
     /// The capture's counts.
@@ -164,5 +166,11 @@ pub fn write_capture<O: Output>(
     let (version, framing) = kinds.first().map_or(default, |k| (k.0, k.1));
     capture::write_header(out, Header { version, framing }).map_err(WriteError::Encode)?;
     out.write(&body).map_err(WriteError::Encode)?;
-    Ok(Written { records, framing, totals: reader.totals().clone(), flows: reader.flows() })
+    Ok(Written {
+        records,
+        version,
+        framing,
+        totals: reader.totals().clone(),
+        flows: reader.flows(),
+    })
 }

@@ -864,7 +864,11 @@ fn settle_stream(
     queue: &mut VecDeque<Item<'_>>,
     start: usize,
 ) {
-    let Some(index) = versions::look(&mut flow.info, &mut flow.looks, queue, start) else { return };
+    let Some(index) =
+        versions::look(&mut flow.info, &mut flow.looks, queue, start, flow.ws.is_some())
+    else {
+        return;
+    };
     let options = config.options.with_version(flow.info.version);
     if let Some(framers) = flow.framers.as_mut() {
         framers.iter_mut().for_each(|framer| framer.set_options(options));

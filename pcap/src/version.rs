@@ -160,12 +160,15 @@ pub(crate) fn settle(info: &mut FlowInfo, looks: &mut Looks, told: Option<(Versi
 }
 
 /// Looks at a TCP flow's new items (from `start`) while its version is not told: the queue
-/// index of the item that told it (the version is then in `info`), if one did.
+/// index of the item that told it (the version is then in `info`), if one did. A WebSocket
+/// flow's (`websocket`) message that tells nothing as a value may be multiplayer traffic read
+/// without [`Config::websocket_raw`](crate::Config::websocket_raw): its framing is looked at.
 pub(crate) fn look(
     info: &mut FlowInfo,
     looks: &mut Looks,
     queue: &VecDeque<Item<'_>>,
     start: usize,
+    websocket: bool,
 ) -> Option<usize> {
     if looks.done {
         return None;
@@ -173,10 +176,13 @@ pub(crate) fn look(
     let before = info.version;
     for (index, item) in queue.range(start..).enumerate() {
         let told = match item {
-            Item::Value(value) if looks.next() => of_value(&value.bytes),
+            Item::Value(value) if looks.next() => of_value(&value.bytes).or_else(|| {
+                websocket.then(|| of_websocket(value.direction, &value.bytes)).flatten()
+            }),
             Item::Refused(refused) if looks.next() => match &refused.refusal {
                 Refusal::Frame(_) => of_value(refused.bytes.get(4..).unwrap_or(&[])),
-                Refusal::Message(_) => of_value(&refused.bytes),
+                Refusal::Message(_) => of_value(&refused.bytes)
+                    .or_else(|| of_websocket(refused.direction, &refused.bytes)),
                 _ => None,
             },
             Item::WebSocket(ws) => match &ws.event {
