@@ -251,8 +251,14 @@ fn to_capture(
     path: &std::path::Path,
 ) -> Result<ExitCode, Failure> {
     let mut encoded = Vec::new();
-    let written = gdvariant_pcap::write_capture(bytes, config, &mut encoded)
-        .map_err(|e| Failure::input(name, e))?;
+    let written =
+        gdvariant_pcap::write_capture(bytes, config, &mut encoded).map_err(|e| match e {
+            gdvariant_pcap::WriteError::Mixed(_) => Failure::input(
+                name,
+                format!("{e}: nothing written; leave flows out with --port PORT=ignore"),
+            ),
+            e => Failure::input(name, e),
+        })?;
     let mut out = Out::create(path)?;
     out.bytes(&encoded)?;
     out.finish()?;

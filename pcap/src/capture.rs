@@ -2,7 +2,7 @@
 //! (`gdvariant_multiplayer::capture`, what `gdvariant proxy --capture` records and
 //! `gdvariant multiplayer` reads): [`write_capture`].
 //!
-//! Each flow carrying multiplayer messages is a connection (its [`FlowId`](crate::FlowId)
+//! Each flow carrying multiplayer messages is a connection (its [`FlowId`]
 //! number): a WebSocket flow's binary messages (channel 0, mode 0: reliable, TCP) and an ENet
 //! flow's messages (their ENet channel and transfer mode), each a record with its direction
 //! and the microseconds from the capture's first packet. The format's header holds one Godot

@@ -39,6 +39,8 @@
 //! | frames | [`stream`] (the core's `framing::receive`) | prefix, size limit, the value as Godot's `get_var` reads it | [`Item::Refused`] with the core's error; a stream ending mid-frame is an [`Item::Cut`] |
 //! | WebSocket | [`websocket`] | the HTTP upgrade, frame headers, masking, fragments, the message size ([`WsLimits`]); each binary message's value as Godot's `get_var` reads it | an [`Item::WebSocket`] with a [`WsError`], the direction not read further; a TCP gap: an [`Item::Gap`] that never resyncs; a refused value: [`Item::Refused`] |
 //! | ENet | [`enet`] | the header, every command's size and fields, reliable sequence numbers per channel (sent again: counted once), fragments within [`enet::EnetLimits`] | [`Item::Refused`] with [`Refusal::Enet`] |
+//! | the Godot version | [`version`](mod@version) | the first values under both versions, the first multiplayer message's transport header and packet | the default version, [`FlowInfo::version_why`] says so |
+//! | multiplayer | [`multiplayer`] (the multiplayer crate's tracker) | each message's header and packet, its ids in the session | a refusal, counted by [`MethodStats`] |
 //!
 //! # Costs
 //!
@@ -78,15 +80,49 @@
 //!
 //! [`FlowInfo::why`] says which rule decided and on what bytes.
 //!
+//! The Godot version is told per flow too ([`Config::detect_version`], on by default; off:
+//! [`Config::options`]' version for every flow), from what the flow carries
+//! ([`version`](mod@version) has one function per kind), and kept in [`FlowInfo::version`]
+//! with [`FlowInfo::version_why`]:
+//!
+//! * values (`put_var` frames, datagrams, WebSocket messages read as values): the first value
+//!   only one version reads ([`gdvariant::detect`]: Godot 4's type ids 27 to 38, a payload of
+//!   another size or layout in the other version) tells. Values before it read the same in
+//!   both (type ids 0 to 5) or were refused by both; they keep the default version. Once
+//!   told, the flow's items from the one that told on are read again as that version (a frame
+//!   the default refused becomes a value, a value the told version refuses a refused frame),
+//!   and its frames read on with it. A WebSocket message that tells nothing as a value is
+//!   looked at as multiplayer traffic (below).
+//! * ENet: the first message. Godot 3's 8-byte header (a client's message starting with its
+//!   own id from the CONNECT, a server's naming the client, everyone or itself, followed by a
+//!   Godot 3 packet; or a system message on channel 0) is Godot 3; a Godot 4 packet is Godot 4.
+//! * WebSocket read raw ([`Config::websocket_raw`], the multiplayer layer): the first binary
+//!   message. The server's 4-byte client id is Godot 4; Godot 3's 9-byte header (a system
+//!   message, or a Godot 3 packet after it) is Godot 3; a Godot 4 packet is Godot 4.
+//!
+//! A flow none of whose first [`version::MAX_LOOKS`] values tells (an ENet or raw WebSocket
+//! flow whose first message tells nothing) keeps the default, and its `version_why` says so.
+//! The looks cost two validations of a value each (O(its bytes)), at most
+//! [`version::MAX_LOOKS`] a flow. Items carry the version they were read with
+//! ([`Value::options`], [`EnetMessage::version`], [`WebSocket::version`]).
+//!
+//! # Multiplayer
+//!
+//! [`Sessions`] follows each flow's ENet and raw WebSocket messages with one
+//! `gdvariant_multiplayer::track::Tracker` per flow (the flow's version and framing, Godot 4
+//! methods named by the game's method lists and project); [`MethodStats`] counts them per
+//! flow, direction and called method, with a bound on distinct keys; [`write_capture`] writes
+//! them in the multiplayer capture format (one version and framing a file).
+//!
 //! # Later
 //!
 //! Not read yet: Godot 4's WebSocket traffic has no real capture here (its framing is wired
-//! and tested on derived captures only), the Godot version is not detected per flow, IPv6
-//! fragments are counted, not put together. A new transport is a [`Carrier`] variant (the enum
-//! is `non_exhaustive`), decided by the same port override or detection; its messages go to
-//! `gdvariant_multiplayer::track::Tracker::message` with the flow's [`Direction`], as
-//! WebSocket's binary messages ([`Config::websocket_raw`], [`write_capture`]) and ENet's
-//! ([`Item::Enet`]) do in `gdvariant pcap --multiplayer`.
+//! and tested on derived captures only), nor Godot 4's ENet (derived captures from the
+//! engine's own packets); IPv6 fragments are counted, not put together. A new transport is a
+//! [`Carrier`] variant (the enum is `non_exhaustive`), decided by the same port override or
+//! detection; its messages go to [`Sessions`] with the flow's [`Direction`], as WebSocket's
+//! binary messages ([`Config::websocket_raw`]) and ENet's ([`Item::Enet`]) do in `gdvariant
+//! pcap --multiplayer`.
 
 #![forbid(unsafe_code)]
 #![cfg_attr(
