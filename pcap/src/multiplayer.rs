@@ -6,8 +6,10 @@
 //!
 //! Costs: a message is the tracker's work (see `gdvariant_multiplayer::track`) plus O(log
 //! flows) to find its tracker; a count O(log keys) plus the key's length. Memory: a tracker per
-//! flow until [`Sessions::end`] (the tracker's own limits bound each), and at most
-//! [`MethodStats::max_keys`] distinct keys, past which messages are counted as overflow.
+//! flow until [`Sessions::end`], at most [`Sessions::max_flows`] of them (past it the oldest
+//! flow's is forgotten, counted in [`Sessions::forgotten`]; the tracker's own limits bound
+//! each), and at most [`MethodStats::max_keys`] distinct keys, past which messages are counted
+//! as overflow.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -22,18 +24,53 @@ use gdvariant_multiplayer::{Direction, Framing};
 use crate::{EnetMessage, FlowId, WebSocket};
 
 /// One tracker per flow, named with shared method lists and project.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Sessions {
     allow_objects: bool,
     methods: Arc<RpcMethods>,
     project: Option<Arc<ProjectIndex>>,
     trackers: BTreeMap<FlowId, Tracker>,
+    max_flows: usize,
+    forgotten: u64,
+}
+
+impl Default for Sessions {
+    fn default() -> Self {
+        Sessions::new(false)
+    }
 }
 
 impl Sessions {
-    /// No method lists, no project; objects in values refused unless `allow_objects`.
+    /// No method lists, no project; objects in values refused unless `allow_objects`; at most
+    /// 10,000 trackers (the [`Reader`](crate::Reader)'s default
+    /// [`Config::max_flows`](crate::Config::max_flows)).
     pub fn new(allow_objects: bool) -> Self {
-        Sessions { allow_objects, ..Sessions::default() }
+        Sessions {
+            allow_objects,
+            methods: Arc::default(),
+            project: None,
+            trackers: BTreeMap::new(),
+            max_flows: 10_000,
+            forgotten: 0,
+        }
+    }
+
+    /// At most `max_flows` trackers at once (at least 1): past it the oldest flow's is
+    /// forgotten (a later message of it starts a new session, which may refuse what needs the
+    /// old one's state).
+    pub fn with_max_flows(mut self, max_flows: usize) -> Self {
+        self.max_flows = max_flows.max(1);
+        self
+    }
+
+    /// The bound on trackers.
+    pub fn max_flows(&self) -> usize {
+        self.max_flows
+    }
+
+    /// Trackers forgotten to keep within [`Sessions::max_flows`].
+    pub fn forgotten(&self) -> u64 {
+        self.forgotten
     }
 
     /// Godot 4 RPC methods named by `methods` (a rules file's lists, the project's).
@@ -85,6 +122,12 @@ impl Sessions {
         framing: Framing,
         client: Option<i32>,
     ) -> &mut Tracker {
+        if !self.trackers.contains_key(&flow) && self.trackers.len() >= self.max_flows {
+            if let Some(oldest) = self.trackers.keys().next().copied() {
+                self.trackers.remove(&oldest);
+                self.forgotten = self.forgotten.saturating_add(1);
+            }
+        }
         let (methods, project, allow) = (&self.methods, &self.project, self.allow_objects);
         self.trackers.entry(flow).or_insert_with(|| {
             let tracker = Tracker::new(version, framing, Arc::clone(methods))

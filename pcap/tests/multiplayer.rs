@@ -208,3 +208,25 @@ fn method_stats_keep_at_most_their_bound_of_keys_and_count_the_rest() {
     assert!(bounded.overflow().messages > 0);
     assert_eq!(sum(&bounded), sum(&all));
 }
+
+#[test]
+fn sessions_keep_at_most_their_bound_of_trackers() {
+    // The real ENet capture's two flows with room for one tracker: each message of the other
+    // flow forgets the first's, so its session starts again.
+    let file = corpus("godot3_enet_multiplayer.pcap");
+    let mut sessions = Sessions::new(false).with_max_flows(1);
+    let mut config = Config::new(Options::godot4());
+    config.websocket_raw = true;
+    let mut switches = 0;
+    let mut last = None;
+    for item in Reader::new(&file, config).unwrap() {
+        let Item::Enet(m) = &item else { continue };
+        switches += u64::from(last.is_some_and(|l| l != m.flow));
+        last = Some(m.flow);
+        let _ = sessions.enet(m);
+    }
+    assert!(switches > 0);
+    assert_eq!(sessions.forgotten(), switches);
+    assert_eq!(sessions.max_flows(), 1);
+    assert_eq!(Sessions::new(false).max_flows(), 10_000);
+}

@@ -109,9 +109,16 @@ impl Multiplayer {
         lines
     }
 
-    /// The warnings `gdvariant multiplayer` gives at the end: a project unused (no Godot 4
-    /// traffic), a rules key naming no node.
+    /// The warnings at the end: sessions forgotten past the bound of trackers, and those of
+    /// `gdvariant multiplayer`: a project unused (Godot 3 traffic), a rules key naming no node.
     pub fn finish(&self) {
+        if self.sessions.forgotten() > 0 {
+            failure::error_line(format!(
+                "warning: more than {} flows of multiplayer traffic: {} sessions forgotten (the oldest flow's first)",
+                self.sessions.max_flows(),
+                self.sessions.forgotten()
+            ));
+        }
         if self.stats.rows().next().is_some() && !self.godot4 {
             self.names.warn_godot3("Godot 3 traffic");
         }
