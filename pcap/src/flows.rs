@@ -632,12 +632,9 @@ fn push_enet<'a>(
         enet::Out::Message { channel, transfer, bytes, fragments } => {
             if looks.next() {
                 let client = info.connect.map(|c| c.data);
-                versions::settle(
-                    info,
-                    looks,
-                    versions::of_enet(direction, channel, &bytes, client),
-                );
-                looks.done = true;
+                let told = versions::of_enet(direction, channel, &bytes, client)
+                    .unwrap_or_else(|| (info.version, versions::NEITHER.into()));
+                versions::settle(info, looks, Some(told));
             }
             add(&mut info.values, direction, 1);
             queue.push_back(Item::Enet(EnetMessage {

@@ -18,6 +18,10 @@ use gdvariant_multiplayer::{godot3, godot4};
 use crate::flows::FlowInfo;
 use crate::{Item, Refusal, Refused, Value, WsEvent};
 
+/// Why a flow keeps the default version when its first multiplayer message is neither
+/// version's.
+pub const NEITHER: &str = "the default: the first message is neither version's";
+
 /// Payloads of a flow looked at before its version is left at the default (values: the first
 /// ones only one version accepts decide; ENet and multiplayer WebSocket: the first message).
 pub const MAX_LOOKS: u32 = 16;
@@ -188,9 +192,7 @@ pub(crate) fn look(
             Item::WebSocket(ws) => match &ws.event {
                 WsEvent::Binary(bytes) if looks.next() => {
                     looks.done = true;
-                    of_websocket(ws.direction, bytes).or_else(|| {
-                        Some((before, "the default: the first message is neither version's".into()))
-                    })
+                    of_websocket(ws.direction, bytes).or_else(|| Some((before, NEITHER.into())))
                 }
                 _ => None,
             },

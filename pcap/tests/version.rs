@@ -183,3 +183,29 @@ fn multiplayer_messages_are_told_by_their_framing() {
     // Neither: nothing told.
     assert_eq!(version::of_enet(gdvariant_pcap::Direction::ToServer, 1, &[0xff; 3], None), None);
 }
+
+#[test]
+fn an_enet_flow_whose_first_message_tells_nothing_keeps_the_default() {
+    let mut connect = vec![0x0F, 0xFF, 0x82, 0xFF, 0, 1, 0x0F, 0xFF, 0, 0];
+    for n in [1400u32, 32768, 3, 0, 0, 5000, 2, 2, 0x1234, 7] {
+        connect.extend_from_slice(&n.to_be_bytes());
+    }
+    // SEND_RELIABLE on channel 1: three bytes neither version reads, then a Godot 4 RAW.
+    let send = |sequence: u8, payload: &[u8]| {
+        let mut out = vec![0, 0, 0x86, 1, 0, sequence, 0, payload.len() as u8];
+        out.extend_from_slice(payload);
+        out
+    };
+    let file = pcap(
+        1,
+        &[
+            udp(CLIENT, SERVER, &connect),
+            udp(CLIENT, SERVER, &send(1, &[0xff; 3])),
+            udp(CLIENT, SERVER, &send(2, &[3, b'h', b'i'])),
+        ],
+    );
+    let (items, flows) = read(&file, Config::new(Options::godot3()));
+    assert_eq!(items, vec!["enet Godot3 ffffff".to_string(), "enet Godot3 036869".to_string()]);
+    assert_eq!(flows[0].version, Version::Godot3);
+    assert_eq!(flows[0].version_why, version::NEITHER);
+}
