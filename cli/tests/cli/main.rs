@@ -15,6 +15,7 @@ mod get;
 mod multiplayer;
 mod output;
 mod pcap;
+mod pcap_names;
 mod pcap_websocket;
 mod pcap_websocket4;
 mod records;

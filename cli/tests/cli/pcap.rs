@@ -115,12 +115,12 @@ fn pcap_refuses_bad_arguments_and_files_that_are_not_captures() {
     assert!(stdout(&output).lines().count() > 70);
 }
 
-fn enet_capture() -> PathBuf {
+pub(crate) fn enet_capture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../corpus/captures/godot3_enet_multiplayer.pcap")
 }
 
-fn run_enet(args: &[&str]) -> std::process::Output {
+pub(crate) fn run_enet(args: &[&str]) -> std::process::Output {
     run(&args
         .iter()
         .map(std::ffi::OsString::from)
@@ -187,7 +187,7 @@ fn pcap_enet_flows_detection_and_port_override() {
 /// A pcap file (raw IPv4) of UDP datagrams `(to_server, payload)` between 10.0.0.1:50000 and
 /// 10.0.0.2:9000.
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-fn udp_pcap(datagrams: &[(bool, Vec<u8>)]) -> Vec<u8> {
+pub(crate) fn udp_pcap(datagrams: &[(bool, Vec<u8>)]) -> Vec<u8> {
     let mut out = Vec::new();
     for n in [0xa1b2_c3d4u32, 0x0004_0002, 0, 0, 65_535, 101] {
         out.extend_from_slice(&n.to_le_bytes());
