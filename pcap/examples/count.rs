@@ -1,6 +1,7 @@
 //! Counts the Godot values in a capture: `cargo run --release -p gdvariant-pcap --example count
-//! -- FILE [3|4] [JOBS]`. Prints values, refused frames, gaps and flows, and the time taken;
-//! with JOBS (0: one per core), reads on that many threads (`Sharded::try_each`).
+//! -- FILE [3|4] [given] [JOBS]`. Prints values, refused frames, gaps and flows, and the time
+//! taken. `given`: the version holds for every flow (else each flow's is told, 3 or 4 the
+//! default); JOBS (0: one per core): read on that many threads (`Sharded::try_each`).
 
 #![allow(clippy::arithmetic_side_effects)]
 
@@ -10,15 +11,22 @@ use gdvariant_pcap::{Config, Item, Sharded};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let path = args.next().ok_or("usage: count FILE [3|4] [JOBS]")?;
+    let path = args.next().ok_or("usage: count FILE [3|4] [given] [JOBS]")?;
     let options = match args.next().as_deref() {
         Some("3") => gdvariant::Options::godot3(),
         _ => gdvariant::Options::godot4(),
     };
-    let jobs: usize = args.next().map_or(Ok(1), |j| j.parse())?;
+    let mut config = Config::new(options);
+    let mut jobs = 1;
+    for arg in args {
+        match arg.as_str() {
+            "given" => config.detect_version = false,
+            number => jobs = number.parse()?,
+        }
+    }
     let bytes = std::fs::read(&path)?;
     let start = Instant::now();
-    let mut reader = Sharded::new(&bytes, Config::new(options), jobs)?;
+    let mut reader = Sharded::new(&bytes, config, jobs)?;
     let (mut values, mut refused, mut gaps) = (0u64, 0u64, 0u64);
     reader.try_each(|item| {
         match item {

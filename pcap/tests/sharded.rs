@@ -22,8 +22,18 @@ fn corpus(name: &str) -> Vec<u8> {
     std::fs::read(format!("{}/../corpus/captures/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
 }
 
-const CAPTURES: [&str; 3] =
-    ["godot3_tcp_put_var.pcap", "godot3_websocket_mp.pcap", "godot3_enet_multiplayer.pcap"];
+/// Every capture of `corpus/captures/`, by name.
+fn captures() -> Vec<String> {
+    let dir = format!("{}/../corpus/captures", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".pcap") || n.ends_with(".pcapng"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 5, "{names:?}");
+    names
+}
 
 /// A small deterministic generator.
 struct Lcg(u64);
@@ -70,7 +80,7 @@ fn interleave(header: &[u8], mut lists: Vec<Vec<(Vec<u8>, Vec<u8>)>>, seed: u64)
 /// The corpus captures (Ethernet, IPv4 on loopback) copied `copies` times, copy `k` moved to
 /// 127.0.k.1 on both sides, all interleaved.
 fn corpus_many(copies: u8) -> Vec<u8> {
-    let files: Vec<Vec<u8>> = CAPTURES.iter().map(|n| corpus(n)).collect();
+    let files: Vec<Vec<u8>> = captures().iter().map(|n| corpus(n)).collect();
     let header = files[0][..24].to_vec();
     let mut lists = Vec::new();
     for file in &files {
@@ -314,12 +324,20 @@ fn same(name: &str, file: &[u8], config: &Config) -> Read {
 
 #[test]
 fn every_corpus_capture_reads_the_same_on_several_threads() {
-    for name in CAPTURES {
-        let file = corpus(name);
-        for options in [Options::godot3(), Options::godot4()] {
-            let (items, flows, _) = same(name, &file, &Config::new(options));
+    for name in captures() {
+        let file = corpus(&name);
+        for (options, detect) in
+            [(Options::godot3(), false), (Options::godot4(), false), (Options::godot4(), true)]
+        {
+            let mut config = Config::new(options);
+            config.detect_version = detect;
+            let (items, flows, _) = same(&name, &file, &config);
             assert!(!items.is_empty() && !flows.is_empty(), "{name}");
         }
+        // Raw WebSocket messages (the multiplayer layer's).
+        let mut config = Config::new(Options::godot4());
+        config.websocket_raw = true;
+        same(&name, &file, &config);
     }
 }
 
@@ -329,12 +347,12 @@ fn corpus_captures_copied_into_many_flows_read_the_same() {
     let config = Config::new(Options::godot3());
     let (items, flows, totals) = same("corpus copies", &file, &config);
     // Every copy of every flow, numbered in the order of its first packet.
-    let single: usize = CAPTURES
+    let single: usize = captures()
         .iter()
         .map(|n| Reader::new(&corpus(n), config.clone()).unwrap().by_ref().count())
         .sum();
     assert_eq!(items.len(), single * 6);
-    assert!(flows.len() >= 18, "{}", flows.len());
+    assert!(flows.len() >= 30, "{}", flows.len());
     assert_eq!(totals.flows as usize, flows.len());
     assert!(flows.iter().enumerate().all(|(i, f)| f.id.0 == i as u64));
 }

@@ -1,17 +1,27 @@
 //! `gdvariant pcap --jobs N`: standard output, standard error and the exit code are those of
 //! `--jobs 1`, byte for byte, on every corpus capture and on a capture of many flows derived
-//! from them (each copied 8 times onto other addresses, all interleaved), in every output mode.
+//! from them (each copied 8 times onto other addresses, all interleaved), in every output mode
+//! (each flow's version told, or given).
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use crate::support::*;
 
-const CAPTURES: [&str; 3] =
-    ["godot3_tcp_put_var.pcap", "godot3_websocket_mp.pcap", "godot3_enet_multiplayer.pcap"];
-
 fn capture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/captures").join(name)
+}
+
+/// Every capture of `corpus/captures/`, by name.
+fn captures() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(capture(""))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".pcap") || n.ends_with(".pcapng"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 5, "{names:?}");
+    names
 }
 
 /// The records of a pcap file: (record header, packet).
@@ -31,7 +41,8 @@ fn records(file: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
 /// 127.0.k.1 on both sides, interleaved a few packets at a time: dozens of flows.
 #[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 fn many_flows() -> Vec<u8> {
-    let files: Vec<Vec<u8>> = CAPTURES.iter().map(|n| std::fs::read(capture(n)).unwrap()).collect();
+    let files: Vec<Vec<u8>> =
+        captures().iter().map(|n| std::fs::read(capture(n)).unwrap()).collect();
     let mut lists: Vec<Vec<(Vec<u8>, Vec<u8>)>> = Vec::new();
     for file in &files {
         assert_eq!(file[..24], files[0][..24]);
@@ -65,8 +76,7 @@ fn many_flows() -> Vec<u8> {
 }
 
 fn pcap(path: &Path, jobs: &str, flags: &[&str]) -> (i32, String, String) {
-    let mut args: Vec<OsString> =
-        ["pcap", "--godot", "3", "--jobs", jobs].map(OsString::from).to_vec();
+    let mut args: Vec<OsString> = ["pcap", "--jobs", jobs].map(OsString::from).to_vec();
     args.extend(flags.iter().map(OsString::from));
     args.push(path.as_os_str().to_owned());
     let output = run(&args);
@@ -77,14 +87,17 @@ fn pcap(path: &Path, jobs: &str, flags: &[&str]) -> (i32, String, String) {
 fn pcap_jobs_prints_what_one_job_prints() {
     let derived = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("pcap_jobs_many_flows.pcap");
     std::fs::write(&derived, many_flows()).unwrap();
-    let paths: Vec<PathBuf> = CAPTURES.iter().map(|n| capture(n)).chain([derived]).collect();
-    let modes: [&[&str]; 6] = [
+    let names = captures();
+    let paths: Vec<PathBuf> = names.iter().map(|n| capture(n)).chain([derived]).collect();
+    let modes: [&[&str]; 8] = [
         &[],
         &["--format", "json"],
         &["--flows", "--stats"],
         &["--flows", "--format", "json"],
         &["--multiplayer"],
         &["--multiplayer", "--format", "natural"],
+        &["--multiplayer", "--stats", "--format", "json"],
+        &["--godot", "3"],
     ];
     for path in &paths {
         for flags in modes {
@@ -102,12 +115,8 @@ fn pcap_jobs_prints_what_one_job_prints() {
             }
         }
     }
-    // The derived capture holds dozens of flows, each copy's as many values as the original.
-    let flows = pcap(&paths[3], "2", &["--flows"]);
-    assert_eq!(
-        flows.1.lines().count(),
-        8 * pcap(&paths[0], "1", &["--flows"]).1.lines().count()
-            + 8 * pcap(&paths[1], "1", &["--flows"]).1.lines().count()
-            + 8 * pcap(&paths[2], "1", &["--flows"]).1.lines().count()
-    );
+    // The derived capture holds each capture's flows 8 times.
+    let flows = |path: &Path, jobs| pcap(path, jobs, &["--flows"]).1.lines().count();
+    let each: usize = paths[..names.len()].iter().map(|p| flows(p, "1")).sum();
+    assert_eq!(flows(&paths[names.len()], "2"), 8 * each);
 }
