@@ -186,18 +186,22 @@ impl fmt::Debug for Sharded<'_> {
     }
 }
 
-/// The number of threads for `jobs` (0: one per core).
+/// Most threads [`Sharded`] starts, whatever `jobs` asks for.
+pub const MAX_THREADS: usize = 256;
+
+/// The number of threads for `jobs` (0: one per core), at most [`MAX_THREADS`].
 pub fn threads(jobs: usize) -> usize {
-    if jobs > 0 {
-        return jobs;
-    }
-    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+    let threads = match jobs {
+        0 => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+        n => n,
+    };
+    threads.min(MAX_THREADS)
 }
 
 impl<'a> Sharded<'a> {
     /// Reads the capture `file` with `config` on `jobs` threads (0: one per core; 1: a plain
-    /// [`Reader`] on the calling thread). O(1) but starting the threads: packets are read as
-    /// items are asked for.
+    /// [`Reader`] on the calling thread; at most [`MAX_THREADS`]). O(threads) to start the
+    /// threads and shards: packets are read as items are asked for.
     pub fn new(file: &'a [u8], config: Config, jobs: usize) -> Result<Self, FileError> {
         let threads = threads(jobs);
         if threads <= 1 {

@@ -425,3 +425,16 @@ fn records_past_the_limit_are_counted() {
     assert_eq!(got.2.flows_not_kept, expected.2.flows_not_kept);
     assert_eq!(got.0, expected.0);
 }
+
+#[test]
+fn jobs_are_capped_and_zero_is_one_a_core() {
+    let file = corpus("godot3_tcp_put_var.pcap");
+    let config = Config::new(Options::godot3());
+    let expected = with_reader(&file, &config);
+    let mut many = Sharded::new(&file, config.clone(), 1_000_000).unwrap();
+    assert_eq!(many.threads(), gdvariant_pcap::shard::MAX_THREADS);
+    let items: Vec<String> = many.by_ref().map(|item| format!("{item:?}")).collect();
+    assert_eq!(items, expected.0);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert_eq!(Sharded::new(&file, config, 0).unwrap().threads(), cores.min(256));
+}
