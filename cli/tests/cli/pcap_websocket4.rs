@@ -182,7 +182,11 @@ fn pcap_godot4_to_capture_then_multiplayer_with_the_project_names_every_call() {
         capture().as_os_str(),
     ]);
     assert_eq!(code(&output), 0, "{}", stderr(&output));
-    assert!(stderr(&output).contains("51 messages of 1 WebSocket and 0 ENet flows"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("51 messages of 1 WebSocket and 0 ENet flows"),
+        "{}",
+        stderr(&output)
+    );
     let project = captures().join("godot4_ws");
     let output = run(&[
         "multiplayer".as_ref(),
