@@ -15,8 +15,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let usage = "usage: read_capture tcp|enet|enet-tracked FILE [3|4]";
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [kind, file, rest @ ..] = args.as_slice() else { return Err(usage.into()) };
-    let version =
-        if rest.first().map(String::as_str) == Some("3") { Version::Godot3 } else { Version::Godot4 };
+    let version = if rest.first().map(String::as_str) == Some("3") {
+        Version::Godot3
+    } else {
+        Version::Godot4
+    };
     let capture = std::fs::read(file)?;
     let counts = match kind.as_str() {
         "tcp" => ops::read_values(&capture, version),

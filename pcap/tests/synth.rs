@@ -2,7 +2,12 @@
 //! them with zero refusals, every value and message once, byte for byte, and the generators'
 //! retransmissions, reordering and fragments are really there.
 
-#![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::panic
+)]
 
 #[path = "../benches/support/ops.rs"]
 mod ops;
@@ -68,7 +73,8 @@ fn enet_capture_delivers_every_message_once_byte_for_byte() {
     let mut got: BTreeMap<_, (u32, [Vec<Vec<u8>>; 2])> = BTreeMap::new();
     for item in reader.by_ref() {
         let Item::Enet(message) = item else { panic!("{item:?}") };
-        let entry = got.entry(message.flow).or_insert((message.client_id.unwrap(), [vec![], vec![]]));
+        let entry =
+            got.entry(message.flow).or_insert((message.client_id.unwrap(), [vec![], vec![]]));
         entry.1[message.direction.index()].push(message.bytes.into_owned());
     }
     assert_eq!(got.len() as u64, connections);

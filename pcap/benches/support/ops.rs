@@ -1,7 +1,7 @@
 //! What the `read` benchmark times, shared with the test that checks it on the same captures
 //! and the `read_capture` example run under callgrind: a whole capture read with the library,
 //! every item looked at.
-#![allow(dead_code, clippy::arithmetic_side_effects)]
+#![allow(dead_code, clippy::arithmetic_side_effects, clippy::expect_used)]
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -171,7 +171,9 @@ pub fn corpus_values(version: Version) -> Vec<(String, Vec<u8>)> {
     names.sort();
     names
         .into_iter()
-        .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .map(|p| {
+            (p.file_stem().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap())
+        })
         .filter(|(_, bytes)| gdvariant::validate(bytes, Options::new(version)).is_ok())
         .collect()
 }
@@ -320,7 +322,11 @@ pub fn tcp(version: Version, mix: Mix, size: usize, flows: usize, seed: u64) -> 
     let mut conns: Vec<TcpFlow> = (0..flows)
         .map(|i| TcpFlow {
             sides: [
-                TcpSide { ip: [10, 0, 0, 2 + i as u8], port: 50_000 + i as u16, seq: rng.next() as u32 },
+                TcpSide {
+                    ip: [10, 0, 0, 2 + i as u8],
+                    port: 50_000 + i as u16,
+                    seq: rng.next() as u32,
+                },
                 TcpSide { ip: [10, 0, 0, 1], port: 7000, seq: rng.next() as u32 },
             ],
             unacked: [0, 0],
@@ -411,9 +417,11 @@ pub fn godot4_scenarios() -> Vec<Scenario> {
                 .iter()
                 .filter(|r| r["net"] == "main" && r.get("injected").is_none())
                 .filter(|r| {
-                    r["deliveries"].as_array().unwrap().iter().all(|d| {
-                        d["errors"].as_array().is_none_or(|e| e.is_empty())
-                    })
+                    r["deliveries"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .all(|d| d["errors"].as_array().is_none_or(|e| e.is_empty()))
                 })
                 .filter_map(|r| {
                     let from = r["from"].as_u64().unwrap();
@@ -458,7 +466,12 @@ struct EnetSide {
 
 impl Default for EnetSide {
     fn default() -> Self {
-        EnetSide { reliable: [0; 256], unreliable: [0; 256], unsequenced_group: 0, acks: Vec::new() }
+        EnetSide {
+            reliable: [0; 256],
+            unreliable: [0; 256],
+            unsequenced_group: 0,
+            acks: Vec::new(),
+        }
     }
 }
 
@@ -506,7 +519,7 @@ impl EnetFlow {
                 let mut again = Vec::new();
                 again.extend_from_slice(&(0x8000 | self.peer_ids[side]).to_be_bytes());
                 again.extend_from_slice(&time.wrapping_add(200).to_be_bytes());
-                for &(_, _, ref range) in &reliable {
+                for (_, _, range) in &reliable {
                     again.extend_from_slice(&commands[range.clone()]);
                 }
                 self.again = Some((side, again));
@@ -625,8 +638,9 @@ fn reliable_commands(commands: &[u8]) -> Vec<(u8, u16, std::ops::Range<usize>)> 
             8 | 12 => (24, Some(6)),
             _ => break,
         };
-        let data = length_at
-            .map_or(0, |l| usize::from(u16::from_be_bytes([commands[at + l], commands[at + l + 1]])));
+        let data = length_at.map_or(0, |l| {
+            usize::from(u16::from_be_bytes([commands[at + l], commands[at + l + 1]]))
+        });
         if number & 0x80 != 0 {
             out.push((channel, sequence, at..at + fixed + data));
         }
