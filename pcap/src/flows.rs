@@ -2,7 +2,7 @@
 //! out a capture's items.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::fmt;
 use std::net::{IpAddr, SocketAddr};
 
@@ -213,7 +213,10 @@ pub struct Reader<'a> {
     /// The live flows by 5-tuple: a hash map with a random key ([`KeyState`]), as it is looked
     /// up once a packet.
     keys: HashMap<FlowKey, FlowId, KeyState>,
-    live: BTreeMap<FlowId, (FlowKey, Flow<'a>)>,
+    /// The live flows by number (hashed as the 5-tuples are: looked up once a packet) ...
+    live: HashMap<FlowId, (FlowKey, Flow<'a>), KeyState>,
+    /// ... and their numbers in order, the oldest first (for eviction and the end).
+    order: BTreeSet<FlowId>,
     done: Vec<FlowInfo>,
     queue: VecDeque<Item<'a>>,
     events: Vec<(Direction, Event<'a>)>,
@@ -241,7 +244,8 @@ impl<'a> Reader<'a> {
             fragments: Fragments::new(config.fragments),
             config,
             keys: HashMap::with_hasher(KeyState::new()),
-            live: BTreeMap::new(),
+            live: HashMap::with_hasher(KeyState::new()),
+            order: BTreeSet::new(),
             done: Vec::new(),
             queue: VecDeque::new(),
             events: Vec::new(),
@@ -328,14 +332,14 @@ impl<'a> Reader<'a> {
         );
         self.held = self.held.saturating_sub(before).saturating_add(flow.held);
         while self.held > self.config.max_held_bytes {
-            let Some(oldest) = self.live.keys().next().copied() else { break };
+            let Some(oldest) = self.order.first().copied() else { break };
             self.retire(oldest, raw.time, true);
         }
     }
 
     fn create(&mut self, key: FlowKey, transport: &Transport<'_>, time: Timestamp) -> FlowId {
         while self.live.len() >= self.config.max_flows.max(1) {
-            let Some(oldest) = self.live.keys().next().copied() else { break };
+            let Some(oldest) = self.order.first().copied() else { break };
             self.retire(oldest, time, true);
         }
         let id = FlowId(self.totals.flows);
@@ -374,6 +378,7 @@ impl<'a> Reader<'a> {
         };
         self.keys.insert(key, id);
         self.live.insert(id, (key, flow));
+        self.order.insert(id);
         crate::work(1);
         id
     }
@@ -381,6 +386,7 @@ impl<'a> Reader<'a> {
     /// Ends a flow: what it holds is reported, its record kept.
     fn retire(&mut self, id: FlowId, time: Timestamp, evicted: bool) {
         let Some((key, mut flow)) = self.live.remove(&id) else { return };
+        self.order.remove(&id);
         self.keys.remove(&key);
         self.held = self.held.saturating_sub(flow.held);
         for direction in [Direction::ToServer, Direction::ToClient] {
@@ -439,7 +445,7 @@ impl<'a> Iterator for Reader<'a> {
                 Some(Ok(raw)) => self.packet(raw),
                 Some(Err(error)) => self.totals.file_error = Some(error),
                 None => {
-                    let ids: Vec<FlowId> = self.live.keys().copied().collect();
+                    let ids: Vec<FlowId> = self.order.iter().copied().collect();
                     let time =
                         self.live.values().map(|(_, f)| f.info.last).max().unwrap_or_default();
                     for id in ids {
