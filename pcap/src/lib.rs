@@ -45,7 +45,7 @@
 //! | operation | cost |
 //! | --- | --- |
 //! | [`Reader::new`] | O(1) (the file header) |
-//! | each packet | O(its bytes) to read headers and frames (values by the core's `validate`: linear); O(log flows) to find its flow; a TCP segment O(log pieces + the waiting pieces it overlaps, at most [`TcpLimits::max_pending_segments`]); a frame spanning packets is copied once into its flow's buffer; an IPv4 fragment is copied, its datagram put together in O(datagram) |
+//! | each packet | O(its bytes) to read headers and frames (values by the core's `validate`: linear); O(1) to find its flow (a hash map with a key drawn at random per reader); a TCP segment O(log pieces + the waiting pieces it overlaps, at most [`TcpLimits::max_pending_segments`]); a frame spanning packets is copied once into its flow's buffer; an IPv4 fragment is copied, its datagram put together in O(datagram) |
 //! | the end of the capture | O(flows + bytes still waiting) |
 //! | memory | per flow: the waiting TCP pieces (borrowed: the capture holds their bytes, at most [`TcpLimits::max_pending_bytes`] counted), a partial frame (at most the prefix's `max_frame_size`); in all at most [`Config::max_held_bytes`] (the oldest flows are evicted past it), [`Config::max_flows`] flows, the fragment limits ([`FragmentLimits`]), and [`Config::max_flow_records`] finished flows' records; per ENet direction its reliable windows (528 bytes a channel used) and waiting fragments ([`enet::EnetLimits`]) |
 //!
