@@ -303,6 +303,13 @@ impl Seen {
         if ahead == 0 {
             return false;
         }
+        if ahead == 1 {
+            // The next one (the common case): its slot held the number a window behind it,
+            // which it replaces.
+            self.high = n;
+            self.set(n);
+            return true;
+        }
         if ahead < 0x8000 {
             // Newer: forget the numbers that fall out of the window, a word at a time (at
             // most the window's words and two partial ones).
