@@ -434,6 +434,18 @@ impl<'a> Iterator for Reader<'a> {
     type Item = Item<'a>;
 
     fn next(&mut self) -> Option<Item<'a>> {
+        // Most calls hand out an item already read: kept small, the packets read out of line.
+        match self.queue.pop_front() {
+            Some(item) => Some(item),
+            None => self.read_on(),
+        }
+    }
+}
+
+impl<'a> Reader<'a> {
+    /// Reads packets until one gives an item, or the capture ends.
+    #[inline(never)]
+    fn read_on(&mut self) -> Option<Item<'a>> {
         loop {
             if let Some(item) = self.queue.pop_front() {
                 return Some(item);
