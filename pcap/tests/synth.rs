@@ -47,6 +47,8 @@ fn tcp_captures_read_with_zero_refusals() {
         let (mut retransmitted, mut reordered) = (0, 0);
         for flow in &flows {
             assert_eq!(flow.carrier, Some(Carrier::PutVar));
+            // Both ways carry values (the server answers now and then).
+            assert!(flow.values.iter().all(|n| *n > 0), "{:?}", flow.values);
             for half in &flow.tcp {
                 assert_eq!((half.gaps, half.overlap_bytes), (0, 0));
                 retransmitted += half.retransmitted_segments;

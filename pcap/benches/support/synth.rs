@@ -294,7 +294,7 @@ impl TcpFlow {
 
 /// A TCP capture of about `size` bytes: `flows` connections (clients 10.0.0.2.. ports 50000..,
 /// the server 10.0.0.1:7000), handshakes captured, carrying `put_var` frames of `version`'s
-/// corpus values as `mix` says; the server answers every 8th send with a small value. Returns
+/// corpus values as `mix` says; the server answers one send in 8 with a small value. Returns
 /// the capture and the number of frames written.
 pub fn tcp(version: Version, mix: Mix, size: usize, flows: usize, seed: u64) -> (Vec<u8>, u64) {
     let values = corpus_values(version);
@@ -366,7 +366,7 @@ pub fn tcp(version: Version, mix: Mix, size: usize, flows: usize, seed: u64) -> 
             }
         }
         conns[flow].send(&mut pcap, &mut rng, 0, &send);
-        if turn % 8 == 0 {
+        if rng.one_in(8) {
             send.clear();
             frame(&mut send, small[rng.below(small.len() as u64) as usize]);
             frames += 1;
