@@ -3,10 +3,12 @@
 //! line with its error; `--flows` and `--stats` list the flows instead. Everything is read by
 //! the `gdvariant-pcap` library; this file parses the arguments and prints. What was not read
 //! (gaps, retransmissions, evicted flows, packets of other kinds) is counted on standard error
-//! at the end. WebSocket flows: `websocket.rs`; `--to-capture` writes the multiplayer capture
-//! format (`gdvariant_pcap::write_capture`).
+//! at the end. WebSocket flows: `websocket.rs`; ENet flows: `enet.rs`; `--multiplayer`
+//! (trackers, `--rules`, `--project`, per-method `--stats`): `multiplayer.rs`; `--to-capture`
+//! writes the multiplayer capture format (`gdvariant_pcap::write_capture`).
 
 mod enet;
+mod multiplayer;
 mod websocket;
 
 use std::path::PathBuf;
@@ -17,6 +19,7 @@ use gdvariant::{Options, Version};
 use gdvariant_pcap::{Carrier, Config, FlowInfo, Item, Reader, Totals};
 
 use crate::failure::{self, Failure};
+use crate::multiplayer::project::Names;
 use crate::multiplayer::values;
 use crate::output::{self, Out};
 use crate::{FileArg, Format, FrameArgs, PrefixKind, input, options};
@@ -37,9 +40,10 @@ pub enum PcapGodot {
 pub struct PcapArgs {
     /// The capture file (pcap or pcapng; `-`: standard input).
     file: FileArg,
-    /// The Godot version of the values.
-    #[arg(long, value_enum, default_value = "4")]
-    godot: PcapGodot,
+    /// The Godot version of every flow. Without it, each flow's is told from what it carries
+    /// (`--flows` says how), Godot 4 where nothing tells.
+    #[arg(long, value_enum)]
+    godot: Option<PcapGodot>,
     /// How to print each value: Godot's text on one line, or one JSON object per line
     /// (`{"time", "flow", "direction", "hex", "value"}`, the value as lossless JSON; `natural`:
     /// as natural JSON); a refused frame has `error` instead of `value`.
@@ -48,7 +52,8 @@ pub struct PcapArgs {
     /// List every flow (endpoints, what it carries and why) instead of the values.
     #[arg(long)]
     flows: bool,
-    /// Print per-flow counts instead of the values.
+    /// Print per-flow counts instead of the values (with `--multiplayer`, also per flow,
+    /// direction and called method: messages, bytes, refusals).
     #[arg(long)]
     stats: bool,
     /// What a port carries, whatever detection says: `PORT=tcp` (`put_var` frames), `PORT=udp`
@@ -76,9 +81,19 @@ pub struct PcapArgs {
     /// one value each.
     #[arg(long)]
     multiplayer: bool,
-    /// Write the WebSocket flows' multiplayer messages to OUT in the multiplayer capture format
-    /// (`gdvariant multiplayer OUT` reads it) instead of printing.
-    #[arg(long, value_name = "OUT")]
+    /// With `--multiplayer`: a rules file whose `methods` lines name Godot 4 RPC method ids (as
+    /// `gdvariant multiplayer --rules`).
+    #[arg(long, value_name = "FILE", requires = "multiplayer")]
+    rules: Option<PathBuf>,
+    /// With `--multiplayer`: the game's Godot 4 project folder (the one holding
+    /// `project.godot`), naming RPC methods and what SPAWN and SYNC carry (as `gdvariant
+    /// multiplayer --project`).
+    #[arg(long, value_name = "DIR", requires = "multiplayer")]
+    project: Option<PathBuf>,
+    /// Write the WebSocket and ENet flows' multiplayer messages to OUT in the multiplayer
+    /// capture format (`gdvariant multiplayer OUT` reads it) instead of printing; a capture
+    /// whose flows need two of its headers (versions, ENet and WebSocket) is refused.
+    #[arg(long, value_name = "OUT", conflicts_with = "multiplayer")]
     to_capture: Option<PathBuf>,
 }
 
@@ -106,10 +121,11 @@ pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
     let name = input::name(&args.file);
     let bytes = input::open(&args.file)?;
     let version = match args.godot {
-        PcapGodot::Three => Version::Godot3,
-        PcapGodot::Four => Version::Godot4,
+        Some(PcapGodot::Three) => Version::Godot3,
+        Some(PcapGodot::Four) | None => Version::Godot4,
     };
     let mut config = Config::new(Options::new(version).with_allow_objects(args.allow_objects));
+    config.detect_version = args.godot.is_none();
     for (port, carrier) in &args.port {
         config = config.with_port(*port, *carrier);
     }
@@ -122,18 +138,23 @@ pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
         return to_capture(&name, &bytes, config, path);
     }
     config.websocket_raw = args.multiplayer;
-    let mut multiplayer =
-        args.multiplayer.then(|| websocket::Multiplayer::new(version, args.allow_objects));
+    let mut multiplayer = if args.multiplayer {
+        let names = Names::read(args.rules.as_deref(), args.project.as_deref())?;
+        let natural = args.format == Format::Natural;
+        Some(multiplayer::Multiplayer::new(args.allow_objects, names, natural))
+    } else {
+        None
+    };
     let mut reader = Reader::new(&bytes, config).map_err(|e| Failure::input(&name, e))?;
     let mut out = Out::stdout();
     let list = !args.flows && !args.stats;
     let json = args.format != Format::Text;
-    let mut enet = enet::Printer::new(version, args.format, args.allow_objects, args.multiplayer);
+    let enet = enet::Printer::new(args.format, args.allow_objects);
     for item in reader.by_ref() {
         match item {
             Item::Value(value) => {
                 if list {
-                    out.line(&value_line(&value, args.format, version))?;
+                    out.line(&value_line(&value, args.format))?;
                 }
             }
             Item::Refused(refused) => {
@@ -160,8 +181,9 @@ pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
                 }
             }
             Item::Enet(message) => {
+                let line = enet.line(&message, multiplayer.as_mut());
                 if list {
-                    out.line(&enet.line(&message))?;
+                    out.line(&line)?;
                 }
             }
             Item::Gap(gap) => failure::error_line(format!(
@@ -180,9 +202,14 @@ pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
                 cut.held,
                 cut.needed
             )),
-            Item::Evicted { flow, .. } => failure::error_line(format!(
-                "{name}: {flow}: evicted (too many flows or bytes held at once)"
-            )),
+            Item::Evicted { flow, .. } => {
+                if let Some(multiplayer) = multiplayer.as_mut() {
+                    multiplayer.end(flow);
+                }
+                failure::error_line(format!(
+                    "{name}: {flow}: evicted (too many flows or bytes held at once)"
+                ))
+            }
             Item::WebSocket(ws) => {
                 websocket::item(&ws, &name, args.format, list, multiplayer.as_mut(), &mut out)?
             }
@@ -198,8 +225,16 @@ pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
         for flow in &flows {
             out.line(&stats_line(flow, json))?;
         }
+        if let Some(multiplayer) = &multiplayer {
+            for line in multiplayer.stats_lines(json) {
+                out.line(&line)?;
+            }
+        }
     }
     out.finish()?;
+    if let Some(multiplayer) = &multiplayer {
+        multiplayer.finish();
+    }
     summary(&name, reader.totals(), &flows);
     Ok(match &reader.totals().file_error {
         Some(_) => ExitCode::from(failure::REFUSED),
@@ -207,7 +242,8 @@ pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
     })
 }
 
-/// `--to-capture`: the WebSocket flows' messages written to `path` (beside, then renamed).
+/// `--to-capture`: the WebSocket and ENet flows' messages written to `path` (beside, then
+/// renamed).
 fn to_capture(
     name: &str,
     bytes: &[u8],
@@ -215,16 +251,26 @@ fn to_capture(
     path: &std::path::Path,
 ) -> Result<ExitCode, Failure> {
     let mut encoded = Vec::new();
-    let written = gdvariant_pcap::write_capture(bytes, config, &mut encoded)
-        .map_err(|e| Failure::input(name, e))?;
+    let written =
+        gdvariant_pcap::write_capture(bytes, config, &mut encoded).map_err(|e| match e {
+            gdvariant_pcap::WriteError::Mixed(_) => Failure::input(
+                name,
+                format!("{e}: nothing written; leave flows out with --port PORT=ignore"),
+            ),
+            e => Failure::input(name, e),
+        })?;
     let mut out = Out::create(path)?;
     out.bytes(&encoded)?;
     out.finish()?;
+    let carrying = |carrier| written.flows.iter().filter(|f| f.carrier == Some(carrier)).count();
     failure::error_line(format!(
-        "{name}: {} messages of {} WebSocket flows written to {}",
+        "{name}: {} messages of {} WebSocket and {} ENet flows written to {} ({} {})",
         written.records,
-        written.flows.iter().filter(|f| f.carrier == Some(Carrier::WebSocket)).count(),
-        path.display()
+        carrying(Carrier::WebSocket),
+        carrying(Carrier::Enet),
+        path.display(),
+        written.version,
+        gdvariant_pcap::capture::framing_name(written.framing),
     ));
     summary(name, &written.totals, &written.flows);
     Ok(match &written.totals.file_error {
@@ -237,7 +283,8 @@ fn json_string(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_owned())
 }
 
-fn value_line(value: &gdvariant_pcap::Value<'_>, format: Format, version: Version) -> String {
+fn value_line(value: &gdvariant_pcap::Value<'_>, format: Format) -> String {
+    let version = value.options.version();
     let parsed = value.value();
     match format {
         Format::Text => {
@@ -268,6 +315,14 @@ fn carrier_name(flow: &FlowInfo) -> &'static str {
     flow.carrier.map_or("none", Carrier::name)
 }
 
+/// 3 or 4.
+fn godot(version: Version) -> u8 {
+    match version {
+        Version::Godot3 => 3,
+        Version::Godot4 => 4,
+    }
+}
+
 fn flow_line(flow: &FlowInfo, json: bool) -> String {
     if json {
         serde_json::json!({
@@ -276,11 +331,12 @@ fn flow_line(flow: &FlowInfo, json: bool) -> String {
             "server_why": flow.server_why, "carries": carrier_name(flow), "why": flow.why,
             "first": flow.first.to_string(), "last": flow.last.to_string(),
             "packets": flow.packets, "evicted": flow.evicted,
+            "godot": godot(flow.version), "godot_why": flow.version_why,
         })
         .to_string()
     } else {
         format!(
-            "{}\t{}\t{} -> {}\t{}\t{}\t(server: {}){}",
+            "{}\t{}\t{} -> {}\t{}\t{}\t(server: {})\tgodot {} ({}){}",
             flow.id,
             flow.protocol.name(),
             flow.client,
@@ -288,6 +344,8 @@ fn flow_line(flow: &FlowInfo, json: bool) -> String {
             carrier_name(flow),
             if flow.why.is_empty() { "no data" } else { &flow.why },
             flow.server_why,
+            godot(flow.version),
+            flow.version_why,
             if flow.evicted { "\tevicted" } else { "" }
         )
     }
@@ -346,9 +404,10 @@ fn summary(name: &str, totals: &Totals, flows: &[FlowInfo]) {
     let enet = sum(&|f| f.enet.iter().map(|h| h.commands).sum());
     if enet > 0 {
         failure::error_line(format!(
-            "{name}: ENet: {enet} commands, {} reliable ones seen again (counted once), {} fragments",
+            "{name}: ENet: {enet} commands, {} reliable ones seen again (counted once), {} fragments, {} reliable messages held until an earlier one came (ENet's order)",
             sum(&|f| f.enet.iter().map(|h| h.duplicates).sum()),
-            sum(&|f| f.enet.iter().map(|h| h.fragments).sum())
+            sum(&|f| f.enet.iter().map(|h| h.fragments).sum()),
+            sum(&|f| f.enet.iter().map(|h| h.reordered).sum())
         ));
     }
     if totals.flows_not_kept > 0 {

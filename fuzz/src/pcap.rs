@@ -74,7 +74,9 @@ pub fn check(data: &[u8]) {
         for item in reader.by_ref() {
             match item {
                 Item::Value(value) => {
-                    assert!(gdvariant::validate(&value.bytes, options).is_ok(), "{value:?}");
+                    // Read as its flow's version (told per flow), with the configured rest.
+                    assert_eq!(value.options.with_version(version), options, "{value:?}");
+                    assert!(gdvariant::validate(&value.bytes, value.options).is_ok(), "{value:?}");
                 }
                 Item::Refused(refused) => {
                     assert!(!refused.refusal.to_string().is_empty());

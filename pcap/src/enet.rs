@@ -30,7 +30,14 @@
 //!
 //! Per direction, [`Half`] keeps: the reliable sequence numbers seen per channel within a
 //! window of [`RELIABLE_WINDOW`] (a reliable command sent again is counted once, in
-//! [`EnetStats::duplicates`]), and the fragments of messages not yet whole, keyed by channel and
+//! [`EnetStats::duplicates`]); the reliable messages that arrived before one that precedes them
+//! on their channel (a capture taken where the loss had not happened yet holds every command in
+//! order; one taken past the loss holds the command sent again after later ones): they are held,
+//! as the receiving ENet holds them, and handed out in sequence order once the missing one comes
+//! ([`EnetStats::reordered`]; a channel's first expected number is 1 when the flow's CONNECT was
+//! read, else the first seen; at most [`MAX_HELD`] messages and `max_waiting` bytes are held, past
+//! which, or when the flow ends, the missing message is reported ([`EnetError::Missing`]) and
+//! those after it handed out); and the fragments of messages not yet whole, keyed by channel and
 //! start sequence number, within [`EnetLimits`] (a message at most `max_message` bytes, at most
 //! `max_waiting` bytes and `max_reassemblies` messages waiting; nothing is allocated for a
 //! claimed total before its bytes arrive; a fragment that contradicts its message's others is
@@ -44,13 +51,18 @@ use std::fmt;
 /// Reliable sequence numbers remembered per channel (behind the highest seen).
 pub const RELIABLE_WINDOW: u16 = 4096;
 
+/// Reliable messages held at once per direction, waiting for one sent before them.
+pub const MAX_HELD: usize = RELIABLE_WINDOW as usize;
+
 /// ENet's own channel, of the connection's commands.
 const CONTROL_CHANNEL: u8 = 0xFF;
 
 /// How a message was sent, as Godot names its transfer modes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Transfer {
-    /// SEND_RELIABLE or SEND_FRAGMENT: acknowledged, resent, in order.
+    /// SEND_RELIABLE or SEND_FRAGMENT: acknowledged, resent, in order. (ENet also sends an
+    /// unreliable message larger than the MTU as SEND_FRAGMENT unless asked for unreliable
+    /// fragments, which Godot 3.2.3 never asks: such a message is reliable on the wire.)
     Reliable,
     /// SEND_UNSEQUENCED: Godot's `TRANSFER_MODE_UNRELIABLE`.
     Unreliable,
@@ -96,6 +108,15 @@ pub enum EnetError {
     /// A fragment whose count or total differs from its message's first fragment, or that
     /// overlaps another of it.
     ContradictoryFragment,
+    /// A reliable command never captured while later ones on its channel were: those were
+    /// held for it until [`MAX_HELD`] or `max_waiting` was reached or the flow ended, then
+    /// handed out without it.
+    Missing {
+        /// The channel.
+        channel: u8,
+        /// The missing command's reliable sequence number.
+        sequence: u16,
+    },
     /// Fragments of a message were dropped unfinished: `max_waiting` or `max_reassemblies`
     /// was reached, the flow ended, or the fragments never tiled the message.
     Unfinished {
@@ -125,6 +146,10 @@ impl fmt::Display for EnetError {
             EnetError::ContradictoryFragment => {
                 f.write_str("ENet: fragment contradicts its message's other fragments")
             }
+            EnetError::Missing { channel, sequence } => write!(
+                f,
+                "ENet: reliable command {sequence} of channel {channel} never captured; the messages after it handed out without it"
+            ),
             EnetError::Unfinished { channel, start, received, total } => write!(
                 f,
                 "ENet: message (channel {channel}, start {start}) dropped unfinished: {received} of {total} bytes"
@@ -172,6 +197,8 @@ pub struct EnetStats {
     pub fragments: u64,
     /// Messages delivered.
     pub messages: u64,
+    /// Reliable messages that arrived before one sent before them, held until it came.
+    pub reordered: u64,
     /// Datagrams or fragments refused, and messages dropped unfinished.
     pub refused: u64,
 }
@@ -352,10 +379,37 @@ struct Reassembly {
     age: u64,
 }
 
+/// A reliable message held until those before it on its channel are handed out.
+#[derive(Debug)]
+struct Held {
+    transfer: Transfer,
+    /// Sequence numbers it takes (its fragments; 1: not fragmented).
+    fragments: u32,
+    bytes: Vec<u8>,
+}
+
+/// One channel's reliable delivery order.
+#[derive(Debug, Default)]
+struct Order {
+    /// The next sequence number to hand out, unwrapped (counting past 65535); `None` before
+    /// the channel's first reliable message.
+    next: Option<u64>,
+    /// Messages ahead of `next`, by unwrapped sequence number.
+    held: BTreeMap<u64, Held>,
+}
+
+/// The low 16 bits of an unwrapped sequence number.
+fn low16(n: u64) -> u16 {
+    u16::try_from(n & 0xFFFF).unwrap_or(0)
+}
+
 /// One direction's ENet state.
 #[derive(Debug, Default)]
 pub struct Half {
     reliable: BTreeMap<u8, Seen>,
+    order: BTreeMap<u8, Order>,
+    held_count: usize,
+    held_bytes: usize,
     waiting: BTreeMap<(u8, u16, bool), Reassembly>,
     ages: BTreeSet<(u64, u8, u16, bool)>,
     next_age: u64,
@@ -372,6 +426,7 @@ impl Half {
             .len()
             .saturating_mul(Seen::WORDS.saturating_mul(8).saturating_add(16))
             .saturating_add(self.waiting_bytes)
+            .saturating_add(self.held_bytes)
     }
 
     /// Reads one datagram, appending what it gave to `out` (messages borrow the capture when
@@ -441,6 +496,9 @@ impl Half {
             let id = field32(40)?;
             if self.connect_id.is_some_and(|known| known != id) {
                 self.reliable.clear();
+                self.order.clear();
+                self.held_count = 0;
+                self.held_bytes = 0;
             }
             self.connect_id = Some(id);
         }
@@ -470,8 +528,17 @@ impl Half {
                     7 => Transfer::UnreliableOrdered,
                     _ => Transfer::Unreliable,
                 };
-                self.stats.messages = self.stats.messages.saturating_add(1);
-                out.push(Out::Message { channel, transfer, bytes: payload(data), fragments: 1 });
+                if number == 6 {
+                    self.reliable_message(channel, sequence, 1, payload(data), limits, out);
+                } else {
+                    self.stats.messages = self.stats.messages.saturating_add(1);
+                    out.push(Out::Message {
+                        channel,
+                        transfer,
+                        bytes: payload(data),
+                        fragments: 1,
+                    });
+                }
             }
             8 | 12 => {
                 let transfer =
@@ -616,6 +683,16 @@ impl Half {
         }
         let (transfer, count) = (message.transfer, message.count);
         self.remove(key);
+        if transfer == Transfer::Reliable {
+            return self.reliable_message(
+                f.channel,
+                f.start,
+                count,
+                Cow::Owned(whole),
+                limits,
+                out,
+            );
+        }
         self.stats.messages = self.stats.messages.saturating_add(1);
         out.push(Out::Message {
             channel: f.channel,
@@ -623,6 +700,88 @@ impl Half {
             bytes: Cow::Owned(whole),
             fragments: count,
         });
+    }
+
+    /// A reliable message (first seen) starting at `sequence` and taking `fragments` numbers:
+    /// handed out if it is its channel's next, with those held after it; held otherwise.
+    fn reliable_message<'a>(
+        &mut self,
+        channel: u8,
+        sequence: u16,
+        fragments: u32,
+        bytes: Cow<'a, [u8]>,
+        limits: EnetLimits,
+        out: &mut Vec<Out<'a>>,
+    ) {
+        let connected = self.connect_id.is_some();
+        let order = self.order.entry(channel).or_default();
+        // ENet numbers a connection's reliable commands from 1 on each channel.
+        let next = *order.next.get_or_insert(if connected { 1 } else { u64::from(sequence) });
+        let ahead = sequence.wrapping_sub(low16(next));
+        if ahead >= 0x8000 {
+            // Behind the next (a capture begun after its channel's start, or a missing message
+            // given up on): handed out as it comes.
+            self.stats.messages = self.stats.messages.saturating_add(1);
+            out.push(Out::Message { channel, transfer: Transfer::Reliable, bytes, fragments });
+            return;
+        }
+        let at = next.saturating_add(u64::from(ahead));
+        if ahead != 0 {
+            self.stats.reordered = self.stats.reordered.saturating_add(1);
+            crate::work(bytes.len().saturating_add(1));
+            let cost = bytes.len().saturating_add(FRAGMENT_OVERHEAD);
+            let held = Held { transfer: Transfer::Reliable, fragments, bytes: bytes.into_owned() };
+            match order.held.insert(at, held) {
+                Some(old) => {
+                    let freed = old.bytes.len().saturating_add(FRAGMENT_OVERHEAD);
+                    self.held_bytes = self.held_bytes.saturating_sub(freed);
+                }
+                None => self.held_count = self.held_count.saturating_add(1),
+            }
+            self.held_bytes = self.held_bytes.saturating_add(cost);
+            while self.held_count > MAX_HELD || self.held_bytes > limits.max_waiting {
+                if !self.skip_missing(channel, out) {
+                    break;
+                }
+            }
+            return;
+        }
+        self.stats.messages = self.stats.messages.saturating_add(1);
+        out.push(Out::Message { channel, transfer: Transfer::Reliable, bytes, fragments });
+        order.next = Some(at.saturating_add(u64::from(fragments)));
+        self.release(channel, out);
+    }
+
+    /// Hands out the messages held on `channel` that follow its next without a gap.
+    fn release(&mut self, channel: u8, out: &mut Vec<Out<'_>>) {
+        let Some(order) = self.order.get_mut(&channel) else { return };
+        while let Some(next) = order.next {
+            let Some(held) = order.held.remove(&next) else { break };
+            crate::work(1);
+            self.held_count = self.held_count.saturating_sub(1);
+            self.held_bytes =
+                self.held_bytes.saturating_sub(held.bytes.len().saturating_add(FRAGMENT_OVERHEAD));
+            order.next = Some(next.saturating_add(u64::from(held.fragments)));
+            self.stats.messages = self.stats.messages.saturating_add(1);
+            out.push(Out::Message {
+                channel,
+                transfer: held.transfer,
+                bytes: Cow::Owned(held.bytes),
+                fragments: held.fragments,
+            });
+        }
+    }
+
+    /// Gives up on `channel`'s next message: reported missing, the held ones after it handed
+    /// out. False when nothing is held there.
+    fn skip_missing(&mut self, channel: u8, out: &mut Vec<Out<'_>>) -> bool {
+        let Some(order) = self.order.get_mut(&channel) else { return false };
+        let Some((&first, _)) = order.held.first_key_value() else { return false };
+        let missing = order.next.unwrap_or(first);
+        order.next = Some(first);
+        self.refuse(EnetError::Missing { channel, sequence: low16(missing) }, out);
+        self.release(channel, out);
+        true
     }
 
     fn remove(&mut self, key: (u8, u16, bool)) -> Option<Reassembly> {
@@ -648,11 +807,16 @@ impl Half {
         }
     }
 
-    /// The direction ended: unfinished messages are reported.
+    /// The direction ended: unfinished messages are reported, and so are missing reliable
+    /// ones, the messages held after them handed out.
     pub fn finish(&mut self, out: &mut Vec<Out<'_>>) {
         let keys: Vec<(u8, u16, bool)> = self.waiting.keys().copied().collect();
         for key in keys {
             self.drop_waiting(key, out);
+        }
+        let channels: Vec<u8> = self.order.keys().copied().collect();
+        for channel in channels {
+            while self.skip_missing(channel, out) {}
         }
     }
 }
@@ -818,6 +982,98 @@ mod tests {
             assert!(matches!(out.as_slice(), [Out::Refused(EnetError::BadFragment(_))]), "{out:?}");
         }
         assert_eq!(half.waiting_bytes, 0);
+    }
+
+    #[test]
+    fn reliable_messages_come_out_in_sequence_order() {
+        // The CONNECT read: each channel's reliable numbers start at 1. Number 1 of channel 1
+        // was lost before the capture; 2, a fragmented 3-4 and 5 arrive first and are held.
+        let mut half = Half::default();
+        assert!(messages(&run(&mut half, write::datagram(0, &[write::connect(7)]))).is_empty());
+        let f = |sequence: u16, number: u32, data: &[u8]| {
+            write::fragment(true, 1, sequence, 3, 2, number, 4, number * 2, data)
+        };
+        let early = write::datagram(
+            0,
+            &[
+                write::reliable(1, 2, b"two"),
+                f(4, 1, b"cd"),
+                write::reliable(2, 1, b"other channel"),
+                f(3, 0, b"ab"),
+            ],
+        );
+        assert_eq!(
+            messages(&run(&mut half, early)),
+            vec![(2, Transfer::Reliable, b"other channel".to_vec())]
+        );
+        assert!(
+            messages(&run(&mut half, write::datagram(0, &[write::reliable(1, 5, b"five")])))
+                .is_empty()
+        );
+        assert_eq!(half.stats.reordered, 3);
+        assert!(half.held() > Seen::WORDS * 8 * 2);
+        // Number 1 sent again: all four in order, the fragmented message once.
+        let out = run(&mut half, write::datagram(0, &[write::reliable(1, 1, b"one")]));
+        let texts: Vec<Vec<u8>> = messages(&out).into_iter().map(|m| m.2).collect();
+        assert_eq!(texts, [&b"one"[..], b"two", b"abcd", b"five"].map(<[u8]>::to_vec));
+        assert_eq!(half.held_count, 0);
+        assert_eq!(half.held_bytes, 0);
+        // Sent again once more: a duplicate, nothing handed out.
+        assert!(run(&mut half, write::datagram(0, &[write::reliable(1, 2, b"two")])).is_empty());
+        assert_eq!(half.stats.messages, 5);
+    }
+
+    #[test]
+    fn a_reliable_message_never_captured_is_reported_and_the_rest_handed_out() {
+        // No CONNECT: the first number seen (10) is the channel's start; 11 never comes.
+        let mut half = Half::default();
+        let out = run(&mut half, write::datagram(0, &[write::reliable(1, 10, b"ten")]));
+        assert_eq!(messages(&out).len(), 1);
+        assert!(
+            run(&mut half, write::datagram(0, &[write::reliable(1, 12, b"twelve")])).is_empty()
+        );
+        assert!(
+            run(&mut half, write::datagram(0, &[write::reliable(1, 14, b"fourteen")])).is_empty()
+        );
+        let mut out = Vec::new();
+        half.finish(&mut out);
+        assert!(
+            matches!(
+                out.as_slice(),
+                [
+                    Out::Refused(EnetError::Missing { channel: 1, sequence: 11 }),
+                    Out::Message { .. },
+                    Out::Refused(EnetError::Missing { channel: 1, sequence: 13 }),
+                    Out::Message { .. },
+                ]
+            ),
+            "{out:?}"
+        );
+        assert_eq!(half.held_bytes, 0);
+
+        // Past max_waiting, the oldest gap is given up on at once; a late arrival of the
+        // missing one is handed out as it comes.
+        let mut half = Half::default();
+        let limits = EnetLimits { max_waiting: 100, ..EnetLimits::default() };
+        let mut out = Vec::new();
+        for (sequence, data) in [(1u16, &[1u8; 10][..]), (3, &[3; 10]), (4, &[4; 90])] {
+            let datagram = Cow::Owned(write::datagram(0, &[write::reliable(1, sequence, data)]));
+            half.datagram(&datagram, limits, &mut out);
+        }
+        assert!(
+            matches!(
+                out.as_slice(),
+                [
+                    Out::Message { .. },
+                    Out::Refused(EnetError::Missing { channel: 1, sequence: 2 }),
+                    Out::Message { .. },
+                    Out::Message { .. },
+                ]
+            ),
+            "{out:?}"
+        );
+        let late = run(&mut half, write::datagram(0, &[write::reliable(1, 2, b"late")]));
+        assert_eq!(messages(&late), vec![(1, Transfer::Reliable, b"late".to_vec())]);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::fmt;
 use std::net::{IpAddr, SocketAddr};
 
 use gdvariant::framing::LengthPrefix;
-use gdvariant::{Options, VariantType};
+use gdvariant::{Options, VariantType, Version};
 use gdvariant_multiplayer::Direction;
 
 use crate::enet::{self, Connect, EnetLimits, EnetStats, Half as EnetHalf};
@@ -15,6 +15,7 @@ use crate::file::{self, FileError, Packets, RawPacket, Timestamp};
 use crate::net::{self, FragmentLimits, Fragments, Protocol, Skip, Transport};
 use crate::stream::{Context, Framer};
 use crate::tcp::{Event, Half, HalfStats, TcpLimits};
+use crate::version::{self as versions, Looks};
 use crate::websocket::{self, WsHalf, WsLimits};
 use crate::{EnetMessage, Item, Refusal, Refused, Value};
 
@@ -91,6 +92,10 @@ pub struct Config {
     pub websocket_raw: bool,
     /// ENet fragment reassembly, per direction.
     pub enet: EnetLimits,
+    /// Each flow's Godot version is told from what it carries (the crate docs' "Detection"),
+    /// [`Config::options`]' version where nothing tells (default true); false: that version
+    /// for every flow.
+    pub detect_version: bool,
 }
 
 impl Config {
@@ -108,6 +113,7 @@ impl Config {
             websocket: WsLimits::default(),
             websocket_raw: false,
             enet: EnetLimits::default(),
+            detect_version: true,
         }
     }
 
@@ -162,6 +168,10 @@ pub struct FlowInfo {
     pub enet: [EnetStats; 2],
     /// The client's CONNECT (an ENet flow whose CONNECT was captured).
     pub connect: Option<Connect>,
+    /// The Godot version its values and messages are read as.
+    pub version: Version,
+    /// Why ([`Config::detect_version`]: the payload that told, or that none did).
+    pub version_why: String,
 }
 
 /// Counts over the whole capture: nothing is dropped without being counted here.
@@ -202,6 +212,8 @@ struct Flow<'a> {
     /// A SYN was seen (else each direction starts mid-stream).
     handshake: bool,
     held: usize,
+    /// Payloads looked at to tell its version.
+    looks: Looks,
 }
 
 /// The items of a capture ([`Item`]), as an iterator; [`Reader::flows`] and
@@ -366,6 +378,12 @@ impl<'a> Reader<'a> {
             evicted: false,
             enet: [EnetStats::default(); 2],
             connect: None,
+            version: self.config.options.version(),
+            version_why: if self.config.detect_version {
+                "the default: nothing told the versions apart yet".into()
+            } else {
+                "given".into()
+            },
         };
         let flow = Flow {
             info,
@@ -375,6 +393,7 @@ impl<'a> Reader<'a> {
             enet: None,
             handshake: transport.tcp.syn,
             held: 0,
+            looks: Looks { count: 0, done: !self.config.detect_version },
         };
         self.keys.insert(key, id);
         self.live.insert(id, (key, flow));
@@ -404,7 +423,7 @@ impl<'a> Reader<'a> {
                 let mut out = Vec::new();
                 half.finish(&mut out);
                 for o in out {
-                    push_enet(&mut flow.info, direction, time, o, &mut self.queue);
+                    push_enet(&mut flow.info, &mut flow.looks, direction, time, o, &mut self.queue);
                 }
             }
             let [to_server, to_client] = &**halves;
@@ -632,7 +651,11 @@ fn udp<'a>(
     }
     let number = flow.info.datagrams.get(direction.index()).copied().unwrap_or(0);
     add(&mut flow.info.datagrams, direction, 1);
-    let verdict = gdvariant::validate(&payload, config.options);
+    if flow.info.carrier != Some(Carrier::Other) && flow.looks.next() {
+        versions::settle(&mut flow.info, &mut flow.looks, versions::of_value(&payload));
+    }
+    let options = config.options.with_version(flow.info.version);
+    let verdict = gdvariant::validate(&payload, options);
     if flow.info.carrier.is_none() {
         let (carrier, why) = match given(&flow.info, &config.ports) {
             Some((port, Carrier::Datagrams)) => (Carrier::Datagrams, format!("port {port} given")),
@@ -664,7 +687,7 @@ fn udp<'a>(
                 time,
                 offset: number,
                 bytes: payload,
-                options: config.options,
+                options,
             }));
         }
         Err(error) => {
@@ -705,13 +728,14 @@ fn enet_datagram<'a>(
             }
             continue;
         }
-        push_enet(&mut flow.info, direction, time, o, queue);
+        push_enet(&mut flow.info, &mut flow.looks, direction, time, o, queue);
     }
 }
 
 /// Hands out what an ENet direction gave: a message or a refusal.
 fn push_enet<'a>(
     info: &mut FlowInfo,
+    looks: &mut Looks,
     direction: Direction,
     time: Timestamp,
     out: enet::Out<'a>,
@@ -720,6 +744,12 @@ fn push_enet<'a>(
     let offset = info.values.get(direction.index()).copied().unwrap_or(0);
     match out {
         enet::Out::Message { channel, transfer, bytes, fragments } => {
+            if looks.next() {
+                let client = info.connect.map(|c| c.data);
+                let told = versions::of_enet(direction, channel, &bytes, client)
+                    .unwrap_or_else(|| (info.version, versions::NEITHER.into()));
+                versions::settle(info, looks, Some(told));
+            }
             add(&mut info.values, direction, 1);
             queue.push_back(Item::Enet(EnetMessage {
                 flow: info.id,
@@ -730,6 +760,7 @@ fn push_enet<'a>(
                 transfer,
                 fragments,
                 client_id: info.connect.map(|c| c.data),
+                version: info.version,
                 bytes,
             }));
         }
@@ -798,12 +829,13 @@ fn detect(flow: &mut Flow<'_>, config: &Config, direction: Direction, data: &[u8
     };
     flow.info.carrier = Some(carrier);
     flow.info.why = why;
+    let options = config.options.with_version(flow.info.version);
     if carrier == Carrier::PutVar {
         let framer = || {
             if flow.handshake {
-                Framer::new(config.prefix, config.options)
+                Framer::new(config.prefix, options)
             } else {
-                Framer::mid_stream(config.prefix, config.options)
+                Framer::mid_stream(config.prefix, options)
             }
         };
         flow.framers = Some([framer(), framer()]);
@@ -811,7 +843,7 @@ fn detect(flow: &mut Flow<'_>, config: &Config, direction: Direction, data: &[u8
     if carrier == Carrier::WebSocket {
         let half = |side| {
             let (limits, raw) = (config.websocket, config.websocket_raw);
-            WsHalf::new(side, limits, config.options, raw, !flow.handshake)
+            WsHalf::new(side, limits, options, raw, !flow.handshake)
         };
         flow.ws = Some(Box::new([half(Direction::ToServer), half(Direction::ToClient)]));
     }
@@ -832,13 +864,20 @@ fn detect_put_var(config: &Config, direction: Direction, data: &[u8]) -> (Carrie
             format!("the first data ({first}) starts with no length prefix ({length})"),
         );
     }
+    // Detecting the version: either version's type ids (named as the default's where it has
+    // them; Godot 4's include Godot 3's).
+    let default = config.options.version();
+    let version = |id: u8| match VariantType::from_id(default, u32::from(id)) {
+        None if config.detect_version => Version::Godot4,
+        _ => default,
+    };
     match data.get(4).copied() {
-        Some(id) => match VariantType::from_id(config.options.version(), u32::from(id)) {
+        Some(id) => match VariantType::from_id(version(id), u32::from(id)) {
             Some(ty) => (
                 Carrier::PutVar,
                 format!(
                     "the first data ({first}) starts with a length prefix ({length}) and a {}",
-                    ty.name(config.options.version())
+                    ty.name(version(id))
                 ),
             ),
             None => (
@@ -883,6 +922,7 @@ fn route<'a>(
                 }
             };
             add(&mut flow.info.skipped_bytes, direction, passed);
+            settle_stream(flow, config, queue, start);
             tally(&mut flow.info, direction, queue, start);
             continue;
         }
@@ -901,6 +941,7 @@ fn route<'a>(
             Event::Gap { offset, missing } => framer.gap(offset, missing, ctx, queue),
             Event::End => framer.end(ctx, queue),
         }
+        settle_stream(flow, config, queue, start);
         tally(&mut flow.info, direction, queue, start);
     }
 }
@@ -923,5 +964,31 @@ fn tally(info: &mut FlowInfo, direction: Direction, queue: &VecDeque<Item<'_>>, 
             },
             Item::Evicted { .. } | Item::Enet(_) => {}
         }
+    }
+}
+
+/// Looks at a TCP flow's new items (from `start`) for its version while it is not told; once
+/// told, its framers read on with it and the items from the one that told are read again.
+fn settle_stream(
+    flow: &mut Flow<'_>,
+    config: &Config,
+    queue: &mut VecDeque<Item<'_>>,
+    start: usize,
+) {
+    let Some(index) =
+        versions::look(&mut flow.info, &mut flow.looks, queue, start, flow.ws.is_some())
+    else {
+        return;
+    };
+    let options = config.options.with_version(flow.info.version);
+    if let Some(framers) = flow.framers.as_mut() {
+        framers.iter_mut().for_each(|framer| framer.set_options(options));
+    }
+    if let Some(halves) = flow.ws.as_mut() {
+        halves.iter_mut().for_each(|half| half.set_options(options));
+    }
+    let prefix = flow.framers.is_some().then_some(config.prefix);
+    for item in queue.range_mut(index..) {
+        versions::reread(item, options, prefix);
     }
 }

@@ -38,7 +38,9 @@
 //! | what a flow carries | this module | `--port` overrides, else the first data ([`Carrier`], [`FlowInfo::why`]) | a flow not read as Godot's is counted, never framed |
 //! | frames | [`stream`] (the core's `framing::receive`) | prefix, size limit, the value as Godot's `get_var` reads it | [`Item::Refused`] with the core's error; a stream ending mid-frame is an [`Item::Cut`] |
 //! | WebSocket | [`websocket`] | the HTTP upgrade, frame headers, masking, fragments, the message size ([`WsLimits`]); each binary message's value as Godot's `get_var` reads it | an [`Item::WebSocket`] with a [`WsError`], the direction not read further; a TCP gap: an [`Item::Gap`] that never resyncs; a refused value: [`Item::Refused`] |
-//! | ENet | [`enet`] | the header, every command's size and fields, reliable sequence numbers per channel (sent again: counted once), fragments within [`enet::EnetLimits`] | [`Item::Refused`] with [`Refusal::Enet`] |
+//! | ENet | [`enet`] | the header, every command's size and fields, reliable sequence numbers per channel (sent again: counted once; ahead of one not yet captured: held, handed out in sequence order), fragments within [`enet::EnetLimits`] | [`Item::Refused`] with [`Refusal::Enet`] |
+//! | the Godot version | [`version`](mod@version) | the first values under both versions, the first multiplayer message's transport header and packet | the default version, [`FlowInfo::version_why`] says so |
+//! | multiplayer | [`multiplayer`] (the multiplayer crate's tracker) | each message's header and packet, its ids in the session | a refusal, counted by [`MethodStats`] |
 //!
 //! # Costs
 //!
@@ -47,7 +49,7 @@
 //! | [`Reader::new`] | O(1) (the file header) |
 //! | each packet | O(its bytes) to read headers and frames (values by the core's `validate`: linear); O(1) to find its flow (a hash map with a key drawn at random per reader); a TCP segment O(log pieces + the waiting pieces it overlaps, at most [`TcpLimits::max_pending_segments`]); a frame spanning packets is copied once into its flow's buffer; an IPv4 fragment is copied, its datagram put together in O(datagram) |
 //! | the end of the capture | O(flows + bytes still waiting) |
-//! | memory | per flow: the waiting TCP pieces (borrowed: the capture holds their bytes, at most [`TcpLimits::max_pending_bytes`] counted), a partial frame (at most the prefix's `max_frame_size`); in all at most [`Config::max_held_bytes`] (the oldest flows are evicted past it), [`Config::max_flows`] flows, the fragment limits ([`FragmentLimits`]), and [`Config::max_flow_records`] finished flows' records; per ENet direction its reliable windows (528 bytes a channel used) and waiting fragments ([`enet::EnetLimits`]) |
+//! | memory | per flow: the waiting TCP pieces (borrowed: the capture holds their bytes, at most [`TcpLimits::max_pending_bytes`] counted), a partial frame (at most the prefix's `max_frame_size`); in all at most [`Config::max_held_bytes`] (the oldest flows are evicted past it), [`Config::max_flows`] flows, the fragment limits ([`FragmentLimits`]), and [`Config::max_flow_records`] finished flows' records; per ENet direction its reliable windows (528 bytes a channel used), held reliable messages (at most [`enet::MAX_HELD`] and `max_waiting` bytes) and waiting fragments ([`enet::EnetLimits`]) |
 //!
 //! No input panics; work is linear in the capture (a test counts it with the core's counter,
 //! feature `work-counter`, on generated worst cases at two sizes).
@@ -78,15 +80,52 @@
 //!
 //! [`FlowInfo::why`] says which rule decided and on what bytes.
 //!
+//! The Godot version is told per flow too ([`Config::detect_version`], on by default; off:
+//! [`Config::options`]' version for every flow), from what the flow carries
+//! ([`version`](mod@version) has one function per kind), and kept in [`FlowInfo::version`]
+//! with [`FlowInfo::version_why`]:
+//!
+//! * values (`put_var` frames, datagrams, WebSocket messages read as values): the first value
+//!   only one version reads ([`gdvariant::detect`]: Godot 4's type ids 27 to 38, a payload of
+//!   another size or layout in the other version) tells. Values before it read the same in
+//!   both (type ids 0 to 5) or were refused by both; they keep the default version. Once
+//!   told, the flow's items from the one that told on are read again as that version (a frame
+//!   the default refused becomes a value, a value the told version refuses a refused frame),
+//!   and its frames read on with it. A WebSocket message that tells nothing as a value is
+//!   looked at as multiplayer traffic (below).
+//! * ENet: the first message. Godot 3's 8-byte header (a client's message starting with its
+//!   own id from the CONNECT, a server's naming the client, everyone or itself, followed by a
+//!   Godot 3 packet; or a system message on channel 0) is Godot 3; a Godot 4 packet is Godot 4.
+//! * WebSocket read raw ([`Config::websocket_raw`], the multiplayer layer): the first binary
+//!   message. The server's 4-byte client id is Godot 4; Godot 3's 9-byte header (a system
+//!   message, or a Godot 3 packet after it) is Godot 3; a Godot 4 packet is Godot 4.
+//!
+//! A flow none of whose first [`version::MAX_LOOKS`] values tells (an ENet or raw WebSocket
+//! flow whose first message tells nothing) keeps the default, and its `version_why` says so.
+//! The looks cost two validations of a value each (O(its bytes)), at most
+//! [`version::MAX_LOOKS`] a flow. Items carry the version they were read with
+//! ([`Value::options`], [`EnetMessage::version`], [`WebSocket::version`]).
+//!
+//! # Multiplayer
+//!
+//! [`Sessions`] follows each flow's ENet and raw WebSocket messages with one
+//! `gdvariant_multiplayer::track::Tracker` per flow (the flow's version and framing, Godot 4
+//! methods named by the game's method lists and project); [`MethodStats`] counts them per
+//! flow, direction and called method, with a bound on distinct keys; [`write_capture`] writes
+//! them in the multiplayer capture format (one version and framing a file).
+//!
 //! # Later
 //!
-//! Not read yet: Godot 4's WebSocket traffic has no real capture here (its framing is wired
-//! and tested on derived captures only), the Godot version is not detected per flow, IPv6
-//! fragments are counted, not put together. A new transport is a [`Carrier`] variant (the enum
-//! is `non_exhaustive`), decided by the same port override or detection; its messages go to
-//! `gdvariant_multiplayer::track::Tracker::message` with the flow's [`Direction`], as
-//! WebSocket's binary messages ([`Config::websocket_raw`], [`write_capture`]) and ENet's
-//! ([`Item::Enet`]) do in `gdvariant pcap --multiplayer`.
+//! Not read yet: IPv6 fragments are counted, not put together. Godot 4's WebSocket traffic is
+//! checked on a real capture (`corpus/captures/godot4_websocket_mp.pcap`,
+//! `tests/godot4_websocket.rs`) whose server side is a bridge: the web build cannot listen, so
+//! the frames to the client are the bridge's, their payloads the Godot 4.6 server's; no
+//! capture holds frames written by Godot's own `WebSocketMultiplayerPeer` server. Godot 4's
+//! ENet is tested on derived captures built from the engine's own packets. A new transport is
+//! a [`Carrier`] variant (the enum is `non_exhaustive`), decided by the same port override or
+//! detection; its messages go to [`Sessions`] with the flow's [`Direction`], as WebSocket's
+//! binary messages ([`Config::websocket_raw`]) and ENet's ([`Item::Enet`]) do in `gdvariant
+//! pcap --multiplayer`.
 
 #![forbid(unsafe_code)]
 #![cfg_attr(
@@ -98,9 +137,11 @@ pub mod capture;
 pub mod enet;
 pub mod file;
 mod flows;
+pub mod multiplayer;
 pub mod net;
 pub mod stream;
 pub mod tcp;
+pub mod version;
 pub mod websocket;
 
 use std::borrow::Cow;
@@ -110,6 +151,7 @@ pub use capture::{WriteError, Written, write_capture};
 pub use file::{FileError, Timestamp};
 pub use flows::{Carrier, Config, FlowId, FlowInfo, Reader, Totals};
 pub use gdvariant_multiplayer::Direction;
+pub use multiplayer::{MethodStats, Sessions};
 pub use net::{FragmentLimits, Protocol, Skip};
 pub use tcp::{HalfStats, TcpLimits};
 pub use websocket::{WebSocket, WsError, WsEvent, WsLimits};
@@ -190,6 +232,9 @@ pub struct EnetMessage<'a> {
     pub fragments: u32,
     /// The connect data of the flow's CONNECT, when captured: Godot's client peer id.
     pub client_id: Option<u32>,
+    /// The Godot version of its flow (see "Detection"): Godot 3's messages start with the
+    /// 8-byte header.
+    pub version: gdvariant::Version,
     /// The message's bytes, as the peer's ENet delivers them (Godot 3: its 8-byte header
     /// first). Borrowed from the capture when one datagram held them.
     pub bytes: Cow<'a, [u8]>,

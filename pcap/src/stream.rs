@@ -77,6 +77,11 @@ impl Framer {
         self.buf.len()
     }
 
+    /// Reads the frames still to come with `options` (a flow's version was told).
+    pub fn set_options(&mut self, options: Options) {
+        self.options = options;
+    }
+
     fn value<'a>(&self, ctx: Context, offset: u64, bytes: Cow<'a, [u8]>) -> Item<'a> {
         Item::Value(Value {
             flow: ctx.flow,

@@ -156,6 +156,9 @@ pub struct WebSocket<'a> {
     pub offset: u64,
     /// What.
     pub event: WsEvent<'a>,
+    /// The Godot version of its flow, as told by the time it was read (see the crate docs'
+    /// "Detection"): what a binary message's multiplayer framing is.
+    pub version: gdvariant::Version,
 }
 
 /// The client's first data is a WebSocket upgrade request: `GET ` and an `Upgrade: websocket`
@@ -272,7 +275,13 @@ impl WsHalf {
             time: ctx.time,
             offset,
             event,
+            version: self.options.version(),
         }));
+    }
+
+    /// Reads the messages still to come with `options` (a flow's version was told).
+    pub(crate) fn set_options(&mut self, options: Options) {
+        self.options = options;
     }
 
     fn fail(&mut self, ctx: Context, offset: u64, error: WsError, out: &mut VecDeque<Item<'_>>) {

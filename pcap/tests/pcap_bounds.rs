@@ -3,7 +3,8 @@
 //! segments in reverse order, overlapping pieces covered again and again, one-byte segments,
 //! candidate frames after gaps, IPv4 fragments that never complete or overlap, WebSocket
 //! messages in many tiny fragments with pings between them, WebSocket frames claiming huge
-//! lengths; ENet: lying fragments, a million fragment claims, duplicate floods).
+//! lengths; ENet: lying fragments, a million fragment claims, duplicate floods, reliable commands
+//! each behind one never sent).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -307,6 +308,22 @@ fn enet_duplicate_floods() {
             jumping.extend_from_slice(&[0, 0]);
             let fragment = enet_fragment(false, 0, 9, [2, 0, 8, 0], &[1, 2, 3, 4]);
             enet(&[reliable, jumping, fragment])
+        }))
+    });
+}
+
+#[test]
+fn enet_reliable_gaps_held_then_given_up() {
+    // Reliable commands with a number missing before each (never sent): each is held for the
+    // missing one, up to the held limit, past which the oldest gap is given up on, one a
+    // datagram; the rest are handed out when the flow ends.
+    assert_linear("enet reliable gaps", 3_000, 16, config(), |n| {
+        enet_capture((0..n).map(|i| {
+            let mut reliable = vec![0x86, 1];
+            reliable.extend_from_slice(&((i as u16).wrapping_mul(2).wrapping_add(3)).to_be_bytes());
+            reliable.extend_from_slice(&[0, 100]);
+            reliable.extend_from_slice(&[7; 100]);
+            enet(&[reliable])
         }))
     });
 }

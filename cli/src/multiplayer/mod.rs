@@ -57,18 +57,14 @@ pub struct MultiplayerArgs {
 
 /// Runs `multiplayer`.
 pub fn run(args: &MultiplayerArgs) -> Result<ExitCode, Failure> {
-    let rules_file = args.rules.as_deref().map(project::read_rules).transpose()?;
-    let index = args.project.as_deref().map(project::read).transpose()?.map(Arc::new);
-    let rules = project::combine(rules_file, index.as_deref());
-    let methods = rules.as_ref().map(|r| Arc::clone(r.methods())).unwrap_or_default();
+    let names = project::Names::read(args.rules.as_deref(), args.project.as_deref())?;
+    let (methods, index) = (names.methods(), names.index());
     let name = input::name(&args.file);
     let bytes = input::open(&args.file)?;
     let header = capture::header(&bytes)
         .map_err(|e| Failure::input(&name, format!("not a capture: {e}")))?;
-    if index.is_some() && header.version == gdvariant::Version::Godot3 {
-        project::warn(
-            "--project: a Godot 3 capture names its methods itself; the project is not used",
-        );
+    if header.version == gdvariant::Version::Godot3 {
+        names.warn_godot3("a Godot 3 capture");
     }
     let mut called: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut connections: BTreeMap<u32, Tracker> = BTreeMap::new();
@@ -163,18 +159,8 @@ pub fn run(args: &MultiplayerArgs) -> Result<ExitCode, Failure> {
     }
     out.finish()?;
     // A rules key that names no node of the project or of the capture is likely misspelled.
-    if let Some(rules) = &rules {
-        let mut paths: Vec<&str> = called.iter().map(String::as_str).collect();
-        paths.extend(connections.values().flat_map(Tracker::paths_seen));
-        if let Some(index) = &index {
-            paths.extend(index.node_paths());
-        }
-        for key in rules.unmatched_keys(&paths) {
-            project::warn(&format!(
-                "rules file: `{key}` names no node of the {}capture",
-                if index.is_some() { "project or of the " } else { "" }
-            ));
-        }
-    }
+    names.warn_unmatched(
+        called.iter().map(String::as_str).chain(connections.values().flat_map(Tracker::paths_seen)),
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -1,15 +1,70 @@
 //! `--rules FILE` and `--project DIR`: the library's rules (`gdvariant_multiplayer::rules`) read
 //! from the file, combined with the game's project (`gdvariant_multiplayer::project`: method
 //! lists, spawn and sync property names), with the command's warnings: the project's own, and
-//! a rules file's `methods`/`native` key that names no node.
+//! a rules file's `methods`/`native` key that names no node. [`Names`] is what `gdvariant
+//! multiplayer` and `gdvariant pcap --multiplayer` share.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use gdvariant_multiplayer::project::{Project, ProjectIndex};
 use gdvariant_multiplayer::rules::Rules;
+use gdvariant_multiplayer::session::RpcMethods;
 
 use crate::failure::Failure;
+
+/// What names a capture's messages: a rules file's method lists and the game's project
+/// (`--rules`, `--project`), as `gdvariant multiplayer` and `gdvariant pcap --multiplayer` read
+/// them.
+#[derive(Debug, Default)]
+pub struct Names {
+    rules: Option<Rules>,
+    index: Option<Arc<ProjectIndex>>,
+}
+
+impl Names {
+    /// Reads the rules file and the project, when given (the project's warnings printed).
+    pub fn read(rules: Option<&Path>, project: Option<&Path>) -> Result<Names, Failure> {
+        let rules_file = rules.map(read_rules).transpose()?;
+        let index = project.map(read).transpose()?.map(Arc::new);
+        let rules = combine(rules_file, index.as_deref());
+        Ok(Names { rules, index })
+    }
+
+    /// The Godot 4 method lists (empty without either).
+    pub fn methods(&self) -> Arc<RpcMethods> {
+        self.rules.as_ref().map(|r| Arc::clone(r.methods())).unwrap_or_default()
+    }
+
+    /// The project, when given.
+    pub fn index(&self) -> Option<Arc<ProjectIndex>> {
+        self.index.clone()
+    }
+
+    /// Warns that the project is not used: the traffic is Godot 3's (its packets name their
+    /// methods), when a project was given.
+    pub fn warn_godot3(&self, what: &str) {
+        if self.index.is_some() {
+            warn(&format!("--project: {what} names its methods itself; the project is not used"));
+        }
+    }
+
+    /// Warns about each rules key that names no node of the project or of `paths` (the nodes
+    /// the capture called and announced): likely misspelled.
+    pub fn warn_unmatched<'p>(&self, paths: impl IntoIterator<Item = &'p str>) {
+        let Some(rules) = &self.rules else { return };
+        let mut paths: Vec<&str> = paths.into_iter().collect();
+        if let Some(index) = &self.index {
+            paths.extend(index.node_paths());
+        }
+        for key in rules.unmatched_keys(&paths) {
+            warn(&format!(
+                "rules file: `{key}` names no node of the {}capture",
+                if self.index.is_some() { "project or of the " } else { "" }
+            ));
+        }
+    }
+}
 
 /// Reads the rules file at `path`.
 pub fn read_rules(path: &Path) -> Result<Rules, Failure> {

@@ -1,39 +1,32 @@
 //! How `gdvariant pcap` prints an ENet flow's messages: each with its channel and transfer
 //! mode; without `--multiplayer` its value (Godot 3: after the 8-byte header; a system message
 //! as its name and peer), with `--multiplayer` the high-level packet as `gdvariant
-//! multiplayer` prints it, read by one library tracker per flow.
-
-use std::collections::BTreeMap;
-use std::sync::Arc;
+//! multiplayer` prints it, read by the flow's library tracker (`multiplayer.rs`). The version
+//! is the flow's (told per flow, or `--godot`).
 
 use gdvariant::{Options, Version};
-use gdvariant_multiplayer::Framing;
-use gdvariant_multiplayer::track::Tracker;
 use gdvariant_multiplayer::transport::enet3;
-use gdvariant_pcap::{EnetMessage, FlowId};
+use gdvariant_pcap::EnetMessage;
 use serde_json::{Map, Value, json};
 
+use super::multiplayer::Multiplayer;
 use crate::Format;
-use crate::multiplayer::describe::describe;
 use crate::multiplayer::{exact_json, values};
 
-/// Prints ENet messages; keeps a tracker per flow with `--multiplayer`.
+/// Prints ENet messages.
 pub struct Printer {
-    version: Version,
     format: Format,
     allow_objects: bool,
-    multiplayer: bool,
-    trackers: BTreeMap<FlowId, Tracker>,
 }
 
 impl Printer {
-    /// A printer of `version` traffic.
-    pub fn new(version: Version, format: Format, allow_objects: bool, multiplayer: bool) -> Self {
-        Printer { version, format, allow_objects, multiplayer, trackers: BTreeMap::new() }
+    /// A printer in `format`.
+    pub fn new(format: Format, allow_objects: bool) -> Self {
+        Printer { format, allow_objects }
     }
 
-    /// The line of `message`.
-    pub fn line(&mut self, message: &EnetMessage<'_>) -> String {
+    /// The line of `message` (a multiplayer packet with `multiplayer`).
+    pub fn line(&self, message: &EnetMessage<'_>, multiplayer: Option<&mut Multiplayer>) -> String {
         let head = format!(
             "{}\t{}\t{}\tch{} {}",
             message.time,
@@ -48,39 +41,21 @@ impl Printer {
         base.insert("direction".into(), json!(message.direction.name()));
         base.insert("channel".into(), json!(message.channel));
         base.insert("transfer".into(), json!(message.transfer.name()));
-        if self.multiplayer {
-            self.packet(message, head, base)
-        } else {
-            self.value(message, head, base)
+        match multiplayer {
+            Some(multiplayer) => self.packet(message, multiplayer, head, base),
+            None => self.value(message, head, base),
         }
     }
 
     /// The message as a high-level multiplayer packet.
     fn packet(
-        &mut self,
+        &self,
         message: &EnetMessage<'_>,
+        multiplayer: &mut Multiplayer,
         head: String,
         mut base: Map<String, Value>,
     ) -> String {
-        let (version, allow) = (self.version, self.allow_objects);
-        let tracker = self.trackers.entry(message.flow).or_insert_with(|| {
-            let framing =
-                if version == Version::Godot3 { Framing::Enet3 } else { Framing::Packets };
-            let tracker = Tracker::new(version, framing, Arc::default()).with_allow_objects(allow);
-            match message.client_id.and_then(|id| i32::try_from(id).ok()) {
-                Some(id) if version == Version::Godot4 => tracker.with_client(id),
-                _ => tracker,
-            }
-        });
-        let natural = self.format == Format::Natural;
-        let decoded = tracker
-            .message(message.direction, message.channel, &message.bytes)
-            .map_err(|refusal| (refusal.reason(), refusal.to_string()))
-            .and_then(|m| {
-                let described =
-                    describe(&m, natural).map_err(|error| ("invalid_packet", error.to_string()))?;
-                Ok((m.from, m.to, described))
-            });
+        let decoded = multiplayer.enet(message);
         let hex = values::hex(&message.bytes);
         match (decoded, self.format) {
             (Ok((from, to, described)), Format::Text) => {
@@ -112,9 +87,10 @@ impl Printer {
         head: String,
         mut base: Map<String, Value>,
     ) -> String {
-        let options = Options::new(self.version).with_allow_objects(self.allow_objects);
+        let version = message.version;
+        let options = Options::new(version).with_allow_objects(self.allow_objects);
         let bytes: &[u8] = &message.bytes;
-        let payload = if self.version == Version::Godot3 {
+        let payload = if version == Version::Godot3 {
             match enet3::decode(bytes, message.channel) {
                 Ok(enet3::EnetPacket::Data { payload, .. }) => Ok(payload),
                 Ok(enet3::EnetPacket::System { message: system, peer }) => {
@@ -131,12 +107,12 @@ impl Printer {
         });
         match (rendered, self.format) {
             (Ok((_, value)), Format::Text) => {
-                format!("{head}\t{}", values::text(value, self.version))
+                format!("{head}\t{}", values::text(value, version))
             }
             (Err(text), Format::Text) => format!("{head}\t{text}"),
             (Ok((payload, value)), format) => {
                 base.insert("hex".into(), json!(values::hex(payload)));
-                let _ = match crate::render::render(value, format, self.version) {
+                let _ = match crate::render::render(value, format, version) {
                     Ok(json) => base.insert("value".into(), exact_json::verbatim(json)),
                     Err(error) => base.insert("error".into(), json!(error.to_string())),
                 };

@@ -1,48 +1,16 @@
 //! `gdvariant pcap`'s WebSocket lines: the upgrade, text messages, pings, pongs and closes as
-//! lines of their own; with `--multiplayer` each binary message decoded by the multiplayer
-//! library's tracker (one per flow) and printed as `gdvariant multiplayer` prints it
+//! lines of their own; with `--multiplayer` each binary message decoded by the flow's library
+//! tracker (`multiplayer.rs`) and printed as `gdvariant multiplayer` prints it
 //! (`describe.rs`); protocol errors on standard error.
 
-use std::collections::BTreeMap;
-use std::sync::Arc;
-
-use gdvariant::Version;
-use gdvariant_multiplayer::Framing;
-use gdvariant_multiplayer::session::RpcMethods;
-use gdvariant_multiplayer::track::Tracker;
-use gdvariant_pcap::{FlowId, WebSocket, WsEvent};
+use gdvariant_pcap::{WebSocket, WsEvent};
 use serde_json::json;
 
+use super::multiplayer::Multiplayer;
 use crate::Format;
 use crate::failure::{self, Failure};
-use crate::multiplayer::describe::describe;
 use crate::multiplayer::{exact_json, values};
 use crate::output::Out;
-
-/// The multiplayer trackers of the WebSocket flows (`--multiplayer`).
-pub struct Multiplayer {
-    version: Version,
-    allow_objects: bool,
-    methods: Arc<RpcMethods>,
-    trackers: BTreeMap<FlowId, Tracker>,
-}
-
-impl Multiplayer {
-    /// Trackers of `version` traffic.
-    pub fn new(version: Version, allow_objects: bool) -> Self {
-        Multiplayer {
-            version,
-            allow_objects,
-            methods: Arc::new(RpcMethods::new()),
-            trackers: BTreeMap::new(),
-        }
-    }
-
-    /// Godot 3's 9-byte header, or Godot 4's first server message (the client's id).
-    pub fn framing(version: Version) -> Framing {
-        if version == Version::Godot3 { Framing::WebSocket3 } else { Framing::WebSocket4 }
-    }
-}
 
 fn head(ws: &WebSocket<'_>) -> String {
     format!("{}\t{}\t{}", ws.time, ws.flow, ws.direction.name())
@@ -70,8 +38,8 @@ pub fn item(
         }
         WsEvent::Binary(bytes) => {
             return match multiplayer {
-                Some(mp) if list => message(ws, bytes, format, mp, out),
-                _ => Ok(()),
+                Some(mp) => message(ws, bytes, format, list, mp, out),
+                None => Ok(()),
             };
         }
         WsEvent::Upgrade(line) => ("upgrade", line.clone(), json!({"line": line})),
@@ -102,27 +70,20 @@ pub fn item(
     }
 }
 
-/// One binary message through the flow's tracker, printed as `gdvariant multiplayer` does.
+/// One binary message through the flow's tracker (counted), printed as `gdvariant
+/// multiplayer` does when `list`.
 fn message(
     ws: &WebSocket<'_>,
     bytes: &[u8],
     format: Format,
+    list: bool,
     mp: &mut Multiplayer,
     out: &mut Out,
 ) -> Result<(), Failure> {
-    let (version, allow, methods) = (mp.version, mp.allow_objects, Arc::clone(&mp.methods));
-    let tracker = mp.trackers.entry(ws.flow).or_insert_with(|| {
-        Tracker::new(version, Multiplayer::framing(version), methods).with_allow_objects(allow)
-    });
-    let natural = format == Format::Natural;
-    let decoded = tracker
-        .message(ws.direction, 0, bytes)
-        .map_err(|refusal| (refusal.reason(), refusal.to_string()))
-        .and_then(|message| {
-            let described = describe(&message, natural)
-                .map_err(|error| ("invalid_packet", error.to_string()))?;
-            Ok((message.from, message.to, described))
-        });
+    let decoded = mp.websocket(ws, bytes);
+    if !list {
+        return Ok(());
+    }
     let hex = values::hex(bytes);
     let line = match (decoded, format) {
         (Ok((from, to, described)), Format::Text) => {

@@ -22,7 +22,7 @@ fn records(name: &str) -> Vec<Value> {
 }
 
 /// A scratch path.
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("gdvariant-cli-mp-{}-{name}", std::process::id()))
 }
 
@@ -46,7 +46,7 @@ fn write_capture(path: &Path, header: Header, packets: &[(Direction, u8, Vec<u8>
 
 /// The Godot 4 capture's packets between the server and client A, in order, with their
 /// records.
-fn godot4_records() -> Vec<(Direction, Vec<u8>, Value)> {
+pub(crate) fn godot4_records() -> Vec<(Direction, Vec<u8>, Value)> {
     const A: i64 = 1_234_567_890;
     let mut packets = Vec::new();
     for record in records("godot4") {
@@ -68,7 +68,7 @@ fn godot4_records() -> Vec<(Direction, Vec<u8>, Value)> {
 
 /// The Godot 4 capture's traffic between the server and client A, as client A's connection
 /// would carry it over WebSocket: its id first, then every packet of either way.
-fn godot4_capture(path: &Path) -> usize {
+pub(crate) fn godot4_capture(path: &Path) -> usize {
     const A: i64 = 1_234_567_890;
     let mut packets = vec![(Direction::ToClient, 0, (A as i32).to_le_bytes().to_vec())];
     for (direction, bytes, _) in godot4_records() {
@@ -83,7 +83,7 @@ fn godot4_capture(path: &Path) -> usize {
 }
 
 /// The hand-written method lists of the corpus session's nodes (`corpus/multiplayer/godot4`).
-const HAND_LIST: &str = "methods World/Player = r0 r1 r2 r3 rv u1 o1 local1 auth1\n\
+pub(crate) const HAND_LIST: &str = "methods World/Player = r0 r1 r2 r3 rv u1 o1 local1 auth1\n\
     native World/Player = plain\n\
     methods World/Nodes/* = r0 r1 r2 r3 rv u1 o1 local1 auth1\n";
 
@@ -173,12 +173,12 @@ fn a_godot4_capture_prints_named_calls_and_statistics() {
 }
 
 /// `corpus/multiplayer/godot4`, the capture's own project.
-fn godot4_project() -> PathBuf {
+pub(crate) fn godot4_project() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/multiplayer/godot4")
 }
 
 /// The RPC of a JSON line (inside a relay too).
-fn rpc_of(line: &Value) -> Option<&Value> {
+pub(crate) fn rpc_of(line: &Value) -> Option<&Value> {
     let message = &line["message"];
     let message = if message["command"] == "relay" { &message["packet"] } else { message };
     (message["command"] == "rpc").then_some(message)

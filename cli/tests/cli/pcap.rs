@@ -115,12 +115,12 @@ fn pcap_refuses_bad_arguments_and_files_that_are_not_captures() {
     assert!(stdout(&output).lines().count() > 70);
 }
 
-fn enet_capture() -> PathBuf {
+pub(crate) fn enet_capture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../corpus/captures/godot3_enet_multiplayer.pcap")
 }
 
-fn run_enet(args: &[&str]) -> std::process::Output {
+pub(crate) fn run_enet(args: &[&str]) -> std::process::Output {
     run(&args
         .iter()
         .map(std::ffi::OsString::from)
@@ -187,7 +187,7 @@ fn pcap_enet_flows_detection_and_port_override() {
 /// A pcap file (raw IPv4) of UDP datagrams `(to_server, payload)` between 10.0.0.1:50000 and
 /// 10.0.0.2:9000.
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-fn udp_pcap(datagrams: &[(bool, Vec<u8>)]) -> Vec<u8> {
+pub(crate) fn udp_pcap(datagrams: &[(bool, Vec<u8>)]) -> Vec<u8> {
     let mut out = Vec::new();
     for n in [0xa1b2_c3d4u32, 0x0004_0002, 0, 0, 65_535, 101] {
         out.extend_from_slice(&n.to_le_bytes());
@@ -279,4 +279,66 @@ fn pcap_godot4_enet_fragments_retransmissions_and_modes() {
         "{}",
         stderr(&output)
     );
+}
+
+#[test]
+fn pcap_lossy_enet_capture_reports_retransmissions_counted_once() {
+    // The real lossy capture (record_enet.py --lossy): the relay dropped datagrams before and
+    // after the captured hop, so ENet sent reliable commands again, some after later ones.
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../corpus/captures/godot3_enet_lossy.pcap")
+        .into_os_string();
+    let args = ["pcap", "--godot", "3", "--multiplayer", "--format", "json"];
+    let output = run(&args.iter().map(std::ffi::OsString::from).chain([path]).collect::<Vec<_>>());
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let lines: Vec<Value> = stdout(&output).lines().map(parse_json).collect();
+    let errors = stderr(&output);
+    let number_before = |text: &str| -> u64 {
+        let at = errors.find(text).unwrap_or_else(|| panic!("{text}: {errors}"));
+        errors[..at].rsplit([' ', ',']).find(|w| !w.is_empty()).unwrap().parse().unwrap()
+    };
+    assert_eq!(number_before(" values"), lines.len() as u64);
+    assert!(number_before(" reliable ones seen again (counted once)") > 100, "{errors}");
+    assert!(number_before(" fragments") > 20, "{errors}");
+    assert!(number_before(" reliable messages held until an earlier one came") > 20, "{errors}");
+    // Each call of the reliable bursts once, in the order sent: 30 from A to the server, 30
+    // from the server to each client.
+    let burst = |text: &str| -> Vec<(String, String, i64)> {
+        lines
+            .iter()
+            .filter(|l| l["message"]["method"] == "r2" && l["message"]["args"][1]["value"] == text)
+            .map(|l| {
+                assert_eq!(l["transfer"], "reliable", "{l}");
+                let flow = l["flow"].as_str().unwrap().to_owned();
+                let direction = l["direction"].as_str().unwrap().to_owned();
+                (flow, direction, l["message"]["args"][0]["value"].as_i64().unwrap())
+            })
+            .collect()
+    };
+    let to_server = burst("reliable burst");
+    assert_eq!(to_server.iter().map(|b| b.2).collect::<Vec<_>>(), (0..30).collect::<Vec<_>>());
+    assert!(to_server.iter().all(|b| b.1 == "to_server"));
+    let to_clients = burst("reliable burst to all");
+    for flow in ["f0", "f1"] {
+        let got: Vec<i64> = to_clients.iter().filter(|b| b.0 == flow).map(|b| b.2).collect();
+        assert_eq!(got, (0..30).collect::<Vec<_>>(), "{flow}");
+    }
+    // The messages over ENet's MTU, once each: 6000 bytes to the server, 9000 to each client
+    // (reliable), 4000 and 3000 (sent unreliable, over the MTU: reliable fragments).
+    let mut large: Vec<(String, usize)> = lines
+        .iter()
+        .filter_map(|l| {
+            let hex = l["message"]["args"][0]["hex"].as_str()?;
+            (hex.len() > 2800).then(|| (l["direction"].as_str().unwrap().to_owned(), hex.len() / 2))
+        })
+        .collect();
+    large.sort();
+    let expected = [("to_client", 3008), ("to_client", 3008), ("to_client", 9008)];
+    let mut expected: Vec<(String, usize)> = expected
+        .into_iter()
+        .chain([("to_client", 9008), ("to_server", 4008), ("to_server", 6008)])
+        .map(|(d, n)| (d.to_owned(), n))
+        .collect();
+    expected.sort();
+    assert_eq!(large, expected);
 }

@@ -116,7 +116,11 @@ fn pcap_to_capture_is_read_by_gdvariant_multiplayer() {
     list.push(capture().into_os_string());
     let output = run(&list);
     assert_eq!(code(&output), 0, "{}", stderr(&output));
-    assert!(stderr(&output).contains("18 messages of 1 WebSocket flows"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("18 messages of 1 WebSocket and 0 ENet flows"),
+        "{}",
+        stderr(&output)
+    );
     let output = run(&args(&["multiplayer", "--format", "json"], out.clone()));
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     let text = stdout(&output);

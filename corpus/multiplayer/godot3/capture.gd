@@ -3,6 +3,10 @@
 #   godot3-server --no-window --path godot3 -s capture.gd
 # with MP_TRANSPORT = enet | websocket, MP_SERVER_PORT (where the server listens) and
 # MP_CONNECT_PORT (where the clients connect: the recording relay or proxy in front of it).
+# MP_LARGE=1 adds the step "large" before "hostile" (ENet captures with losses,
+# corpus/captures/record_enet.py --lossy): RPCs whose argument is larger than ENet's MTU, reliable
+# and unreliable, then bursts of small unreliable and reliable RPCs, one a frame, and of
+# 1000-byte reliable RPCs, three a frame.
 #
 # Three MultiplayerAPI instances live in this one scene tree, each the custom_multiplayer of
 # its own subtree (/root/S, /root/A, /root/B, holding the same nodes): S is the server, A and B
@@ -301,6 +305,10 @@ func run():
 	mps["A"].send_bytes("unreliable".to_utf8(), 1, NetworkedMultiplayerPeer.TRANSFER_MODE_UNRELIABLE)
 	yield(wait_effects(t285), "completed")
 
+	if OS.get_environment("MP_LARGE") == "1":
+		yield(mark("large"), "completed")
+		yield(large(p), "completed")
+
 	yield(mark("hostile"), "completed")
 	yield(hostile(), "completed")
 
@@ -314,6 +322,47 @@ func run():
 		for i in 10:
 			yield(self, "idle_frame")
 	quit(0)
+
+# A PoolByteArray of `n` bytes: (i * 31 + first) % 256.
+func big(n, first):
+	var out = PoolByteArray()
+	out.resize(n)
+	for i in n:
+		out[i] = (i * 31 + first) % 256
+	return out
+
+# Messages over ENet's MTU (fragmented), bursts of small sends, one a frame (a datagram each),
+# and of 1000-byte reliable ones, three a frame.
+func large(p):
+	var s = node("S", "World/Player")
+	var t1 = expect(3)
+	p.rpc_id(1, "r1", big(6000, 1))
+	s.rpc("r1", big(9000, 2))
+	yield(wait_effects(t1), "completed")
+	var t2 = expect(3)
+	p.rpc_unreliable_id(1, "r1", big(4000, 3))
+	s.rpc_unreliable("r1", big(3000, 4))
+	yield(wait_effects(t2), "completed")
+	var t3 = expect(90)
+	for i in 30:
+		p.rpc_unreliable_id(1, "r2", i, "burst")
+		s.rpc_unreliable("r2", i, "burst to all")
+		yield(self, "idle_frame")
+	yield(wait_effects(t3), "completed")
+	var t4 = expect(90)
+	for i in 30:
+		p.rpc_id(1, "r2", i, "reliable burst")
+		s.rpc("r2", i, "reliable burst to all")
+		yield(self, "idle_frame")
+	yield(wait_effects(t4), "completed")
+	# Reliable messages of 1000 bytes, three a frame: a datagram each, several in flight.
+	var t5 = expect(90)
+	for i in 10:
+		for j in 3:
+			p.rpc_id(1, "r2", i * 3 + j, big(1000, i * 3 + j))
+			s.rpc("r2", i * 3 + j, big(1000, 100 + i * 3 + j))
+		yield(self, "idle_frame")
+	yield(wait_effects(t5), "completed")
 
 # Crafted packets from A's transport straight to the server (the transport adds its own
 # header): what Godot 3.2.3 accepts, refuses, and how. A's path cache id 1 is World/Player.

@@ -1,8 +1,9 @@
 # bridge_peer.gd: the server side's transport. The web build cannot listen for connections, so
-# the server's SceneMultiplayer reaches its client through a WebSocket bridge run by the test:
-# this peer connects to the bridge, which tells it (in a text message) the id of the client it
-# paired it with and then passes binary messages both ways. As Godot's own
-# WebSocketMultiplayerPeer server does, it sends the client its id first, then the packets.
+# the server's SceneMultiplayer reaches its client through a WebSocket bridge run by the test
+# (or by corpus/captures/record_godot4_ws.py): this peer connects to the bridge, which tells it
+# (in a text message) the id of the client it paired it with and then passes binary messages
+# both ways. As Godot's own WebSocketMultiplayerPeer server does, it sends the client its id
+# first, then the packets.
 extends MultiplayerPeerExtension
 
 var ws := WebSocketPeer.new()
