@@ -330,6 +330,13 @@ impl Seen {
         if ahead == 0 {
             return false;
         }
+        if ahead == 1 {
+            // The next one (the common case): its slot held the number a window behind it,
+            // which it replaces.
+            self.high = n;
+            self.set(n);
+            return true;
+        }
         if ahead < 0x8000 {
             // Newer: forget the numbers that fall out of the window, a word at a time (at
             // most the window's words and two partial ones).
@@ -467,12 +474,13 @@ impl Half {
         let head = *data.get(at).ok_or(EnetError::ShortHeader)?;
         let number = head & 0x0F;
         let size = command_size(number).ok_or(EnetError::UnknownCommand { number, at })?;
-        let truncated = EnetError::Truncated { number, at };
-        let end = at.checked_add(size).filter(|e| *e <= data.len()).ok_or(truncated.clone())?;
-        let channel = *data.get(at.saturating_add(1)).ok_or(truncated.clone())?;
-        let sequence = be16(data, at.saturating_add(2)).ok_or(truncated.clone())?;
-        let field16 = |k: usize| be16(data, at.saturating_add(k)).ok_or(truncated.clone());
-        let field32 = |k: usize| be32(data, at.saturating_add(k)).ok_or(truncated.clone());
+        // Built only when needed (a command is read in a few dozen instructions).
+        let truncated = move || EnetError::Truncated { number, at };
+        let end = at.checked_add(size).filter(|e| *e <= data.len()).ok_or_else(truncated)?;
+        let channel = *data.get(at.saturating_add(1)).ok_or_else(truncated)?;
+        let sequence = be16(data, at.saturating_add(2)).ok_or_else(truncated)?;
+        let field16 = |k: usize| be16(data, at.saturating_add(k)).ok_or_else(truncated);
+        let field32 = |k: usize| be32(data, at.saturating_add(k)).ok_or_else(truncated);
         self.stats.commands = self.stats.commands.saturating_add(1);
         let acknowledged = head & 0x80 != 0;
         // Data commands: where their data ends.
@@ -482,7 +490,7 @@ impl Half {
             8 | 12 => usize::from(field16(6)?),
             _ => 0,
         };
-        let next = end.checked_add(length).filter(|n| *n <= data.len()).ok_or(truncated.clone())?;
+        let next = end.checked_add(length).filter(|n| *n <= data.len()).ok_or_else(truncated)?;
         // A new connection (another connect id) starts its sequence numbers again.
         if number == 2 || number == 3 {
             let id = field32(40)?;
@@ -741,7 +749,10 @@ impl Half {
         self.stats.messages = self.stats.messages.saturating_add(1);
         out.push(Out::Message { channel, transfer: Transfer::Reliable, bytes, fragments });
         order.next = Some(at.saturating_add(u64::from(fragments)));
-        self.release(channel, out);
+        // In order with nothing held (the common case): nothing to release.
+        if !order.held.is_empty() {
+            self.release(channel, out);
+        }
     }
 
     /// Hands out the messages held on `channel` that follow its next without a gap.

@@ -2,7 +2,7 @@
 //! out a capture's items.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::fmt;
 use std::net::{IpAddr, SocketAddr};
 
@@ -195,7 +195,10 @@ pub struct Totals {
 }
 
 type Endpoint = (IpAddr, u16);
-type FlowKey = (Protocol, Endpoint, Endpoint);
+/// A flow's 5-tuple as it is looked up, once a packet: the protocol (bit 0) and whether the
+/// addresses are IPv6 (bit 1), then the lower endpoint and the higher one, each address as
+/// its bits (integers compare in a few instructions where `IpAddr`s take dozens).
+type FlowKey = (u8, u128, u16, u128, u16);
 
 struct Flow<'a> {
     info: FlowInfo,
@@ -220,11 +223,20 @@ pub struct Reader<'a> {
     packets: Packets<'a>,
     config: Config,
     fragments: Fragments,
-    keys: BTreeMap<FlowKey, FlowId>,
-    live: BTreeMap<FlowId, (FlowKey, Flow<'a>)>,
+    /// The live flows by 5-tuple: a hash map with a random key ([`KeyState`]), as it is looked
+    /// up once a packet.
+    keys: HashMap<FlowKey, FlowId, KeyState>,
+    /// The live flows by number (hashed as the 5-tuples are: looked up once a packet) ...
+    live: HashMap<FlowId, (FlowKey, Flow<'a>), KeyState>,
+    /// ... and their numbers in order, the oldest first (for eviction and the end).
+    order: BTreeSet<FlowId>,
     done: Vec<FlowInfo>,
     queue: VecDeque<Item<'a>>,
     events: Vec<(Direction, Event<'a>)>,
+    /// What a TCP direction or an ENet direction gave for one packet (kept to reuse their
+    /// room from packet to packet).
+    tcp_out: Vec<Event<'a>>,
+    enet_out: Vec<enet::Out<'a>>,
     totals: Totals,
     held: usize,
     finished: bool,
@@ -244,11 +256,14 @@ impl<'a> Reader<'a> {
             packets: file::packets(file)?,
             fragments: Fragments::new(config.fragments),
             config,
-            keys: BTreeMap::new(),
-            live: BTreeMap::new(),
+            keys: HashMap::with_hasher(KeyState::new()),
+            live: HashMap::with_hasher(KeyState::new()),
+            order: BTreeSet::new(),
             done: Vec::new(),
             queue: VecDeque::new(),
             events: Vec::new(),
+            tcp_out: Vec::new(),
+            enet_out: Vec::new(),
             totals: Totals::default(),
             held: 0,
             finished: false,
@@ -291,22 +306,25 @@ impl<'a> Reader<'a> {
     pub(crate) fn transport(&mut self, time: Timestamp, transport: Transport<'a>) {
         let key = normalize(&transport);
         let tcp = transport.tcp;
+        let mut found = self.keys.get(&key).copied();
         // A new SYN on a flow whose connection ended starts a new flow.
-        if let Some(id) = self.keys.get(&key).copied() {
+        if let Some(id) = found {
             let restart = tcp.syn
                 && !tcp.ack
                 && self.live.get(&id).is_some_and(|(_, f)| f.halves.iter().any(Half::ended));
             if restart {
                 self.retire(id, time, false);
+                found = None;
             }
         }
-        let id = match self.keys.get(&key).copied() {
+        let id = match found {
             Some(id) => id,
             None => self.create(key, &transport, time),
         };
         let config = &self.config;
         let queue = &mut self.queue;
         let events = &mut self.events;
+        let (tcp_out, enet_out) = (&mut self.tcp_out, &mut self.enet_out);
         let Some((_, flow)) = self.live.get_mut(&id) else { return };
         flow.info.packets = flow.info.packets.saturating_add(1);
         flow.info.last = time;
@@ -315,8 +333,10 @@ impl<'a> Reader<'a> {
             if src == flow.info.client { Direction::ToServer } else { Direction::ToClient };
         let before = flow.held;
         match transport.protocol {
-            Protocol::Udp => udp(flow, config, direction, time, transport.payload, queue),
-            Protocol::Tcp => tcp_segment(flow, config, direction, time, &transport, events, queue),
+            Protocol::Udp => udp(flow, config, direction, time, transport.payload, enet_out, queue),
+            Protocol::Tcp => {
+                tcp_segment(flow, config, direction, time, &transport, tcp_out, events, queue)
+            }
         }
         flow.held = flow.halves.iter().map(Half::held).sum::<usize>().saturating_add(
             flow.framers
@@ -329,14 +349,14 @@ impl<'a> Reader<'a> {
         );
         self.held = self.held.saturating_sub(before).saturating_add(flow.held);
         while self.held > self.config.max_held_bytes {
-            let Some(oldest) = self.live.keys().next().copied() else { break };
+            let Some(oldest) = self.order.first().copied() else { break };
             self.retire(oldest, time, true);
         }
     }
 
     fn create(&mut self, key: FlowKey, transport: &Transport<'_>, time: Timestamp) -> FlowId {
         while self.live.len() >= self.config.max_flows.max(1) {
-            let Some(oldest) = self.live.keys().next().copied() else { break };
+            let Some(oldest) = self.order.first().copied() else { break };
             self.retire(oldest, time, true);
         }
         let id = FlowId(self.totals.flows);
@@ -382,6 +402,7 @@ impl<'a> Reader<'a> {
         };
         self.keys.insert(key, id);
         self.live.insert(id, (key, flow));
+        self.order.insert(id);
         crate::work(1);
         id
     }
@@ -389,6 +410,7 @@ impl<'a> Reader<'a> {
     /// Ends a flow: what it holds is reported, its record kept.
     fn retire(&mut self, id: FlowId, time: Timestamp, evicted: bool) {
         let Some((key, mut flow)) = self.live.remove(&id) else { return };
+        self.order.remove(&id);
         self.keys.remove(&key);
         self.held = self.held.saturating_sub(flow.held);
         for direction in [Direction::ToServer, Direction::ToClient] {
@@ -398,8 +420,7 @@ impl<'a> Reader<'a> {
                 self.events.extend(out.into_iter().map(|e| (direction, e)));
             }
         }
-        let events = std::mem::take(&mut self.events);
-        route(&mut flow, &self.config, time, events, &mut self.queue);
+        route(&mut flow, &self.config, time, &mut self.events, &mut self.queue);
         if let Some(halves) = flow.enet.as_mut() {
             for (direction, half) in
                 [Direction::ToServer, Direction::ToClient].into_iter().zip(halves.iter_mut())
@@ -438,7 +459,7 @@ impl<'a> Reader<'a> {
 impl<'a> Reader<'a> {
     /// The end of the capture: every flow still followed is finished, in number order.
     pub(crate) fn end(&mut self) {
-        let ids: Vec<FlowId> = self.live.keys().copied().collect();
+        let ids: Vec<FlowId> = self.order.iter().copied().collect();
         let time = self.live.values().map(|(_, f)| f.info.last).max().unwrap_or_default();
         for id in ids {
             let last = self.live.get(&id).map_or(time, |(_, flow)| flow.info.last);
@@ -456,7 +477,7 @@ impl<'a> Reader<'a> {
         std::mem::take(&mut self.done)
     }
 
-    /// The flows still followed.
+    /// The flows still followed (in no particular order).
     pub(crate) fn live_flows(&self) -> impl Iterator<Item = &FlowInfo> {
         self.live.values().map(|(_, flow)| &flow.info)
     }
@@ -466,6 +487,18 @@ impl<'a> Iterator for Reader<'a> {
     type Item = Item<'a>;
 
     fn next(&mut self) -> Option<Item<'a>> {
+        // Most calls hand out an item already read: kept small, the packets read out of line.
+        match self.queue.pop_front() {
+            Some(item) => Some(item),
+            None => self.read_on(),
+        }
+    }
+}
+
+impl<'a> Reader<'a> {
+    /// Reads packets until one gives an item, or the capture ends.
+    #[inline(never)]
+    fn read_on(&mut self) -> Option<Item<'a>> {
         loop {
             if let Some(item) = self.queue.pop_front() {
                 return Some(item);
@@ -486,8 +519,87 @@ impl<'a> Iterator for Reader<'a> {
     }
 }
 
+/// The hash of [`FlowKey`]s: each word folded into the state by a 64 x 64 -> 128-bit multiply
+/// with a key drawn at random for each reader (as `foldhash` does), so that addresses chosen
+/// by whoever wrote the capture cannot aim at one bucket without knowing the key; a few
+/// instructions a word, where SipHash takes hundreds for a 5-tuple.
+#[derive(Clone, Copy, Debug)]
+struct KeyState {
+    seed: u64,
+    multiplier: u64,
+}
+
+impl KeyState {
+    fn new() -> Self {
+        use std::hash::BuildHasher;
+        let random = std::collections::hash_map::RandomState::new();
+        KeyState { seed: random.hash_one(0u8), multiplier: random.hash_one(1u8) | 1 }
+    }
+}
+
+impl std::hash::BuildHasher for KeyState {
+    type Hasher = KeyHasher;
+
+    fn build_hasher(&self) -> KeyHasher {
+        KeyHasher { state: self.seed, multiplier: self.multiplier }
+    }
+}
+
+/// The hasher of [`KeyState`].
+#[derive(Clone, Copy, Debug)]
+struct KeyHasher {
+    state: u64,
+    multiplier: u64,
+}
+
+impl std::hash::Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            for (to, from) in word.iter_mut().zip(chunk) {
+                *to = *from;
+            }
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        let full = u128::from(self.state ^ n).wrapping_mul(u128::from(self.multiplier));
+        self.state = (full as u64) ^ ((full >> 64) as u64);
+    }
+
+    fn write_u128(&mut self, n: u128) {
+        self.write_u64(n as u64);
+        self.write_u64((n >> 64) as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.state
+    }
+}
+
 fn normalize(t: &Transport<'_>) -> FlowKey {
-    if t.src <= t.dst { (t.protocol, t.src, t.dst) } else { (t.protocol, t.dst, t.src) }
+    fn bits(ip: IpAddr) -> (u128, u8) {
+        match ip {
+            IpAddr::V4(v4) => (u128::from(u32::from(v4)), 0),
+            IpAddr::V6(v6) => (u128::from(v6), 2),
+        }
+    }
+    let ((src, v6), (dst, _)) = (bits(t.src.0), bits(t.dst.0));
+    let kind = v6 | u8::from(t.protocol == Protocol::Udp);
+    if (src, t.src.1) <= (dst, t.dst.1) {
+        (kind, src, t.src.1, dst, t.dst.1)
+    } else {
+        (kind, dst, t.dst.1, src, t.src.1)
+    }
 }
 
 /// (client, server, why) of a flow's first packet.
@@ -532,6 +644,7 @@ fn udp<'a>(
     mut direction: Direction,
     time: Timestamp,
     payload: Cow<'a, [u8]>,
+    enet_out: &mut Vec<enet::Out<'a>>,
     queue: &mut VecDeque<Item<'a>>,
 ) {
     if flow.info.carrier.is_none() {
@@ -561,7 +674,7 @@ fn udp<'a>(
     }
     if flow.info.carrier == Some(Carrier::Enet) {
         add(&mut flow.info.datagrams, direction, 1);
-        enet_datagram(flow, config, direction, time, &payload, queue);
+        enet_datagram(flow, config, direction, time, &payload, enet_out, queue);
         return;
     }
     let number = flow.info.datagrams.get(direction.index()).copied().unwrap_or(0);
@@ -626,16 +739,17 @@ fn enet_datagram<'a>(
     direction: Direction,
     time: Timestamp,
     payload: &Cow<'a, [u8]>,
+    out: &mut Vec<enet::Out<'a>>,
     queue: &mut VecDeque<Item<'a>>,
 ) {
     let Some(halves) = flow.enet.as_mut() else { return };
     let Some(half) = halves.get_mut(direction.index()) else { return };
-    let mut out = Vec::new();
-    half.datagram(payload, config.enet, &mut out);
+    out.clear();
+    half.datagram(payload, config.enet, out);
     if let Some(slot) = flow.info.enet.get_mut(direction.index()) {
         *slot = half.stats;
     }
-    for o in out {
+    for o in out.drain(..) {
         if let enet::Out::Connect(connect) = o {
             if direction == Direction::ToServer {
                 flow.info.connect = Some(connect);
@@ -693,16 +807,17 @@ fn push_enet<'a>(
     }
 }
 
+#[allow(clippy::too_many_arguments)] // the reader's buffers, reused from packet to packet
 fn tcp_segment<'a>(
     flow: &mut Flow<'a>,
     config: &Config,
     direction: Direction,
     time: Timestamp,
     t: &Transport<'a>,
+    out: &mut Vec<Event<'a>>,
     events: &mut Vec<(Direction, Event<'a>)>,
     queue: &mut VecDeque<Item<'a>>,
 ) {
-    let mut out = Vec::new();
     let index = direction.index();
     if t.tcp.rst {
         for (d, half) in
@@ -718,11 +833,10 @@ fn tcp_segment<'a>(
             half.syn(seq);
             seq = seq.wrapping_add(1);
         }
-        half.segment(seq, t.payload.clone(), t.tcp.fin, config.tcp, &mut out);
-        events.extend(out.into_iter().map(|e| (direction, e)));
+        half.segment(seq, t.payload.clone(), t.tcp.fin, config.tcp, out);
+        events.extend(out.drain(..).map(|e| (direction, e)));
     }
-    let taken = std::mem::take(events);
-    route(flow, config, time, taken, queue);
+    route(flow, config, time, events, queue);
     for (d, half) in [Direction::ToServer, Direction::ToClient].iter().zip(&flow.halves) {
         if let Some(slot) = flow.info.tcp.get_mut(d.index()) {
             *slot = half.stats;
@@ -812,10 +926,10 @@ fn route<'a>(
     flow: &mut Flow<'a>,
     config: &Config,
     time: Timestamp,
-    events: Vec<(Direction, Event<'a>)>,
+    events: &mut Vec<(Direction, Event<'a>)>,
     queue: &mut VecDeque<Item<'a>>,
 ) {
-    for (direction, event) in events {
+    for (direction, event) in events.drain(..) {
         if flow.info.carrier.is_none() {
             if let Event::Data { data, .. } = &event {
                 detect(flow, config, direction, data);
