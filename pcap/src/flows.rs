@@ -223,7 +223,7 @@ pub struct Reader<'a> {
     packets: Packets<'a>,
     config: Config,
     fragments: Fragments,
-    /// The live flows by 5-tuple: a hash map with a random key ([`KeyState`]), as it is looked
+    /// The live flows by 5-tuple: a hash map seeded at random ([`KeyState`]), as it is looked
     /// up once a packet.
     keys: HashMap<FlowKey, FlowId, KeyState>,
     /// The live flows by number (hashed as the 5-tuples are: looked up once a packet) ...
@@ -256,8 +256,8 @@ impl<'a> Reader<'a> {
             packets: file::packets(file)?,
             fragments: Fragments::new(config.fragments),
             config,
-            keys: HashMap::with_hasher(KeyState::new()),
-            live: HashMap::with_hasher(KeyState::new()),
+            keys: HashMap::with_hasher(KeyState::default()),
+            live: HashMap::with_hasher(KeyState::default()),
             order: BTreeSet::new(),
             done: Vec::new(),
             queue: VecDeque::new(),
@@ -519,73 +519,10 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The hash of [`FlowKey`]s: each word folded into the state by a 64 x 64 -> 128-bit multiply
-/// with a key drawn at random for each reader (as `foldhash` does), so that addresses chosen
-/// by whoever wrote the capture cannot aim at one bucket without knowing the key; a few
-/// instructions a word, where SipHash takes hundreds for a 5-tuple.
-#[derive(Clone, Copy, Debug)]
-struct KeyState {
-    seed: u64,
-    multiplier: u64,
-}
-
-impl KeyState {
-    fn new() -> Self {
-        use std::hash::BuildHasher;
-        let random = std::collections::hash_map::RandomState::new();
-        KeyState { seed: random.hash_one(0u8), multiplier: random.hash_one(1u8) | 1 }
-    }
-}
-
-impl std::hash::BuildHasher for KeyState {
-    type Hasher = KeyHasher;
-
-    fn build_hasher(&self) -> KeyHasher {
-        KeyHasher { state: self.seed, multiplier: self.multiplier }
-    }
-}
-
-/// The hasher of [`KeyState`].
-#[derive(Clone, Copy, Debug)]
-struct KeyHasher {
-    state: u64,
-    multiplier: u64,
-}
-
-impl std::hash::Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            for (to, from) in word.iter_mut().zip(chunk) {
-                *to = *from;
-            }
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u8(&mut self, n: u8) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_u16(&mut self, n: u16) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        let full = u128::from(self.state ^ n).wrapping_mul(u128::from(self.multiplier));
-        self.state = (full as u64) ^ ((full >> 64) as u64);
-    }
-
-    fn write_u128(&mut self, n: u128) {
-        self.write_u64(n as u64);
-        self.write_u64((n >> 64) as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.state
-    }
-}
-
+/// The hash of flow keys and numbers: `foldhash`'s, seeded at random per process, so that
+/// addresses chosen by whoever wrote the capture cannot aim at one bucket without knowing the
+/// seed; a few instructions a word, where SipHash takes hundreds for a 5-tuple.
+type KeyState = foldhash::fast::RandomState;
 fn normalize(t: &Transport<'_>) -> FlowKey {
     fn bits(ip: IpAddr) -> (u128, u8) {
         match ip {
