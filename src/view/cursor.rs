@@ -10,18 +10,21 @@
 //! depth limit, `allow_objects` and object classes, with the same errors at the same offsets.
 //! A string's text is checked when the caller reads it ([`GdStr::to_str`]), or run
 //! [`validate`](crate::validate) first. [`Cursor::next_read`] gives the same steps with each
-//! leaf's value read in the step that finds it (a [`Read`]), for readers that want every value and
-//! not where it lies. The open containers are kept in a fixed array (8 KiB,
-//! enough for Godot's 1024 levels) inside the cursor: no recursion, no allocation.
+//! value read in the step that finds it (a [`Read`]), for readers that want every value and
+//! not where it lies: the fastest full read. Its strings come checked once as standard UTF-8
+//! (`core::str::from_utf8`), so that [`GdStr::to_str`] and [`GdStr::check`] do not read them
+//! again; text that is not (Godot 3's overlong forms, or text Godot refuses) is left to Godot's
+//! rules when asked, so the steps and errors are those of the events. The open containers are
+//! kept in a fixed array (8 KiB, enough for Godot's 1024 levels) inside the cursor: no
+//! recursion, no allocation.
 
 use core::iter::FusedIterator;
 
 use super::element::Element;
-#[cfg(feature = "alloc")]
 use super::object::ObjectRef;
 use super::string::{GdStr, read_string};
 use super::value::{Extent, VariantRef, parse_head};
-use super::walk::{Mode, leaf_end, strings_end, walk};
+use super::walk::{Mode, leaf_end, leaf_value, strings_end, walk};
 use crate::wire::error::{ErrorKind, Result};
 use crate::wire::options::{MAX_DEPTH, Options};
 use crate::wire::read::error_at;
@@ -214,10 +217,13 @@ impl<'a> Cursor<'a> {
     }
 
     /// The next step as a [`Read`]: the same steps as [`next`](Iterator::next), with each
-    /// leaf's value read in the step that finds it, once, where an [`Event::Leaf`] gives the
-    /// leaf's position and bytes and [`Element::value`] reads its head again. For a reader that
-    /// looks at every value and not at where it lies (an encoder, a printer, a sum). O(1) per
-    /// step, the same checks and errors as `next`; the two can be mixed.
+    /// value read in the step that finds it, once (the common leaves from the header the step
+    /// reads), where an [`Event::Leaf`] gives the leaf's position and bytes and
+    /// [`Element::value`] reads its head again. A String's or StringName's bytes are checked
+    /// once here as standard UTF-8; when they pass (and hold no NUL or byte order mark),
+    /// [`GdStr::to_str`] and [`GdStr::check`] answer in O(1). For a reader that looks at every
+    /// value and not at where it lies (an encoder, a printer, a sum). O(1) per step plus
+    /// O(length) per string, the same checks and errors as `next`; the two can be mixed.
     ///
     /// ```
     /// use gdvariant::{view::Cursor, view::Read, Options};
@@ -228,11 +234,11 @@ impl<'a> Cursor<'a> {
     /// let mut cursor = Cursor::new(bytes, Options::godot4());
     /// while let Some(step) = cursor.next_read() {
     ///     match step? {
-    ///         Read::Leaf(value) => match value.as_str() {
+    ///         Read::Value(value) => match value.as_str() {
     ///             Some(text) => keys.push_str(text),
     ///             None => ints += value.as_int().unwrap_or(0),
     ///         },
-    ///         Read::Open(_) | Read::Property(_) | Read::Close => {}
+    ///         Read::Property(_) | Read::Close => {}
     ///     }
     /// }
     /// assert_eq!((ints, keys.as_str()), (3, "abcde"));
@@ -365,15 +371,26 @@ impl<'a, S: Stack> Core<'a, S> {
         }
     }
 
-    /// Reads the value at the cursor as a [`Read`]: a leaf's value from its head, read once, or
-    /// the head of a container (which is opened).
-    #[inline]
+    /// Reads the value at the cursor as a [`Read`]: a leaf's value from its head, read once (the
+    /// common leaves from the header the walk's short path reads, a string's bytes checked as
+    /// UTF-8 on the way), or the head of a container (which is opened).
+    #[inline(always)]
     fn read(&mut self) -> Result<Read<'a>> {
-        let (value, extent) = parse_head(self.buf, self.pos, self.options, self.depth)?;
-        match self.enter(self.pos, extent)? {
-            Some(_) => Ok(Read::Leaf(value)),
-            None => Ok(Read::Open(value)),
+        let (buf, pos, options, depth) = (self.buf, self.pos, self.options, self.depth);
+        if let Some((value, end)) = leaf_value::<true>(buf, pos, options, depth)? {
+            self.pos = end;
+            return Ok(Read::Value(value));
         }
+        self.read_head()
+    }
+
+    /// [`read`](Self::read) for the values the short path does not take: out of line, so that
+    /// the general head parser stays out of the step's loop.
+    #[inline(never)]
+    fn read_head(&mut self) -> Result<Read<'a>> {
+        let (value, extent) = parse_head(self.buf, self.pos, self.options, self.depth)?;
+        self.enter(self.pos, extent)?;
+        Ok(Read::Value(value))
     }
 
     /// Moves past the value whose head at `pos` said `extent`: past a leaf's bytes (returning
@@ -494,19 +511,42 @@ impl<'a> Step<'a> for Event<'a> {
     }
 }
 
-/// One step of [`Cursor::next_read`]: an [`Event`] whose leaves are their values, read once.
+/// One step of [`Cursor::next_read`]: an [`Event`] whose values are read from their heads, once.
+///
+/// One variant for every value, leaf or container: a [`Read`] is then no larger than the
+/// [`VariantRef`] it carries (48 bytes, the value at offset 0, the step's kind in the value's
+/// own tag), so that handing it on from step to caller copies it in whole aligned words.
 #[derive(Clone, Copy, Debug)]
 pub enum Read<'a> {
-    /// A value that holds no other values (everything but arrays, dictionaries and full
-    /// objects), read from its head in the step that found it.
-    Leaf(VariantRef<'a>),
-    /// An array, a dictionary or a full object begins. Its children follow (as for
-    /// [`Event::Open`]), then its [`Read::Close`].
-    Open(VariantRef<'a>),
+    /// A value, read from its head in the step that found it. A leaf (every value but arrays,
+    /// dictionaries and full objects: [`Read::opens`]) is complete; a container's children
+    /// follow (as for [`Event::Open`]), then its [`Read::Close`].
+    Value(VariantRef<'a>),
     /// The name of a full object's property; the property's value comes next.
     Property(GdStr<'a>),
     /// The innermost open container is complete.
     Close,
+}
+
+impl Read<'_> {
+    /// Whether this step opens a container (a [`Read::Value`] that is an array, a dictionary or
+    /// a full object), whose children and [`Read::Close`] follow. O(1).
+    #[inline]
+    pub fn opens(&self) -> bool {
+        match self {
+            Read::Value(value) => opens(value),
+            Read::Property(_) | Read::Close => false,
+        }
+    }
+}
+
+/// Whether `value`, read by a cursor, opens a container.
+#[inline]
+pub(crate) fn opens(value: &VariantRef<'_>) -> bool {
+    matches!(
+        value,
+        VariantRef::Array(_) | VariantRef::Dictionary(_) | VariantRef::Object(ObjectRef::Full(_))
+    )
 }
 
 impl<'a> Step<'a> for Read<'a> {
@@ -516,7 +556,7 @@ impl<'a> Step<'a> for Read<'a> {
     }
     #[inline(always)]
     fn is_leaf(&self) -> bool {
-        matches!(self, Read::Leaf(_))
+        !self.opens()
     }
     #[inline(always)]
     fn close(_: usize) -> Self {
