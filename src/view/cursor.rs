@@ -94,7 +94,7 @@ const DEEP: usize = MAX_DEPTH as usize + 1;
 /// ```
 #[derive(Clone)]
 pub struct Cursor<'a> {
-    core: Core<'a, [Frame; DEEP]>,
+    core: Core<'a, [Frame; DEEP], true>,
 }
 
 /// Where a cursor keeps the containers open around the current one: a fixed array in the
@@ -146,9 +146,12 @@ impl Stack for alloc::vec::Vec<Frame> {
     }
 }
 
-/// The cursor's reading, over any [`Stack`].
+/// The cursor's reading, over any [`Stack`]. `TEXT`: whether [`next_read`](Core::next_read)
+/// checks each string's bytes as UTF-8 ([`GdStr::checked`](super::string::GdStr)), for callers
+/// that read the text with [`GdStr::to_str`] (the public [`Cursor`]); the JSON writers, which
+/// copy plain ASCII as bytes and check their output in blocks, do not.
 #[derive(Clone)]
-pub(crate) struct Core<'a, S> {
+pub(crate) struct Core<'a, S, const TEXT: bool = false> {
     buf: &'a [u8],
     options: Options,
     /// Where the next value (or property name) starts.
@@ -263,7 +266,8 @@ fn container_origin(value: VariantRef<'_>) -> Option<(&[u8], usize, Options, u16
 }
 
 /// A cursor whose open containers are kept in a `Vec` grown on demand: what builds a
-/// [`Tape`](super::tape::Tape), which allocates anyway, without the 8 KiB array to set up.
+/// [`Tape`](super::tape::Tape), which allocates anyway, without the 8 KiB array to set up. Its
+/// [`next_read`](Core::next_read) does not check strings' text.
 #[cfg(feature = "alloc")]
 pub(crate) type HeapCursor<'a> = Core<'a, alloc::vec::Vec<Frame>>;
 
@@ -281,7 +285,7 @@ impl<'a> HeapCursor<'a> {
     }
 }
 
-impl<'a, S: Stack> Core<'a, S> {
+impl<'a, S: Stack, const TEXT: bool> Core<'a, S, TEXT> {
     fn new(buf: &'a [u8], pos: usize, options: Options, depth: u16, stack: S) -> Self {
         Core {
             buf,
@@ -377,7 +381,7 @@ impl<'a, S: Stack> Core<'a, S> {
     #[inline(always)]
     fn read(&mut self) -> Result<Read<'a>> {
         let (buf, pos, options, depth) = (self.buf, self.pos, self.options, self.depth);
-        if let Some((value, end)) = leaf_value::<true>(buf, pos, options, depth)? {
+        if let Some((value, end)) = leaf_value::<TEXT>(buf, pos, options, depth)? {
             self.pos = end;
             return Ok(Read::Value(value));
         }
@@ -483,7 +487,7 @@ impl<'a, S: Stack> Core<'a, S> {
 /// One step of a cursor, as [`Event`] or [`Read`] tells it.
 trait Step<'a>: Sized {
     /// Reads the value at the cursor.
-    fn value<S: Stack>(core: &mut Core<'a, S>) -> Result<Self>;
+    fn value<S: Stack, const TEXT: bool>(core: &mut Core<'a, S, TEXT>) -> Result<Self>;
     /// Whether this is a leaf (a top-level leaf ends the cursor).
     fn is_leaf(&self) -> bool;
     /// The innermost open container ended at `end`.
@@ -494,7 +498,7 @@ trait Step<'a>: Sized {
 
 impl<'a> Step<'a> for Event<'a> {
     #[inline(always)]
-    fn value<S: Stack>(core: &mut Core<'a, S>) -> Result<Self> {
+    fn value<S: Stack, const TEXT: bool>(core: &mut Core<'a, S, TEXT>) -> Result<Self> {
         core.value()
     }
     #[inline(always)]
@@ -551,7 +555,7 @@ pub(crate) fn opens(value: &VariantRef<'_>) -> bool {
 
 impl<'a> Step<'a> for Read<'a> {
     #[inline(always)]
-    fn value<S: Stack>(core: &mut Core<'a, S>) -> Result<Self> {
+    fn value<S: Stack, const TEXT: bool>(core: &mut Core<'a, S, TEXT>) -> Result<Self> {
         core.read()
     }
     #[inline(always)]
@@ -577,7 +581,7 @@ impl<'a> Iterator for Cursor<'a> {
     }
 }
 
-impl<'a, S: Stack> Iterator for Core<'a, S> {
+impl<'a, S: Stack, const TEXT: bool> Iterator for Core<'a, S, TEXT> {
     type Item = Result<Event<'a>>;
 
     #[inline]
@@ -588,7 +592,7 @@ impl<'a, S: Stack> Iterator for Core<'a, S> {
 
 impl FusedIterator for Cursor<'_> {}
 
-impl<S: Stack> FusedIterator for Core<'_, S> {}
+impl<S: Stack, const TEXT: bool> FusedIterator for Core<'_, S, TEXT> {}
 
 impl core::fmt::Debug for Cursor<'_> {
     /// Where the cursor stands; not the buffer or the stack.
