@@ -167,8 +167,8 @@ fn check_reads(bytes: &[u8], options: Options, what: &str) {
         Err(error) => format!("error {error:?}"),
     };
     let describe_read = |read: Result<Read<'_>, Error>| match read {
-        Ok(Read::Leaf(value)) => format!("leaf {value:?}"),
-        Ok(Read::Open(value)) => format!("open {value:?}"),
+        Ok(read @ Read::Value(value)) if read.opens() => format!("open {value:?}"),
+        Ok(Read::Value(value)) => format!("leaf {value:?}"),
         Ok(Read::Property(name)) => format!("property {name:?}"),
         Ok(Read::Close) => String::from("close"),
         Err(error) => format!("error {error:?}"),

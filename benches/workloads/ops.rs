@@ -57,12 +57,23 @@ pub fn cursor_read(bytes: &[u8], options: Options) -> gdvariant::Result<Tally> {
     let mut cursor = gdvariant::view::Cursor::new(bytes, options);
     while let Some(step) = cursor.next_read() {
         match step? {
-            gdvariant::view::Read::Leaf(value) => visit(value, &mut tally)?,
-            gdvariant::view::Read::Open(_) => tally.values += 1,
-            _ => {}
+            gdvariant::view::Read::Value(value) => visit_read(value, &mut tally)?,
+            gdvariant::view::Read::Property(_) | gdvariant::view::Read::Close => {}
         }
     }
     Ok(tally)
+}
+
+/// The tally of one value a cursor read: as [`visit`], but a container's children are the
+/// cursor's next steps, not read here.
+fn visit_read(value: VariantRef<'_>, tally: &mut Tally) -> gdvariant::Result<()> {
+    match value {
+        VariantRef::Array(_) | VariantRef::Dictionary(_) => {
+            tally.values += 1;
+            Ok(())
+        }
+        leaf => visit(leaf, tally),
+    }
 }
 
 fn visit(value: VariantRef<'_>, tally: &mut Tally) -> gdvariant::Result<()> {

@@ -10,7 +10,7 @@ use super::JsonError;
 use super::count::{Buffered, Out, Sink};
 use super::escape::escape_into as string;
 use super::number::{write_f32, write_f64, write_int};
-use crate::view::cursor::{HeapCursor, Read};
+use crate::view::cursor::{HeapCursor, Read, opens};
 use crate::view::math::Precision;
 use crate::view::packed::PackedElement;
 use crate::wire::error::{Error, ErrorKind};
@@ -47,14 +47,14 @@ fn write_lossless<W: Out + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result
     let mut stack: Vec<Frame> = Vec::new();
     while let Some(event) = cursor.next_read() {
         match event? {
-            Read::Leaf(value) => {
+            Read::Value(value) if opens(&value) => {
+                before_child(out, stack.last_mut())?;
+                stack.push(Frame { kind: open(out, value)?, items: 0 });
+            }
+            Read::Value(value) => {
                 before_child(out, stack.last_mut())?;
                 write_leaf(value, out)?;
                 after_child(out, stack.last())?;
-            }
-            Read::Open(value) => {
-                before_child(out, stack.last_mut())?;
-                stack.push(Frame { kind: open(out, value)?, items: 0 });
             }
             Read::Property(name) => {
                 if let Some(frame) = stack.last_mut() {

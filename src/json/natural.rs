@@ -11,7 +11,7 @@ use super::escape::escape_into as string;
 use super::lossless;
 use super::number::{write_f32, write_f64, write_int};
 use super::shape::{Field, FieldKind, math_fields};
-use crate::view::cursor::{HeapCursor, Read};
+use crate::view::cursor::{HeapCursor, Read, opens};
 use crate::view::math::Precision;
 use crate::view::packed::PackedElement;
 use crate::wire::error::Error;
@@ -52,15 +52,7 @@ fn write_natural<W: Out + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<
     let mut stack: Vec<Open> = Vec::new();
     while let Some(event) = cursor.next_read() {
         match event? {
-            Read::Leaf(value) => {
-                if before_child(out, stack.last_mut())? {
-                    key(value, out)?;
-                    out.write_char(':')?;
-                } else {
-                    leaf(value, out)?;
-                }
-            }
-            Read::Open(value) => {
+            Read::Value(value) if opens(&value) => {
                 if before_child(out, stack.last_mut())? {
                     // A container used as a key: its lossless JSON, as a string.
                     let mut text = String::new();
@@ -70,6 +62,14 @@ fn write_natural<W: Out + ?Sized>(value: VariantRef<'_>, out: &mut W) -> Result<
                     cursor.skip_container()?;
                 } else {
                     stack.push(Open { kind: open(out, value)?, items: 0 });
+                }
+            }
+            Read::Value(value) => {
+                if before_child(out, stack.last_mut())? {
+                    key(value, out)?;
+                    out.write_char(':')?;
+                } else {
+                    leaf(value, out)?;
                 }
             }
             Read::Property(name) => {

@@ -11,7 +11,7 @@ use super::container_type::{ContainerType, kind_bits, read_container_type};
 use super::cursor::Cursor;
 use super::element::Element;
 use super::value::{Scope, VariantRef, parse_head};
-use super::walk::{Mode, end_after_head, walk};
+use super::walk::{Mode, end_after_head, leaf_value, walk};
 use crate::wire::error::Result;
 use crate::wire::read::error_at;
 
@@ -110,7 +110,9 @@ impl<'a> ArrayRef<'a> {
         Cursor::at(self.scope.buf, self.header, self.scope.options, self.scope.depth)
     }
 
-    /// The element values; stops after the first error.
+    /// The element values; stops after the first error. A String's or StringName's bytes are
+    /// checked once as UTF-8 on the way, so that [`GdStr::to_str`](crate::view::GdStr::to_str)
+    /// does not read them again.
     ///
     /// Cost: each step reads one element's head and walks the rest of it to find where it ends,
     /// O(its bytes), so one iteration
@@ -204,7 +206,9 @@ impl<'a> Elements<'a> {
         Some(self.next_read()?.map(|(value, _, _)| value))
     }
 
-    /// [`next_value`](Self::next_value) with where the value's bytes start and end.
+    /// [`next_value`](Self::next_value) with where the value's bytes start and end. The common
+    /// leaves are read from the header the walk's short path reads, a string's bytes checked
+    /// once as UTF-8 on the way ([`GdStr::checked`](super::string::GdStr)).
     #[inline(always)]
     pub(crate) fn next_read(&mut self) -> Option<Result<(VariantRef<'a>, usize, usize)>> {
         self.left = self.left.checked_sub(1)?;
@@ -213,6 +217,14 @@ impl<'a> Elements<'a> {
         let Some(depth) = depth.checked_add(1) else {
             return self.fail(error_at(buf, pos, crate::wire::error::ErrorKind::DepthLimit));
         };
+        match leaf_value::<true>(buf, pos, options, depth) {
+            Ok(Some((value, end))) => {
+                self.pos = end;
+                return Some(Ok((value, pos, end)));
+            }
+            Ok(None) => {}
+            Err(error) => return self.fail(error),
+        }
         let (value, extent) = match parse_head(buf, pos, options, depth) {
             Ok(head) => head,
             Err(error) => return self.fail(error),

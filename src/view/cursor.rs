@@ -10,18 +10,21 @@
 //! depth limit, `allow_objects` and object classes, with the same errors at the same offsets.
 //! A string's text is checked when the caller reads it ([`GdStr::to_str`]), or run
 //! [`validate`](crate::validate) first. [`Cursor::next_read`] gives the same steps with each
-//! leaf's value read in the step that finds it (a [`Read`]), for readers that want every value and
-//! not where it lies. The open containers are kept in a fixed array (8 KiB,
-//! enough for Godot's 1024 levels) inside the cursor: no recursion, no allocation.
+//! value read in the step that finds it (a [`Read`]), for readers that want every value and
+//! not where it lies: the fastest full read. Its strings come checked once as standard UTF-8
+//! (`core::str::from_utf8`), so that [`GdStr::to_str`] and [`GdStr::check`] do not read them
+//! again; text that is not (Godot 3's overlong forms, or text Godot refuses) is left to Godot's
+//! rules when asked, so the steps and errors are those of the events. The open containers are
+//! kept in a fixed array (8 KiB, enough for Godot's 1024 levels) inside the cursor: no
+//! recursion, no allocation.
 
 use core::iter::FusedIterator;
 
 use super::element::Element;
-#[cfg(feature = "alloc")]
 use super::object::ObjectRef;
 use super::string::{GdStr, read_string};
 use super::value::{Extent, VariantRef, parse_head};
-use super::walk::{Mode, leaf_end, strings_end, walk};
+use super::walk::{Mode, leaf_end, leaf_value, strings_end, walk};
 use crate::wire::error::{ErrorKind, Result};
 use crate::wire::options::{MAX_DEPTH, Options};
 use crate::wire::read::error_at;
@@ -91,7 +94,7 @@ const DEEP: usize = MAX_DEPTH as usize + 1;
 /// ```
 #[derive(Clone)]
 pub struct Cursor<'a> {
-    core: Core<'a, [Frame; DEEP]>,
+    core: Core<'a, [Frame; DEEP], true>,
 }
 
 /// Where a cursor keeps the containers open around the current one: a fixed array in the
@@ -143,9 +146,12 @@ impl Stack for alloc::vec::Vec<Frame> {
     }
 }
 
-/// The cursor's reading, over any [`Stack`].
+/// The cursor's reading, over any [`Stack`]. `TEXT`: whether [`next_read`](Core::next_read)
+/// checks each string's bytes as UTF-8 ([`GdStr::checked`](super::string::GdStr)), for callers
+/// that read the text with [`GdStr::to_str`] (the public [`Cursor`]); the JSON writers, which
+/// copy plain ASCII as bytes and check their output in blocks, do not.
 #[derive(Clone)]
-pub(crate) struct Core<'a, S> {
+pub(crate) struct Core<'a, S, const TEXT: bool = false> {
     buf: &'a [u8],
     options: Options,
     /// Where the next value (or property name) starts.
@@ -214,10 +220,13 @@ impl<'a> Cursor<'a> {
     }
 
     /// The next step as a [`Read`]: the same steps as [`next`](Iterator::next), with each
-    /// leaf's value read in the step that finds it, once, where an [`Event::Leaf`] gives the
-    /// leaf's position and bytes and [`Element::value`] reads its head again. For a reader that
-    /// looks at every value and not at where it lies (an encoder, a printer, a sum). O(1) per
-    /// step, the same checks and errors as `next`; the two can be mixed.
+    /// value read in the step that finds it, once (the common leaves from the header the step
+    /// reads), where an [`Event::Leaf`] gives the leaf's position and bytes and
+    /// [`Element::value`] reads its head again. A String's or StringName's bytes are checked
+    /// once here as standard UTF-8; when they pass (and hold no NUL or byte order mark),
+    /// [`GdStr::to_str`] and [`GdStr::check`] answer in O(1). For a reader that looks at every
+    /// value and not at where it lies (an encoder, a printer, a sum). O(1) per step plus
+    /// O(length) per string, the same checks and errors as `next`; the two can be mixed.
     ///
     /// ```
     /// use gdvariant::{view::Cursor, view::Read, Options};
@@ -228,11 +237,11 @@ impl<'a> Cursor<'a> {
     /// let mut cursor = Cursor::new(bytes, Options::godot4());
     /// while let Some(step) = cursor.next_read() {
     ///     match step? {
-    ///         Read::Leaf(value) => match value.as_str() {
+    ///         Read::Value(value) => match value.as_str() {
     ///             Some(text) => keys.push_str(text),
     ///             None => ints += value.as_int().unwrap_or(0),
     ///         },
-    ///         Read::Open(_) | Read::Property(_) | Read::Close => {}
+    ///         Read::Property(_) | Read::Close => {}
     ///     }
     /// }
     /// assert_eq!((ints, keys.as_str()), (3, "abcde"));
@@ -257,7 +266,8 @@ fn container_origin(value: VariantRef<'_>) -> Option<(&[u8], usize, Options, u16
 }
 
 /// A cursor whose open containers are kept in a `Vec` grown on demand: what builds a
-/// [`Tape`](super::tape::Tape), which allocates anyway, without the 8 KiB array to set up.
+/// [`Tape`](super::tape::Tape), which allocates anyway, without the 8 KiB array to set up. Its
+/// [`next_read`](Core::next_read) does not check strings' text.
 #[cfg(feature = "alloc")]
 pub(crate) type HeapCursor<'a> = Core<'a, alloc::vec::Vec<Frame>>;
 
@@ -275,7 +285,7 @@ impl<'a> HeapCursor<'a> {
     }
 }
 
-impl<'a, S: Stack> Core<'a, S> {
+impl<'a, S: Stack, const TEXT: bool> Core<'a, S, TEXT> {
     fn new(buf: &'a [u8], pos: usize, options: Options, depth: u16, stack: S) -> Self {
         Core {
             buf,
@@ -365,15 +375,26 @@ impl<'a, S: Stack> Core<'a, S> {
         }
     }
 
-    /// Reads the value at the cursor as a [`Read`]: a leaf's value from its head, read once, or
-    /// the head of a container (which is opened).
-    #[inline]
+    /// Reads the value at the cursor as a [`Read`]: a leaf's value from its head, read once (the
+    /// common leaves from the header the walk's short path reads, a string's bytes checked as
+    /// UTF-8 on the way), or the head of a container (which is opened).
+    #[inline(always)]
     fn read(&mut self) -> Result<Read<'a>> {
-        let (value, extent) = parse_head(self.buf, self.pos, self.options, self.depth)?;
-        match self.enter(self.pos, extent)? {
-            Some(_) => Ok(Read::Leaf(value)),
-            None => Ok(Read::Open(value)),
+        let (buf, pos, options, depth) = (self.buf, self.pos, self.options, self.depth);
+        if let Some((value, end)) = leaf_value::<TEXT>(buf, pos, options, depth)? {
+            self.pos = end;
+            return Ok(Read::Value(value));
         }
+        self.read_head()
+    }
+
+    /// [`read`](Self::read) for the values the short path does not take: out of line, so that
+    /// the general head parser stays out of the step's loop.
+    #[inline(never)]
+    fn read_head(&mut self) -> Result<Read<'a>> {
+        let (value, extent) = parse_head(self.buf, self.pos, self.options, self.depth)?;
+        self.enter(self.pos, extent)?;
+        Ok(Read::Value(value))
     }
 
     /// Moves past the value whose head at `pos` said `extent`: past a leaf's bytes (returning
@@ -466,7 +487,7 @@ impl<'a, S: Stack> Core<'a, S> {
 /// One step of a cursor, as [`Event`] or [`Read`] tells it.
 trait Step<'a>: Sized {
     /// Reads the value at the cursor.
-    fn value<S: Stack>(core: &mut Core<'a, S>) -> Result<Self>;
+    fn value<S: Stack, const TEXT: bool>(core: &mut Core<'a, S, TEXT>) -> Result<Self>;
     /// Whether this is a leaf (a top-level leaf ends the cursor).
     fn is_leaf(&self) -> bool;
     /// The innermost open container ended at `end`.
@@ -477,7 +498,7 @@ trait Step<'a>: Sized {
 
 impl<'a> Step<'a> for Event<'a> {
     #[inline(always)]
-    fn value<S: Stack>(core: &mut Core<'a, S>) -> Result<Self> {
+    fn value<S: Stack, const TEXT: bool>(core: &mut Core<'a, S, TEXT>) -> Result<Self> {
         core.value()
     }
     #[inline(always)]
@@ -494,29 +515,52 @@ impl<'a> Step<'a> for Event<'a> {
     }
 }
 
-/// One step of [`Cursor::next_read`]: an [`Event`] whose leaves are their values, read once.
+/// One step of [`Cursor::next_read`]: an [`Event`] whose values are read from their heads, once.
+///
+/// One variant for every value, leaf or container: a [`Read`] is then no larger than the
+/// [`VariantRef`] it carries (48 bytes, the value at offset 0, the step's kind in the value's
+/// own tag), so that handing it on from step to caller copies it in whole aligned words.
 #[derive(Clone, Copy, Debug)]
 pub enum Read<'a> {
-    /// A value that holds no other values (everything but arrays, dictionaries and full
-    /// objects), read from its head in the step that found it.
-    Leaf(VariantRef<'a>),
-    /// An array, a dictionary or a full object begins. Its children follow (as for
-    /// [`Event::Open`]), then its [`Read::Close`].
-    Open(VariantRef<'a>),
+    /// A value, read from its head in the step that found it. A leaf (every value but arrays,
+    /// dictionaries and full objects: [`Read::opens`]) is complete; a container's children
+    /// follow (as for [`Event::Open`]), then its [`Read::Close`].
+    Value(VariantRef<'a>),
     /// The name of a full object's property; the property's value comes next.
     Property(GdStr<'a>),
     /// The innermost open container is complete.
     Close,
 }
 
+impl Read<'_> {
+    /// Whether this step opens a container (a [`Read::Value`] that is an array, a dictionary or
+    /// a full object), whose children and [`Read::Close`] follow. O(1).
+    #[inline]
+    pub fn opens(&self) -> bool {
+        match self {
+            Read::Value(value) => opens(value),
+            Read::Property(_) | Read::Close => false,
+        }
+    }
+}
+
+/// Whether `value`, read by a cursor, opens a container.
+#[inline]
+pub(crate) fn opens(value: &VariantRef<'_>) -> bool {
+    matches!(
+        value,
+        VariantRef::Array(_) | VariantRef::Dictionary(_) | VariantRef::Object(ObjectRef::Full(_))
+    )
+}
+
 impl<'a> Step<'a> for Read<'a> {
     #[inline(always)]
-    fn value<S: Stack>(core: &mut Core<'a, S>) -> Result<Self> {
+    fn value<S: Stack, const TEXT: bool>(core: &mut Core<'a, S, TEXT>) -> Result<Self> {
         core.read()
     }
     #[inline(always)]
     fn is_leaf(&self) -> bool {
-        matches!(self, Read::Leaf(_))
+        !self.opens()
     }
     #[inline(always)]
     fn close(_: usize) -> Self {
@@ -537,7 +581,7 @@ impl<'a> Iterator for Cursor<'a> {
     }
 }
 
-impl<'a, S: Stack> Iterator for Core<'a, S> {
+impl<'a, S: Stack, const TEXT: bool> Iterator for Core<'a, S, TEXT> {
     type Item = Result<Event<'a>>;
 
     #[inline]
@@ -548,7 +592,7 @@ impl<'a, S: Stack> Iterator for Core<'a, S> {
 
 impl FusedIterator for Cursor<'_> {}
 
-impl<S: Stack> FusedIterator for Core<'_, S> {}
+impl<S: Stack, const TEXT: bool> FusedIterator for Core<'_, S, TEXT> {}
 
 impl core::fmt::Debug for Cursor<'_> {
     /// Where the cursor stands; not the buffer or the stack.

@@ -115,7 +115,9 @@ impl<'a> DictionaryRef<'a> {
         Cursor::at(self.scope.buf, self.header, self.scope.options, self.scope.depth)
     }
 
-    /// The (key, value) pairs in wire order; stops after the first error.
+    /// The (key, value) pairs in wire order; stops after the first error. A String's or
+    /// StringName's bytes are checked once as UTF-8 on the way, so that
+    /// [`GdStr::to_str`](crate::view::GdStr::to_str) does not read them again.
     ///
     /// Cost: each step reads the heads of one entry's key and value and walks the rest of them
     /// to find where they end, O(their bytes), so one iteration

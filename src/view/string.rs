@@ -45,13 +45,50 @@ const SHORT_ASCII: usize = 32;
 
 /// A borrowed Godot string, exactly as it sits in the buffer.
 ///
-/// `PartialEq` and `Hash` compare where and what the bytes are; compare texts with
-/// [`eq_str`](Self::eq_str) or [`code_points`](Self::code_points).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+/// A string read by [`Cursor::next_read`](crate::view::Cursor::next_read) or by the value
+/// iterators ([`ArrayRef::iter`](crate::view::ArrayRef::iter),
+/// [`DictionaryRef::iter`](crate::view::DictionaryRef::iter)) carries its bytes as text when
+/// they are standard UTF-8: the reader checked them once (`core::str::from_utf8`), and
+/// [`to_str`](Self::to_str) and [`check`](Self::check) then answer without reading them again.
+///
+/// `PartialEq` and `Hash` compare where and what the bytes are (whether they were checked does
+/// not count); compare texts with [`eq_str`](Self::eq_str) or [`code_points`](Self::code_points).
+#[derive(Clone, Copy)]
 pub struct GdStr<'a> {
-    raw: &'a [u8],
+    raw: Raw<'a>,
     offset: usize,
-    version: Version,
+}
+
+/// A string's bytes and the Godot version that reads them; as `str` once checked as standard
+/// UTF-8. One enum for both, so that a [`GdStr`] stays four words.
+#[derive(Clone, Copy)]
+enum Raw<'a> {
+    /// Godot 3 bytes, not (yet) checked.
+    Godot3(&'a [u8]),
+    /// Godot 4 bytes, not (yet) checked.
+    Godot4(&'a [u8]),
+    /// Godot 3 bytes that are standard UTF-8.
+    Godot3Text(&'a str),
+    /// Godot 4 bytes that are standard UTF-8.
+    Godot4Text(&'a str),
+}
+
+impl PartialEq for GdStr<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.offset == other.offset
+            && self.version() == other.version()
+            && self.raw_bytes() == other.raw_bytes()
+    }
+}
+
+impl Eq for GdStr<'_> {}
+
+impl core::hash::Hash for GdStr<'_> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.raw_bytes().hash(state);
+        self.offset.hash(state);
+        self.version().hash(state);
+    }
 }
 
 impl<'a> GdStr<'a> {
@@ -61,13 +98,51 @@ impl<'a> GdStr<'a> {
     /// read or checked until asked for ([`check`](Self::check), [`eq_str`](Self::eq_str), ...),
     /// whose error offsets count from `offset`.
     pub const fn from_raw(raw: &'a [u8], offset: usize, version: Version) -> Self {
-        GdStr { raw, offset, version }
+        let raw = match version {
+            Version::Godot3 => Raw::Godot3(raw),
+            Version::Godot4 => Raw::Godot4(raw),
+        };
+        GdStr { raw, offset }
+    }
+
+    /// The same string, its bytes checked once as standard UTF-8 (`core::str::from_utf8`, the
+    /// strict check) and kept as `str` when they pass and are their own text (no NUL, no byte
+    /// order mark in front), so that [`to_str`](Self::to_str) and [`check`](Self::check) answer
+    /// in O(1). Other bytes are kept as they are: Godot's own rules (Godot 3's overlong forms,
+    /// the errors) are applied when asked. O(n).
+    #[inline]
+    pub(crate) fn checked(self) -> Self {
+        let bytes = self.raw_bytes();
+        // Without `unsafe`, a `&str` comes only from `from_utf8`; NUL is found by a loop without
+        // early exit, which the compiler turns into whole words.
+        let Ok(text) = core::str::from_utf8(bytes) else { return self };
+        if bytes.iter().fold(false, |nul, &b| nul | (b == 0)) || bytes.starts_with(BOM) {
+            return self;
+        }
+        let raw = match self.raw {
+            Raw::Godot3(_) | Raw::Godot3Text(_) => Raw::Godot3Text(text),
+            Raw::Godot4(_) | Raw::Godot4Text(_) => Raw::Godot4Text(text),
+        };
+        GdStr { raw, offset: self.offset }
+    }
+
+    /// The bytes as `str` when a reader checked them ([`checked`](Self::checked)): then they are
+    /// the text. O(1).
+    #[inline]
+    fn checked_text(&self) -> Option<&'a str> {
+        match self.raw {
+            Raw::Godot3Text(text) | Raw::Godot4Text(text) => Some(text),
+            Raw::Godot3(_) | Raw::Godot4(_) => None,
+        }
     }
 
     /// All N bytes of the string as declared on the wire, before any NUL or BOM handling. O(1).
     #[inline]
     pub fn raw_bytes(&self) -> &'a [u8] {
-        self.raw
+        match self.raw {
+            Raw::Godot3(bytes) | Raw::Godot4(bytes) => bytes,
+            Raw::Godot3Text(text) | Raw::Godot4Text(text) => text.as_bytes(),
+        }
     }
 
     /// The bytes Godot turns into text: a leading UTF-8 byte order mark is skipped, and the text
@@ -75,7 +150,10 @@ impl<'a> GdStr<'a> {
     /// string may spell its characters with overlong forms ([`code_points`](Self::code_points)
     /// reads what the game reads). O(n) (a `memchr`).
     pub fn text_bytes(&self) -> &'a [u8] {
-        utf8::text_of(self.raw)
+        if let Some(text) = self.checked_text() {
+            return text.as_bytes();
+        }
+        utf8::text_of(self.raw_bytes())
     }
 
     /// Absolute offset of the string's first byte (just after its length field).
@@ -87,7 +165,10 @@ impl<'a> GdStr<'a> {
     /// The Godot version whose rules read the string.
     #[inline]
     pub fn version(&self) -> Version {
-        self.version
+        match self.raw {
+            Raw::Godot3(_) | Raw::Godot3Text(_) => Version::Godot3,
+            Raw::Godot4(_) | Raw::Godot4Text(_) => Version::Godot4,
+        }
     }
 
     /// The text exactly as it is in the buffer, checked with the rules of the string's Godot
@@ -103,10 +184,21 @@ impl<'a> GdStr<'a> {
     /// [`ErrorKind::NotUnicode`] when they hold surrogates or code points above U+10FFFF, which
     /// `str` cannot represent, else [`ErrorKind::Overlong`] (the text exists, spelled with
     /// overlong forms: [`to_text`](Self::to_text) gives it).
+    #[inline]
     pub fn to_str(&self) -> Result<&'a str> {
+        // Checked by the reader that found it: standard UTF-8, no NUL, no byte order mark.
+        match self.checked_text() {
+            Some(text) => Ok(text),
+            None => self.check_to_str(),
+        }
+    }
+
+    /// [`to_str`](Self::to_str) of bytes no reader checked.
+    #[inline(never)]
+    fn check_to_str(&self) -> Result<&'a str> {
         // Short ASCII without NUL, the common case (keys, names): the raw bytes are the text,
         // with no byte order mark to skip and no NUL to cut at, so no `memchr` is needed.
-        let raw = self.raw;
+        let raw = self.raw_bytes();
         if raw.len() <= SHORT_ASCII && raw.iter().all(|&b| b.wrapping_sub(1) < 0x7F) {
             if let Ok(text) = core::str::from_utf8(raw) {
                 return Ok(text);
@@ -116,7 +208,7 @@ impl<'a> GdStr<'a> {
         match core::str::from_utf8(text) {
             Ok(text) => Ok(text),
             Err(_) => {
-                let (kind, index) = match utf8::check(self.version, text) {
+                let (kind, index) = match utf8::check(self.version(), text) {
                     Err(index) => (ErrorKind::InvalidUtf8, index),
                     Ok(()) => match utf8::godot3_first_not_scalar(text) {
                         Some(index) => (ErrorKind::NotUnicode, index),
@@ -173,13 +265,18 @@ impl<'a> GdStr<'a> {
     // walk about a quarter of its instructions.
     #[inline(always)]
     pub fn check(&self) -> Result<()> {
+        // Standard UTF-8 (checked by the reader that found it) is valid text in both versions.
+        if self.checked_text().is_some() {
+            return Ok(());
+        }
         // Fast path for the common case: ASCII without NUL (bar a final one, as in
         // PackedStringArray elements) is valid text in both versions.
-        let body = self.raw.strip_suffix(&[0]).unwrap_or(self.raw);
+        let raw = self.raw_bytes();
+        let body = raw.strip_suffix(&[0]).unwrap_or(raw);
         if utf8::is_plain_ascii(body) {
             return Ok(());
         }
-        utf8::check(self.version, self.text_bytes()).map_err(|index| {
+        utf8::check(self.version(), self.text_bytes()).map_err(|index| {
             Error::new(self.text_start().saturating_add(index), ErrorKind::InvalidUtf8)
         })
     }
@@ -193,7 +290,7 @@ impl<'a> GdStr<'a> {
     #[inline]
     pub fn eq_str(&self, text: &str) -> bool {
         let bytes = text.as_bytes();
-        let raw = self.raw;
+        let raw = self.raw_bytes();
         let body = match raw.strip_prefix(BOM) {
             Some(body) => {
                 if self.text_bytes() == bytes {
@@ -216,7 +313,7 @@ impl<'a> GdStr<'a> {
         };
         // Only a Godot 3 string longer than `text` can spell it with overlong forms, and it
         // differs from `text` first at an overlong lead (most strings differ at their first byte).
-        if self.version != Version::Godot3 || body.len() <= bytes.len() {
+        if self.version() != Version::Godot3 || body.len() <= bytes.len() {
             return false;
         }
         match (body.first(), bytes.first()) {
@@ -234,7 +331,7 @@ impl<'a> GdStr<'a> {
         if let Ok(text) = core::str::from_utf8(text) {
             return alloc::borrow::Cow::Borrowed(text);
         }
-        if utf8::check(self.version, text).is_err() {
+        if utf8::check(self.version(), text).is_err() {
             return alloc::string::String::from_utf8_lossy(text);
         }
         let lossy = CodePoints::new(text)
@@ -252,7 +349,7 @@ impl<'a> GdStr<'a> {
     pub(crate) fn game_text(&self) -> Result<GameText<'a>> {
         self.check()?;
         let bytes = self.text_bytes();
-        let shortest = self.version == Version::Godot4
+        let shortest = self.version() == Version::Godot4
             || core::str::from_utf8(bytes).is_ok()
             || utf8::godot3_first_overlong(bytes).is_none();
         Ok(GameText { bytes, shortest })
@@ -260,12 +357,12 @@ impl<'a> GdStr<'a> {
 
     /// An empty string.
     pub(crate) fn empty(version: Version) -> Self {
-        GdStr { raw: &[], offset: 0, version }
+        GdStr::from_raw(&[], 0, version)
     }
 
     /// Offset of the first text byte (after a skipped BOM).
     fn text_start(&self) -> usize {
-        let bom = if self.raw.starts_with(BOM) { 3 } else { 0 };
+        let bom = if self.raw_bytes().starts_with(BOM) { 3 } else { 0 };
         self.offset.saturating_add(bom)
     }
 }
@@ -403,7 +500,7 @@ pub(crate) fn read_string(buf: &[u8], pos: usize, version: Version) -> Result<(G
         return Err(overrun());
     }
     let raw = bytes_at(buf, start, len)?;
-    Ok((GdStr { raw, offset: start, version }, start.saturating_add(padded)))
+    Ok((GdStr::from_raw(raw, start, version), start.saturating_add(padded)))
 }
 
 #[cfg(test)]
@@ -423,7 +520,7 @@ mod tests {
 
     #[test]
     fn eq_str_compares_godots_text() {
-        let string = |raw: &'static [u8]| GdStr { raw, offset: 0, version: Version::Godot4 };
+        let string = |raw: &'static [u8]| GdStr::from_raw(raw, 0, Version::Godot4);
         assert!(string(b"abc").eq_str("abc"));
         assert!(!string(b"abc").eq_str("ab"));
         assert!(string(b"a\0b").eq_str("a"));
@@ -436,7 +533,7 @@ mod tests {
 
     #[test]
     fn eq_str_reads_godot3_overlong_forms() {
-        let string = |raw: &'static [u8], version| GdStr { raw, offset: 0, version };
+        let string = |raw: &'static [u8], version| GdStr::from_raw(raw, 0, version);
         let g3 = Version::Godot3;
         assert!(string(b"\xE0\x81\xB4ype", g3).eq_str("type"));
         assert!(string(b"\xEF\xBB\xBF\xE0\x81\xB4ype\0\xFF", g3).eq_str("type"));
@@ -447,6 +544,44 @@ mod tests {
         assert!(!string(b"\xE0\x81\xB4ype", Version::Godot4).eq_str("type"));
         // A character that begins where the overlong form begins, but is not it.
         assert!(!string(b"\xE0\x81\xB4", g3).eq_str("\u{800}"));
+    }
+
+    /// A string checked by a reader answers every question as the same bytes unchecked, and is
+    /// kept as text only when its bytes are standard UTF-8 and their own text.
+    #[test]
+    fn checked_strings_answer_as_unchecked_ones() {
+        let samples: [&[u8]; 10] = [
+            b"",
+            b"type",
+            b"a\0b",
+            b"\xEF\xBB\xBFa",
+            b"\xE0\x81\xB4ype",
+            b"\xED\xA0\x80",
+            b"\xFF",
+            "caf\u{e9} \u{1F600}".as_bytes(),
+            b"a string of more than sixteen bytes",
+            b"sixteen bytes...\0",
+        ];
+        for version in [Version::Godot3, Version::Godot4] {
+            for raw in samples {
+                let plain = GdStr::from_raw(raw, 8, version);
+                let checked = plain.checked();
+                let what = alloc::format!("{version:?} {raw:?}");
+                assert_eq!(checked, plain, "{what}");
+                assert_eq!(checked.to_str(), plain.to_str(), "{what}");
+                assert_eq!(checked.check(), plain.check(), "{what}");
+                assert_eq!(checked.text_bytes(), plain.text_bytes(), "{what}");
+                assert_eq!(checked.raw_bytes(), raw, "{what}");
+                assert_eq!(checked.version(), version, "{what}");
+                assert_eq!(checked.offset(), 8, "{what}");
+                assert_eq!(checked.eq_str("type"), plain.eq_str("type"), "{what}");
+                assert_eq!(alloc::format!("{checked:?}"), alloc::format!("{plain:?}"), "{what}");
+                let own_text =
+                    core::str::from_utf8(raw).is_ok() && !raw.contains(&0) && !raw.starts_with(BOM);
+                assert_eq!(checked.checked_text().is_some(), own_text, "{what}");
+                assert!(plain.checked_text().is_none(), "{what}");
+            }
+        }
     }
 
     #[test]

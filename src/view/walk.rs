@@ -23,12 +23,13 @@
 //! Only [`walk_depth`] counts how deeply the value nests; [`walk`] does not pay for it.
 
 use super::container_type::is_resource_path;
+use super::math::{Precision, Reals};
 use super::packed::read_bytes;
 use super::string::read_string;
 use super::value::{Extent, FLAG_64, VariantRef, parse_head};
 use crate::wire::error::{ErrorKind, Result};
 use crate::wire::options::{MAX_DEPTH, Options, Version};
-use crate::wire::read::{bytes_at, error_at, u32_at};
+use crate::wire::read::{bytes_at, error_at, u32_at, u64_at, widen_f32};
 
 /// How much a walk checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -419,6 +420,83 @@ pub(super) fn leaf_end<const VALIDATE: bool>(
     }
 }
 
+/// The value at `pos` and its end when it is one of the leaves a reader meets most (nil, int,
+/// float, `Vector2`, String, StringName, `PackedByteArray`), decoded from the header the
+/// short path of [`leaf_end`] reads: one table lookup, with exactly the checks and errors of
+/// [`parse_head`]. A string's bytes are checked once as standard UTF-8 when `TEXT`
+/// ([`GdStr::checked`](super::string::GdStr)), so that its reader does not check them again.
+/// `Ok(None)` for any other value (read it with [`parse_head`]), or when [`parse_head`] should
+/// report the problem. O(1), or O(the string) when `TEXT`.
+#[inline(always)]
+pub(super) fn leaf_value<const TEXT: bool>(
+    buf: &[u8],
+    pos: usize,
+    options: Options,
+    depth: u16,
+) -> Result<Option<(VariantRef<'_>, usize)>> {
+    if depth > options.max_depth() {
+        return Ok(None);
+    }
+    let Ok(header) = u32_at(buf, pos) else { return Ok(None) };
+    if header & 0xC0 != 0 {
+        return Ok(None);
+    }
+    let version = options.version();
+    let table = match version {
+        Version::Godot3 => &LEAVES[0],
+        Version::Godot4 => &LEAVES[1],
+    };
+    let index = ((header & 0x3F) | ((header & FLAG_64) >> 10)) as usize;
+    let code = table.get(index).copied().unwrap_or(VARIABLE);
+    let body = pos.saturating_add(4);
+    match code {
+        STRING => {
+            let (string, end) = read_string(buf, body, version)?;
+            let string = if TEXT { string.checked() } else { string };
+            // Id 4 is String in both versions; the other string is Godot 4's StringName.
+            let value = if header & 0x3F == ID_STRING {
+                VariantRef::String(string)
+            } else {
+                VariantRef::StringName(string)
+            };
+            Ok(Some((value, end)))
+        }
+        BYTES => read_bytes(buf, body)
+            .map(|(bytes, end)| Some((VariantRef::PackedByteArray(bytes), end))),
+        VARIABLE => Ok(None),
+        size => {
+            let size = usize::from(size);
+            let raw = bytes_at(buf, body, size)?;
+            let wide = size == 8;
+            // Ids 0 to 5 are the same types in both versions. Not `bool`: its payload sits in
+            // the second byte of a `VariantRef`, and a value built with that byte here is copied
+            // by callers in pieces that wait on the byte's store (a stall on every value this
+            // path gives, bools or not); `parse_head` reads bools.
+            let value = match header & 0x3F {
+                ID_NIL => VariantRef::Nil,
+                ID_INT if wide => VariantRef::Int(u64_at(buf, body)? as i64),
+                ID_INT => VariantRef::Int(i64::from(u32_at(buf, body)? as i32)),
+                ID_FLOAT if wide => VariantRef::Float(f64::from_bits(u64_at(buf, body)?)),
+                ID_FLOAT => VariantRef::Float(widen_f32(u32_at(buf, body)?)),
+                ID_VECTOR2 => {
+                    // 16 bytes: Godot 4's f64 reals (header bit 16).
+                    let precision = if size == 16 { Precision::Double } else { Precision::Single };
+                    VariantRef::Vector2(Reals::new(raw, precision))
+                }
+                _ => return Ok(None),
+            };
+            Ok(Some((value, body.saturating_add(size))))
+        }
+    }
+}
+
+/// Wire ids shared by both versions, read by [`leaf_value`].
+const ID_NIL: u32 = 0;
+const ID_INT: u32 = 2;
+const ID_FLOAT: u32 = 3;
+const ID_STRING: u32 = 4;
+const ID_VECTOR2: u32 = 5;
+
 /// Reads the `count` strings from `pos` (checking their text when validating); returns the end.
 #[inline]
 pub(super) fn strings_end(
@@ -478,8 +556,8 @@ fn check_strings(value: &VariantRef<'_>) -> Result<()> {
 mod tests {
     use super::*;
 
-    /// The short path gives what `parse_head` gives, for every id, both widths, both versions
-    /// and every length of a buffer cut short.
+    /// The short paths (the end, and the value) give what `parse_head` gives, for every id, both
+    /// widths, both versions and every length of a buffer cut short.
     #[test]
     fn leaf_table_matches_parse_head() {
         for version in [Version::Godot3, Version::Godot4] {
@@ -503,6 +581,20 @@ mod tests {
                         let buf = &full[..len];
                         let short = leaf_end::<true>(buf, 0, options, 0);
                         let head = parse_head(buf, 0, options, 0);
+                        let read = leaf_value::<true>(buf, 0, options, 0);
+                        match (read, &head) {
+                            (Ok(Some((value, end))), Ok((head_value, Extent::End(head_end)))) => {
+                                assert_eq!(end, *head_end, "{version:?} id {id} wide {wide}");
+                                let (value, head_value) =
+                                    (alloc::format!("{value:?}"), alloc::format!("{head_value:?}"));
+                                assert_eq!(value, head_value, "{version:?} id {id} wide {wide}");
+                            }
+                            (Ok(None), _) => {}
+                            (Err(a), Err(b)) => assert_eq!(&a, b, "{version:?} id {id}"),
+                            (a, b) => {
+                                panic!("{version:?} id {id} wide {wide} len {len}: {a:?} / {b:?}")
+                            }
+                        }
                         match (short, head) {
                             (Ok(Some(end)), Ok((_, Extent::End(head_end)))) => {
                                 assert_eq!(end, head_end, "{version:?} id {id} wide {wide}")
