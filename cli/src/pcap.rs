@@ -180,9 +180,12 @@ pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
                 }
             }
             Item::Enet(message) => {
-                let line = enet.line(&message, multiplayer.as_mut());
                 if list {
-                    out.line(&line)?;
+                    out.line(&enet.line(&message, multiplayer.as_mut()))?;
+                } else if let Some(multiplayer) = multiplayer.as_mut() {
+                    // `--flows` / `--stats`: the tracker still follows the flow and counts the
+                    // message (a refusal too) in its per-method statistics; nothing is printed.
+                    let _counted = multiplayer.enet(&message);
                 }
             }
             Item::Gap(gap) => failure::error_line(format!(
