@@ -41,6 +41,40 @@ pub struct Message<'a> {
 }
 
 impl Message<'_> {
+    /// Reads the parts a [`Message`] leaves lazy, as printing it all reads them, without
+    /// formatting anything: a call's arguments ([`Call::arguments`]; a SET: its value), a SPAWN's
+    /// state, and each named synchronizer's ([`Message::synced`], in order) values of a SYNC or
+    /// DELTA_SYNC. A message [`Tracker::message`](super::Tracker::message) gave has been
+    /// validated whole and always reads; this is for what counts messages instead of printing
+    /// them and must refuse exactly what printing them would. O(those bytes); no allocation.
+    ///
+    /// # Errors
+    /// The first value that does not read.
+    pub fn check(&self) -> Result<(), PacketError> {
+        fn each<T>(
+            mut values: impl Iterator<Item = Result<T, PacketError>>,
+        ) -> Result<(), PacketError> {
+            values.try_for_each(|value| value.map(drop))
+        }
+        match (&self.packet, &self.call) {
+            (Packet::Godot4(Godot4Packet::Rpc(_)), Some(call))
+            | (Packet::Godot3(Godot3Packet::Call(_) | Godot3Packet::Set(_)), Some(call)) => {
+                each(call.arguments())
+            }
+            (Packet::Godot4(Godot4Packet::Spawn(spawn)), _) => each(spawn.state()),
+            // Zipped as printing zips them: only the elements a synchronizer was named for.
+            (Packet::Godot4(Godot4Packet::Sync(sync)), _) => sync
+                .elements()
+                .zip(&self.synced)
+                .try_for_each(|(element, _)| each(element?.values())),
+            (Packet::Godot4(Godot4Packet::DeltaSync(delta)), _) => delta
+                .elements()
+                .zip(&self.synced)
+                .try_for_each(|(element, _)| each(element?.values())),
+            _ => Ok(()),
+        }
+    }
+
     /// RAW bytes (`send_bytes`), if it carries them.
     pub fn raw(&self) -> Option<&[u8]> {
         match self.packet {
@@ -302,5 +336,79 @@ impl From<PacketError> for Refusal {
 impl From<SessionError> for Refusal {
     fn from(error: SessionError) -> Self {
         Refusal::Session(error)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use alloc::vec;
+
+    use gdvariant::Options;
+
+    use super::{Args, Call, CallKind, Message, Packet, Synced};
+    use crate::PacketError;
+    use crate::godot4::{self, Godot4Packet};
+
+    /// A message of `packet` with nothing named.
+    fn message(packet: Godot4Packet<'_>) -> Message<'_> {
+        Message {
+            from: 2,
+            to: 1,
+            relay: None,
+            packet: Packet::Godot4(packet),
+            call: None,
+            spawn: None,
+            synced: vec![],
+            despawned: None,
+            methods: None,
+        }
+    }
+
+    /// Packets whose frame decodes but one of whose values does not (0x3f: no type).
+    fn decoded(bytes: &[u8]) -> (Godot4Packet<'_>, PacketError) {
+        let packet = godot4::decode(bytes, Options::godot4()).unwrap();
+        let error = packet.validate().expect_err("a value that does not read");
+        (packet, error)
+    }
+
+    #[test]
+    fn check_refuses_the_arguments_state_and_values_printing_reads() {
+        // RPC on cached node 1, method 0, two arguments: int 5, then nothing.
+        let rpc = [0x00, 0x01, 0x00, 0x02, 0x02, 0x05];
+        let (packet, error) = decoded(&rpc);
+        let Godot4Packet::Rpc(read) = packet else { panic!("{packet:?}") };
+        let mut with_call = message(packet);
+        assert_eq!(with_call.check(), Ok(()), "no call named: nothing read");
+        with_call.call = Some(Call {
+            kind: CallKind::Rpc,
+            node: None,
+            node_id: Some(1),
+            member: None,
+            method_id: Some(0),
+            checksum: None,
+            canonical: false,
+            args: Args::Godot4(read.arguments()),
+        });
+        assert_eq!(with_call.check(), Err(error));
+
+        // SPAWN of scene 0 by spawner 1, net id 2, no synchronizer, name "a", state: a value
+        // that does not read.
+        let mut spawn = vec![0x04, 0x00, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0];
+        spawn.extend_from_slice(b"a\0\x3f");
+        let (packet, error) = decoded(&spawn);
+        assert_eq!(message(packet).check(), Err(error));
+
+        // SYNC: an element of synchronizer 3 whose one byte does not read; DELTA_SYNC the
+        // same with mask 1. Only the elements a synchronizer was named for are read.
+        let sync = [0x06, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 0x3f];
+        let delta = [0x16, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0x3f];
+        for bytes in [&sync[..], &delta[..]] {
+            let (packet, error) = decoded(bytes);
+            let mut synced = message(packet);
+            assert_eq!(synced.check(), Ok(()), "{bytes:?}: no synchronizer named");
+            synced.synced.push(Synced { net_id: 3, target: None, properties: None });
+            assert_eq!(synced.check(), Err(error), "{bytes:?}");
+        }
     }
 }
