@@ -5,14 +5,16 @@
 //! and what they carried counted per flow, direction and method ([`MethodStats`]).
 //!
 //! Costs: a message is the tracker's work (see `gdvariant_multiplayer::track`) plus O(log
-//! flows) to find its tracker; a count O(log keys) plus the key's length. Memory: a tracker per
+//! flows) to find its tracker; a count O(log keys) plus the key's length, allocating only for a
+//! new key ([`MethodStats::tracked`] also reads the values the message leaves lazy, as
+//! printing it would, without formatting them). Memory: a tracker per
 //! flow until [`Sessions::end`], at most [`Sessions::max_flows`] of them (past it the oldest
 //! flow's is forgotten, counted in [`Sessions::forgotten`]; the tracker's own limits bound
 //! each), and at most [`MethodStats::max_keys`] distinct keys, past which messages are counted
 //! as overflow.
 
 use std::collections::BTreeMap;
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::sync::Arc;
 
 use gdvariant::Version;
@@ -196,12 +198,23 @@ pub type MethodKey = (FlowId, Direction, Member);
 
 /// Multiplayer messages counted per flow, direction and called method (or command, or
 /// refusal), at most [`MethodStats::max_keys`] distinct keys: a capture naming more methods
-/// counts the rest in [`MethodStats::overflow`].
+/// counts the rest in [`MethodStats::overflow`]. A message already given a row is counted
+/// without allocating (a call's key is written into a buffer kept for it).
 #[derive(Clone, Debug)]
 pub struct MethodStats {
     max_keys: usize,
-    rows: BTreeMap<MethodKey, Counts>,
+    keys: usize,
+    rows: BTreeMap<(FlowId, Direction), Rows>,
     overflow: Counts,
+    /// The key of the call being counted.
+    scratch: String,
+}
+
+/// The rows of one flow and direction: calls by `node::member`, then the other keys.
+#[derive(Clone, Debug, Default)]
+struct Rows {
+    calls: BTreeMap<String, Counts>,
+    other: BTreeMap<Member, Counts>,
 }
 
 impl Default for MethodStats {
@@ -216,12 +229,46 @@ impl MethodStats {
 
     /// No counts; at most `max_keys` distinct keys.
     pub fn new(max_keys: usize) -> Self {
-        MethodStats { max_keys, rows: BTreeMap::new(), overflow: Counts::default() }
+        MethodStats {
+            max_keys,
+            keys: 0,
+            rows: BTreeMap::new(),
+            overflow: Counts::default(),
+            scratch: String::new(),
+        }
     }
 
     /// The bound on distinct keys.
     pub fn max_keys(&self) -> usize {
         self.max_keys
+    }
+
+    /// Counts what a flow's tracker gave for a message `bytes` long, as printing it would
+    /// count it: a refusal under its reason, a message whose values do not read
+    /// ([`Message::check`]) under `invalid_packet`, any other under what it calls
+    /// ([`MethodStats::message`]). O(the message's bytes + log keys), nothing formatted.
+    ///
+    /// # Errors
+    /// The refusal counted.
+    pub fn tracked(
+        &mut self,
+        flow: FlowId,
+        direction: Direction,
+        read: &Result<Message<'_>, Refusal>,
+        bytes: usize,
+    ) -> Result<(), Refusal> {
+        let refusal = match read {
+            Ok(message) => match message.check() {
+                Ok(()) => {
+                    self.message(flow, direction, message, bytes);
+                    return Ok(());
+                }
+                Err(error) => Refusal::Packet(error),
+            },
+            Err(refusal) => *refusal,
+        };
+        self.refused(flow, direction, refusal.reason(), bytes);
+        Err(refusal)
     }
 
     /// Counts a message the tracker read (`bytes` long) under what it calls, or its command.
@@ -232,15 +279,20 @@ impl MethodStats {
         message: &Message<'_>,
         bytes: usize,
     ) {
-        let member = match (&message.call, &message.packet) {
-            (Some(call), _) => Member::Call(call.to_string()),
-            (None, Packet::Godot4(packet)) => Member::Command(packet.command().name()),
-            (None, Packet::Godot3(packet)) => Member::Command(packet.command().name()),
-            (None, Packet::PeerId(_)) => Member::Command("peer_id"),
-            (None, Packet::System { name, .. }) => Member::Command(name),
-            (None, _) => Member::Command("unknown"),
+        let command = match (&message.call, &message.packet) {
+            (Some(call), _) => {
+                self.scratch.clear();
+                // Writing to a String does not fail.
+                let _ = write!(self.scratch, "{call}");
+                return self.count_call(flow, direction, bytes);
+            }
+            (None, Packet::Godot4(packet)) => packet.command().name(),
+            (None, Packet::Godot3(packet)) => packet.command().name(),
+            (None, Packet::PeerId(_)) => "peer_id",
+            (None, Packet::System { name, .. }) => name,
+            (None, _) => "unknown",
         };
-        self.count((flow, direction, member), bytes);
+        self.count_other(flow, direction, Member::Command(command), bytes);
     }
 
     /// Counts a refused message (`bytes` long) under its reason.
@@ -251,22 +303,48 @@ impl MethodStats {
         reason: &'static str,
         bytes: usize,
     ) {
-        self.count((flow, direction, Member::Refused(reason)), bytes);
+        self.count_other(flow, direction, Member::Refused(reason), bytes);
     }
 
-    fn count(&mut self, key: MethodKey, bytes: usize) {
-        if let Some(counts) = self.rows.get_mut(&key) {
+    /// Counts a call under the key in `scratch`, allocating only for a new row.
+    fn count_call(&mut self, flow: FlowId, direction: Direction, bytes: usize) {
+        let key = self.scratch.as_str();
+        if let Some(counts) =
+            self.rows.get_mut(&(flow, direction)).and_then(|rows| rows.calls.get_mut(key))
+        {
             counts.add(bytes);
-        } else if self.rows.len() < self.max_keys {
-            self.rows.entry(key).or_default().add(bytes);
+        } else if self.keys < self.max_keys {
+            self.keys = self.keys.saturating_add(1);
+            let rows = self.rows.entry((flow, direction)).or_default();
+            rows.calls.entry(key.to_owned()).or_default().add(bytes);
         } else {
             self.overflow.add(bytes);
         }
     }
 
-    /// The rows, by flow, direction and key.
-    pub fn rows(&self) -> impl Iterator<Item = (&MethodKey, &Counts)> {
-        self.rows.iter()
+    /// Counts a command or a refusal (never a [`Member::Call`]).
+    fn count_other(&mut self, flow: FlowId, direction: Direction, member: Member, bytes: usize) {
+        if let Some(counts) =
+            self.rows.get_mut(&(flow, direction)).and_then(|rows| rows.other.get_mut(&member))
+        {
+            counts.add(bytes);
+        } else if self.keys < self.max_keys {
+            self.keys = self.keys.saturating_add(1);
+            let rows = self.rows.entry((flow, direction)).or_default();
+            rows.other.entry(member).or_default().add(bytes);
+        } else {
+            self.overflow.add(bytes);
+        }
+    }
+
+    /// The rows, by flow, direction and key (calls, then commands, then refusals). Each key
+    /// is made (a call's copied) as the row is given: O(keys) in all.
+    pub fn rows(&self) -> impl Iterator<Item = (MethodKey, Counts)> + '_ {
+        self.rows.iter().flat_map(|(&(flow, direction), rows)| {
+            let calls = rows.calls.iter().map(|(key, counts)| (Member::Call(key.clone()), *counts));
+            let other = rows.other.iter().map(|(member, counts)| (member.clone(), *counts));
+            calls.chain(other).map(move |(member, counts)| ((flow, direction, member), counts))
+        })
     }
 
     /// What was not given a row of its own (past [`MethodStats::max_keys`]).

@@ -116,7 +116,7 @@ fn the_real_enet_and_websocket_captures_convert_to_the_same_calls() {
         let total: u64 = stats.rows().map(|(_, c)| c.messages).sum();
         assert_eq!(total as usize, from_pcap.len());
         assert_eq!(stats.overflow(), Counts::default());
-        assert!(stats.rows().any(|((_, d, m), c)| *d == Direction::ToServer
+        assert!(stats.rows().any(|((_, d, m), c)| d == Direction::ToServer
             && matches!(m, Member::Call(k) if k.starts_with("World/Player::"))
             && c.messages > 0));
     }
@@ -207,6 +207,53 @@ fn method_stats_keep_at_most_their_bound_of_keys_and_count_the_rest() {
     };
     assert!(bounded.overflow().messages > 0);
     assert_eq!(sum(&bounded), sum(&all));
+}
+
+/// `MethodStats::tracked` (what `--stats` counts with) gives the rows of counting each
+/// message and refusal by hand, on every corpus capture with multiplayer traffic, in the same
+/// order, refusals counted as the tracker's.
+#[test]
+fn method_stats_tracked_counts_as_message_and_refused() {
+    for name in [
+        "godot3_enet_multiplayer.pcap",
+        "godot3_enet_lossy.pcap",
+        "godot3_websocket_mp.pcap",
+        "godot4_websocket_mp.pcap",
+    ] {
+        let file = corpus(name);
+        let (seen, by_hand) = over_pcap(&file);
+        let mut config = Config::new(Options::godot4());
+        config.websocket_raw = true;
+        let mut sessions = Sessions::new(false);
+        let mut tracked = MethodStats::default();
+        let mut refused = 0;
+        for item in Reader::new(&file, config).unwrap() {
+            let (flow, direction, len, read) = match &item {
+                Item::Enet(m) => (m.flow, m.direction, m.bytes.len(), sessions.enet(m)),
+                Item::WebSocket(ws) => match &ws.event {
+                    WsEvent::Binary(bytes) => {
+                        (ws.flow, ws.direction, bytes.len(), sessions.websocket(ws, bytes))
+                    }
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            let counted = tracked.tracked(flow, direction, &read, len);
+            assert_eq!(counted.err(), read.as_ref().err().copied(), "{name}");
+            refused += usize::from(read.is_err());
+        }
+        let rows: Vec<_> = tracked.rows().collect();
+        assert_eq!(rows, by_hand.rows().collect::<Vec<_>>(), "{name}");
+        let total: u64 = rows.iter().map(|(_, c)| c.messages).sum();
+        assert_eq!(total as usize, seen.len(), "{name}");
+        assert!(rows.len() > 2, "{name}: {rows:?}");
+        let refused_rows: u64 = rows
+            .iter()
+            .filter(|((_, _, m), _)| matches!(m, Member::Refused(_)))
+            .map(|(_, c)| c.messages)
+            .sum();
+        assert_eq!(refused_rows as usize, refused, "{name}");
+    }
 }
 
 #[test]
