@@ -184,8 +184,9 @@ pub fn run(args: &PcapArgs) -> Result<ExitCode, Failure> {
                     out.line(&enet.line(&message, multiplayer.as_mut()))?;
                 } else if let Some(multiplayer) = multiplayer.as_mut() {
                     // `--flows` / `--stats`: the tracker still follows the flow and counts the
-                    // message (a refusal too) in its per-method statistics; nothing is printed.
-                    let _counted = multiplayer.enet(&message);
+                    // message (a refusal too) in its per-method statistics; nothing is printed
+                    // or described.
+                    multiplayer.count_enet(&message);
                 }
             }
             Item::Gap(gap) => failure::error_line(format!(

@@ -2,7 +2,8 @@
 //! library's trackers (`gdvariant_pcap::Sessions`, named by `--rules` and `--project` as in
 //! `gdvariant multiplayer`: `multiplayer/project.rs`), described as `gdvariant multiplayer`
 //! prints them (`multiplayer/describe.rs`), counted per flow, direction and method
-//! (`gdvariant_pcap::MethodStats`) for `--stats`.
+//! (`gdvariant_pcap::MethodStats`) for `--stats`. With `--flows` or `--stats` nothing is
+//! described: `MethodStats::tracked` reads what describing would read, to count the same.
 
 use std::collections::BTreeSet;
 
@@ -43,11 +44,11 @@ impl Multiplayer {
         }
     }
 
-    /// An ENet message, read and counted.
+    /// An ENet message, read, counted and described.
     pub fn enet(&mut self, message: &EnetMessage<'_>) -> Decoded {
         self.godot4 |= message.version == gdvariant::Version::Godot4;
         let read = self.sessions.enet(message);
-        count(
+        list(
             &mut self.stats,
             &mut self.called,
             (message.flow, message.direction, message.bytes.len()),
@@ -56,17 +57,36 @@ impl Multiplayer {
         )
     }
 
-    /// A WebSocket binary message, read and counted.
+    /// An ENet message, read and counted only (nothing described: `--flows`, `--stats`).
+    pub fn count_enet(&mut self, message: &EnetMessage<'_>) {
+        self.godot4 |= message.version == gdvariant::Version::Godot4;
+        let read = self.sessions.enet(message);
+        count(
+            &mut self.stats,
+            &mut self.called,
+            (message.flow, message.direction, message.bytes.len()),
+            &read,
+        );
+    }
+
+    /// A WebSocket binary message, read, counted and described.
     pub fn websocket(&mut self, ws: &WebSocket<'_>, bytes: &[u8]) -> Decoded {
         self.godot4 |= ws.version == gdvariant::Version::Godot4;
         let read = self.sessions.websocket(ws, bytes);
-        count(
+        list(
             &mut self.stats,
             &mut self.called,
             (ws.flow, ws.direction, bytes.len()),
             read,
             self.natural,
         )
+    }
+
+    /// A WebSocket binary message, read and counted only.
+    pub fn count_websocket(&mut self, ws: &WebSocket<'_>, bytes: &[u8]) {
+        self.godot4 |= ws.version == gdvariant::Version::Godot4;
+        let read = self.sessions.websocket(ws, bytes);
+        count(&mut self.stats, &mut self.called, (ws.flow, ws.direction, bytes.len()), &read);
     }
 
     /// A flow was evicted: its tracker is dropped.
@@ -128,8 +148,10 @@ impl Multiplayer {
     }
 }
 
-/// Counts a message the tracker read (or refused) and describes it.
-fn count(
+/// Counts a message the tracker read (or refused) and describes it: a message `describe`
+/// refuses is counted as refused (`invalid_packet`), as [`MethodStats::tracked`] counts it
+/// without describing (`count`).
+fn list(
     stats: &mut MethodStats,
     called: &mut BTreeSet<String>,
     (flow, direction, len): (FlowId, Direction, usize),
@@ -151,11 +173,29 @@ fn count(
         }
     };
     stats.message(flow, direction, &message, len);
+    note_called(called, stats.max_keys(), &message);
+    Ok((message.from, message.to, described))
+}
+
+/// Counts a message the tracker read (or refused), describing nothing
+/// ([`MethodStats::tracked`]).
+fn count(
+    stats: &mut MethodStats,
+    called: &mut BTreeSet<String>,
+    (flow, direction, len): (FlowId, Direction, usize),
+    read: &Result<Message<'_>, Refusal>,
+) {
+    if let (Ok(()), Ok(message)) = (stats.tracked(flow, direction, read, len), read) {
+        note_called(called, stats.max_keys(), message);
+    }
+}
+
+/// Keeps the node a message calls, for the rules keys' warning (at most `max` of them).
+fn note_called(called: &mut BTreeSet<String>, max: usize, message: &Message<'_>) {
     if let Some(node) = message.call.as_ref().and_then(|call| call.node.as_deref())
-        && called.len() < stats.max_keys()
+        && called.len() < max
         && !called.contains(node)
     {
         called.insert(node.to_owned());
     }
-    Ok((message.from, message.to, described))
 }

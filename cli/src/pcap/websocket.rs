@@ -80,10 +80,11 @@ fn message(
     mp: &mut Multiplayer,
     out: &mut Out,
 ) -> Result<(), Failure> {
-    let decoded = mp.websocket(ws, bytes);
     if !list {
+        mp.count_websocket(ws, bytes);
         return Ok(());
     }
+    let decoded = mp.websocket(ws, bytes);
     let hex = values::hex(bytes);
     let line = match (decoded, format) {
         (Ok((from, to, described)), Format::Text) => {
