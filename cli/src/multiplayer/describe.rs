@@ -296,3 +296,52 @@ fn describe3(
         _ => (json!({"command": command}), command.to_string(), vec![]),
     })
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::arithmetic_side_effects)]
+mod tests {
+    use gdvariant::Options;
+    use gdvariant_multiplayer::godot4;
+    use gdvariant_multiplayer::track::{Message, Packet, Synced};
+
+    use super::describe;
+
+    /// `Message::check` (what `gdvariant pcap --stats` counts with) refuses exactly what
+    /// `describe` refuses, with the same error: a SPAWN's state, a SYNC's and a DELTA_SYNC's
+    /// values (0x3f: a value of no type), read only for the synchronizers named, relayed or not.
+    #[test]
+    fn check_refuses_what_describe_refuses() {
+        let mut spawn = vec![0x04, 0x00, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0];
+        spawn.extend_from_slice(b"a\0\x3f");
+        let mut good_spawn = spawn.clone();
+        *good_spawn.last_mut().unwrap() = 0x81; // true
+        let sync = [0x06, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 0x3f];
+        let delta = [0x16, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0x3f];
+        let mut refused = 0;
+        for bytes in [&spawn[..], &good_spawn, &sync, &delta] {
+            let packet = godot4::decode(bytes, Options::godot4()).unwrap();
+            for (named, relay) in [(false, None), (true, None), (true, Some(3))] {
+                let message = Message {
+                    from: 2,
+                    to: 1,
+                    relay,
+                    packet: Packet::Godot4(packet),
+                    call: None,
+                    spawn: None,
+                    synced: if named {
+                        vec![Synced { net_id: 3, target: None, properties: None }]
+                    } else {
+                        vec![]
+                    },
+                    despawned: None,
+                    methods: None,
+                };
+                let described = describe(&message, false).err();
+                assert_eq!(message.check().err(), described, "{bytes:02x?} {named} {relay:?}");
+                refused += usize::from(described.is_some());
+            }
+        }
+        // The bad spawn thrice, each sync twice (named).
+        assert_eq!(refused, 7);
+    }
+}

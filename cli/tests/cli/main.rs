@@ -17,6 +17,7 @@ mod output;
 mod pcap;
 mod pcap_jobs;
 mod pcap_names;
+mod pcap_stats;
 mod pcap_websocket;
 mod pcap_websocket4;
 mod records;
