@@ -403,11 +403,57 @@ fn low16(n: u64) -> u16 {
     u16::try_from(n & 0xFFFF).unwrap_or(0)
 }
 
+/// Per-channel state, by channel, in a vector kept sorted: a connection uses a few channels,
+/// found in a few instructions (a binary search, at most 8 steps for 256 channels).
+#[derive(Debug)]
+struct Channels<T>(Vec<(u8, T)>);
+
+impl<T> Default for Channels<T> {
+    fn default() -> Self {
+        Channels(Vec::new())
+    }
+}
+
+impl<T> Channels<T> {
+    fn find(&self, channel: u8) -> Result<usize, usize> {
+        self.0.binary_search_by_key(&channel, |(c, _)| *c)
+    }
+
+    fn get_mut(&mut self, channel: u8) -> Option<&mut T> {
+        let at = self.find(channel).ok()?;
+        self.0.get_mut(at).map(|(_, t)| t)
+    }
+
+    /// `channel`'s state, made by `new` if it has none.
+    fn get_or_insert_with(&mut self, channel: u8, new: impl FnOnce() -> T) -> Option<&mut T> {
+        let at = match self.find(channel) {
+            Ok(at) => at,
+            Err(at) => {
+                self.0.insert(at, (channel, new()));
+                at
+            }
+        };
+        self.0.get_mut(at).map(|(_, t)| t)
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    fn keys(&self) -> impl Iterator<Item = u8> + '_ {
+        self.0.iter().map(|(c, _)| *c)
+    }
+}
+
 /// One direction's ENet state.
 #[derive(Debug, Default)]
 pub struct Half {
-    reliable: BTreeMap<u8, Seen>,
-    order: BTreeMap<u8, Order>,
+    reliable: Channels<Seen>,
+    order: Channels<Order>,
     held_count: usize,
     held_bytes: usize,
     waiting: BTreeMap<(u8, u16, bool), Reassembly>,
@@ -561,10 +607,10 @@ impl Half {
     }
 
     fn reliable_first(&mut self, channel: u8, sequence: u16) -> bool {
-        match self.reliable.get_mut(&channel) {
+        match self.reliable.get_mut(channel) {
             Some(seen) => seen.first_time(sequence),
             None => {
-                self.reliable.insert(channel, Seen::new(sequence));
+                self.reliable.get_or_insert_with(channel, || Seen::new(sequence));
                 true
             }
         }
@@ -714,7 +760,7 @@ impl Half {
         out: &mut Vec<Out<'a>>,
     ) {
         let connected = self.connect_id.is_some();
-        let order = self.order.entry(channel).or_default();
+        let Some(order) = self.order.get_or_insert_with(channel, Order::default) else { return };
         // ENet numbers a connection's reliable commands from 1 on each channel.
         let next = *order.next.get_or_insert(if connected { 1 } else { u64::from(sequence) });
         let ahead = sequence.wrapping_sub(low16(next));
@@ -757,7 +803,7 @@ impl Half {
 
     /// Hands out the messages held on `channel` that follow its next without a gap.
     fn release(&mut self, channel: u8, out: &mut Vec<Out<'_>>) {
-        let Some(order) = self.order.get_mut(&channel) else { return };
+        let Some(order) = self.order.get_mut(channel) else { return };
         while let Some(next) = order.next {
             let Some(held) = order.held.remove(&next) else { break };
             crate::work(1);
@@ -778,7 +824,7 @@ impl Half {
     /// Gives up on `channel`'s next message: reported missing, the held ones after it handed
     /// out. False when nothing is held there.
     fn skip_missing(&mut self, channel: u8, out: &mut Vec<Out<'_>>) -> bool {
-        let Some(order) = self.order.get_mut(&channel) else { return false };
+        let Some(order) = self.order.get_mut(channel) else { return false };
         let Some((&first, _)) = order.held.first_key_value() else { return false };
         let missing = order.next.unwrap_or(first);
         order.next = Some(first);
@@ -817,7 +863,7 @@ impl Half {
         for key in keys {
             self.drop_waiting(key, out);
         }
-        let channels: Vec<u8> = self.order.keys().copied().collect();
+        let channels: Vec<u8> = self.order.keys().collect();
         for channel in channels {
             while self.skip_missing(channel, out) {}
         }
