@@ -235,33 +235,41 @@ pub enum Out<'a> {
 }
 
 fn be16(data: &[u8], at: usize) -> Option<u16> {
-    let bytes = data.get(at..at.checked_add(2)?)?;
-    Some(u16::from_be_bytes([*bytes.first()?, *bytes.get(1)?]))
+    data.get(at..)?.first_chunk::<2>().map(|b| u16::from_be_bytes(*b))
 }
 
 fn be32(data: &[u8], at: usize) -> Option<u32> {
-    let bytes = data.get(at..at.checked_add(4)?)?;
-    let array: [u8; 4] = bytes.try_into().ok()?;
-    Some(u32::from_be_bytes(array))
+    data.get(at..)?.first_chunk::<4>().map(|b| u32::from_be_bytes(*b))
 }
 
-/// The size of command `number`'s fixed part (header included), `None` for an unknown one.
-const fn command_size(number: u8) -> Option<usize> {
+/// The size of command `number`'s fixed part (header included) and where in it its data
+/// length is (0: it has no data), `None` for an unknown one.
+const fn command_shape(number: u8) -> Option<(usize, usize)> {
     Some(match number {
-        1 => 8,
-        2 => 48,
-        3 => 44,
-        4 => 8,
-        5 => 4,
-        6 => 6,
-        7 => 8,
-        8 => 24,
-        9 => 8,
-        10 => 12,
-        11 => 16,
-        12 => 24,
+        1 => (8, 0),
+        2 => (48, 0),
+        3 => (44, 0),
+        4 => (8, 0),
+        5 => (4, 0),
+        6 => (6, 4),
+        7 => (8, 6),
+        8 => (24, 6),
+        9 => (8, 6),
+        10 => (12, 0),
+        11 => (16, 0),
+        12 => (24, 6),
         _ => return None,
     })
+}
+
+/// The big-endian u16 at `at` of a command's fixed part.
+fn chunk16(fixed: &[u8], at: usize) -> Option<u16> {
+    fixed.get(at..)?.first_chunk::<2>().map(|b| u16::from_be_bytes(*b))
+}
+
+/// The big-endian u32 at `at` of a command's fixed part.
+fn chunk32(fixed: &[u8], at: usize) -> Option<u32> {
+    fixed.get(at..)?.first_chunk::<4>().map(|b| u32::from_be_bytes(*b))
 }
 
 /// Whether `data` is an ENet datagram holding a CONNECT (the first datagram of an ENet
@@ -294,7 +302,7 @@ pub fn is_connect(data: &[u8]) -> Option<Connect> {
 #[derive(Clone, Debug)]
 struct Seen {
     high: u16,
-    bits: Vec<u64>,
+    bits: Box<[u64; Seen::WORDS]>,
 }
 
 impl Seen {
@@ -302,7 +310,7 @@ impl Seen {
     const WORDS: usize = Self::BITS / 64;
 
     fn new(first: u16) -> Self {
-        let mut seen = Seen { high: first, bits: vec![0; Self::WORDS] };
+        let mut seen = Seen { high: first, bits: Box::new([0; Self::WORDS]) };
         seen.set(first);
         seen
     }
@@ -416,6 +424,14 @@ impl<T> Default for Channels<T> {
 
 impl<T> Channels<T> {
     fn find(&self, channel: u8) -> Result<usize, usize> {
+        // A few channels (the usual case): scanned; more: a binary search.
+        if self.0.len() <= 4 {
+            return match self.0.iter().position(|(c, _)| *c >= channel) {
+                Some(at) if self.0.get(at).is_some_and(|(c, _)| *c == channel) => Ok(at),
+                Some(at) => Err(at),
+                None => Err(self.0.len()),
+            };
+        }
         self.0.binary_search_by_key(&channel, |(c, _)| *c)
     }
 
@@ -517,24 +533,27 @@ impl Half {
         limits: EnetLimits,
         out: &mut Vec<Out<'a>>,
     ) -> Result<usize, EnetError> {
-        let head = *data.get(at).ok_or(EnetError::ShortHeader)?;
+        let bytes: &[u8] = data;
+        // The command from its first byte on, read through fixed-size chunks.
+        let rest = bytes.get(at..).unwrap_or_default();
+        let &[head, ..] = rest else { return Err(EnetError::ShortHeader) };
         let number = head & 0x0F;
-        let size = command_size(number).ok_or(EnetError::UnknownCommand { number, at })?;
+        let (size, length_at) =
+            command_shape(number).ok_or(EnetError::UnknownCommand { number, at })?;
         // Built only when needed (a command is read in a few dozen instructions).
         let truncated = move || EnetError::Truncated { number, at };
-        let end = at.checked_add(size).filter(|e| *e <= data.len()).ok_or_else(truncated)?;
-        let channel = *data.get(at.saturating_add(1)).ok_or_else(truncated)?;
-        let sequence = be16(data, at.saturating_add(2)).ok_or_else(truncated)?;
-        let field16 = |k: usize| be16(data, at.saturating_add(k)).ok_or_else(truncated);
-        let field32 = |k: usize| be32(data, at.saturating_add(k)).ok_or_else(truncated);
+        let fixed = rest.get(..size).ok_or_else(truncated)?;
+        let end = at.saturating_add(size);
+        let &[_, channel, s0, s1, ..] = fixed else { return Err(truncated()) };
+        let sequence = u16::from_be_bytes([s0, s1]);
+        let field16 = |k: usize| chunk16(fixed, k).ok_or_else(truncated);
+        let field32 = |k: usize| chunk32(fixed, k).ok_or_else(truncated);
         self.stats.commands = self.stats.commands.saturating_add(1);
         let acknowledged = head & 0x80 != 0;
         // Data commands: where their data ends.
-        let length = match number {
-            6 => usize::from(field16(4)?),
-            7 | 9 => usize::from(field16(6)?),
-            8 | 12 => usize::from(field16(6)?),
-            _ => 0,
+        let length = match length_at {
+            0 => 0,
+            k => usize::from(field16(k)?),
         };
         let next = end.checked_add(length).filter(|n| *n <= data.len()).ok_or_else(truncated)?;
         // A new connection (another connect id) starts its sequence numbers again.
@@ -556,7 +575,7 @@ impl Half {
         let payload = |data: &Cow<'a, [u8]>| -> Cow<'a, [u8]> {
             match data {
                 Cow::Borrowed(all) => Cow::Borrowed(all.get(end..next).unwrap_or_default()),
-                Cow::Owned(all) => Cow::Owned(all.get(end..next).unwrap_or_default().to_vec()),
+                Cow::Owned(_) => Cow::Owned(bytes.get(end..next).unwrap_or_default().to_vec()),
             }
         };
         match number {
