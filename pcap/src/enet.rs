@@ -519,6 +519,22 @@ impl Half {
         }
     }
 
+    /// A CONNECT or VERIFY_CONNECT of connect id `id`: another connection than the one known
+    /// starts its sequence numbers again.
+    #[cold]
+    #[inline(never)]
+    fn connection(&mut self, id: u32) {
+        if self.connect_id.is_some_and(|known| known != id) {
+            self.reliable.clear();
+            self.order.clear();
+            self.held_count = 0;
+            self.held_bytes = 0;
+        }
+        self.connect_id = Some(id);
+    }
+
+    #[cold]
+    #[inline(never)]
     fn refuse(&mut self, error: EnetError, out: &mut Vec<Out<'_>>) {
         self.stats.refused = self.stats.refused.saturating_add(1);
         out.push(Out::Refused(error));
@@ -558,14 +574,7 @@ impl Half {
         let next = end.checked_add(length).filter(|n| *n <= data.len()).ok_or_else(truncated)?;
         // A new connection (another connect id) starts its sequence numbers again.
         if number == 2 || number == 3 {
-            let id = field32(40)?;
-            if self.connect_id.is_some_and(|known| known != id) {
-                self.reliable.clear();
-                self.order.clear();
-                self.held_count = 0;
-                self.held_bytes = 0;
-            }
-            self.connect_id = Some(id);
+            self.connection(field32(40)?);
         }
         // A reliable command seen before is counted once.
         if acknowledged && !self.reliable_first(channel, sequence) {

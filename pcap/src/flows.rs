@@ -341,15 +341,23 @@ impl<'a> Reader<'a> {
                 tcp_segment(flow, config, direction, time, &transport, tcp_out, events, queue)
             }
         }
-        flow.held = flow.halves.iter().map(Half::held).sum::<usize>().saturating_add(
-            flow.framers
-                .as_ref()
-                .map_or(0, |f| f.iter().map(Framer::held).sum::<usize>())
-                .saturating_add(flow.ws.as_ref().map_or(0, |w| w.iter().map(WsHalf::held).sum()))
-                .saturating_add(
-                    flow.enet.as_ref().map_or(0, |e| e.iter().map(EnetHalf::held).sum()),
-                ),
-        );
+        // What each protocol holds: a UDP flow's ENet directions (its TCP halves, framers and
+        // WebSocket directions are never fed), a TCP flow's halves, framers or WebSocket
+        // directions (it has no ENet).
+        flow.held = match transport.protocol {
+            Protocol::Udp => flow.enet.as_ref().map_or(0, |e| {
+                let [to_server, to_client] = &**e;
+                to_server.held().saturating_add(to_client.held())
+            }),
+            Protocol::Tcp => flow.halves.iter().map(Half::held).sum::<usize>().saturating_add(
+                flow.framers
+                    .as_ref()
+                    .map_or(0, |f| f.iter().map(Framer::held).sum::<usize>())
+                    .saturating_add(
+                        flow.ws.as_ref().map_or(0, |w| w.iter().map(WsHalf::held).sum()),
+                    ),
+            ),
+        };
         self.held = self.held.saturating_sub(before).saturating_add(flow.held);
         while self.held > self.config.max_held_bytes {
             let Some((&oldest, _)) = self.order.first_key_value() else { break };
@@ -706,6 +714,7 @@ fn enet_datagram<'a>(
 }
 
 /// Hands out what an ENet direction gave: a message or a refusal.
+#[inline(always)]
 fn push_enet<'a>(
     info: &mut FlowInfo,
     looks: &mut Looks,
