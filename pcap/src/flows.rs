@@ -195,10 +195,12 @@ pub struct Totals {
 }
 
 type Endpoint = (IpAddr, u16);
-/// A flow's 5-tuple as it is looked up, once a packet: the protocol (bit 0) and whether the
-/// addresses are IPv6 (bit 1), then the lower endpoint and the higher one, each address as
-/// its bits (integers compare in a few instructions where `IpAddr`s take dozens).
-type FlowKey = (u8, u128, u16, u128, u16);
+/// A flow's 5-tuple as it is looked up, once a packet: the lower endpoint's address and the
+/// higher one's, as their bits (integers compare in a few instructions where `IpAddr`s take
+/// dozens), then in one word the protocol (bit 32) and whether the addresses are IPv6 (bit
+/// 33), the lower endpoint's port (bits 16-31) and the higher one's (bits 0-15): three words
+/// to hash and compare.
+type FlowKey = (u128, u128, u64);
 
 struct Flow<'a> {
     info: FlowInfo,
@@ -546,11 +548,12 @@ fn normalize(t: &Transport<'_>) -> (FlowKey, bool) {
         }
     }
     let ((src, v6), (dst, _)) = (bits(t.src.0), bits(t.dst.0));
-    let kind = v6 | u8::from(t.protocol == Protocol::Udp);
+    let kind = u64::from(v6 | u8::from(t.protocol == Protocol::Udp)) << 32;
+    let ports = |low: u16, high: u16| kind | u64::from(low) << 16 | u64::from(high);
     if (src, t.src.1) <= (dst, t.dst.1) {
-        ((kind, src, t.src.1, dst, t.dst.1), true)
+        ((src, dst, ports(t.src.1, t.dst.1)), true)
     } else {
-        ((kind, dst, t.dst.1, src, t.src.1), false)
+        ((dst, src, ports(t.dst.1, t.src.1)), false)
     }
 }
 
