@@ -419,57 +419,85 @@ fn low16(n: u64) -> u16 {
     u16::try_from(n & 0xFFFF).unwrap_or(0)
 }
 
-/// Per-channel state, by channel, in a vector kept sorted: a connection uses a few channels,
-/// found in a few instructions (a binary search, at most 8 steps for 256 channels).
+/// Per-channel state of one direction, for the channels used: kept in the order they were
+/// first used (an insert is a push, so no input makes it move the others), found by a scan
+/// while there are few and by an index over all 256 channel numbers beyond (built once more
+/// than [`Channels::SCAN`] are used, 512 bytes). O(1) to find or add a channel.
 #[derive(Debug)]
-struct Channels<T>(Vec<(u8, T)>);
+struct Channels<T> {
+    entries: Vec<(u8, T)>,
+    /// Each channel's position in `entries` plus one (0: none), once there are many.
+    index: Option<Box<[u16; 256]>>,
+}
 
 impl<T> Default for Channels<T> {
     fn default() -> Self {
-        Channels(Vec::new())
+        Channels { entries: Vec::new(), index: None }
     }
 }
 
 impl<T> Channels<T> {
-    fn find(&self, channel: u8) -> Result<usize, usize> {
-        // A few channels (the usual case): scanned; more: a binary search.
-        if self.0.len() <= 4 {
-            return match self.0.iter().position(|(c, _)| *c >= channel) {
-                Some(at) if self.0.get(at).is_some_and(|(c, _)| *c == channel) => Ok(at),
-                Some(at) => Err(at),
-                None => Err(self.0.len()),
-            };
+    /// Channels found by a scan (the usual case: Godot uses a few).
+    const SCAN: usize = 4;
+
+    fn find(&self, channel: u8) -> Option<usize> {
+        match &self.index {
+            Some(index) => {
+                let at = *index.get(usize::from(channel))?;
+                usize::from(at).checked_sub(1)
+            }
+            None => self.entries.iter().position(|(c, _)| *c == channel),
         }
-        self.0.binary_search_by_key(&channel, |(c, _)| *c)
     }
 
     fn get_mut(&mut self, channel: u8) -> Option<&mut T> {
-        let at = self.find(channel).ok()?;
-        self.0.get_mut(at).map(|(_, t)| t)
+        let at = self.find(channel)?;
+        self.entries.get_mut(at).map(|(_, t)| t)
     }
 
     /// `channel`'s state, made by `new` if it has none.
     fn get_or_insert_with(&mut self, channel: u8, new: impl FnOnce() -> T) -> Option<&mut T> {
         let at = match self.find(channel) {
-            Ok(at) => at,
-            Err(at) => {
-                self.0.insert(at, (channel, new()));
-                at
+            Some(at) => at,
+            None => {
+                self.entries.push((channel, new()));
+                let len = self.entries.len();
+                if len > Self::SCAN {
+                    let index = self.index.get_or_insert_with(|| Box::new([0; 256]));
+                    if len == Self::SCAN + 1 {
+                        // Just past the scan: every channel so far goes into the index.
+                        for (at, (c, _)) in self.entries.iter().enumerate() {
+                            if let Some(slot) = index.get_mut(usize::from(*c)) {
+                                *slot = u16::try_from(at.saturating_add(1)).unwrap_or(0);
+                            }
+                        }
+                    } else if let Some(slot) = index.get_mut(usize::from(channel)) {
+                        *slot = u16::try_from(len).unwrap_or(0);
+                    }
+                }
+                len.saturating_sub(1)
             }
         };
-        self.0.get_mut(at).map(|(_, t)| t)
+        self.entries.get_mut(at).map(|(_, t)| t)
     }
 
     fn len(&self) -> usize {
-        self.0.len()
+        self.entries.len()
     }
 
+    /// Forgets every channel: O(the channels held, and 256 once there was an index).
     fn clear(&mut self) {
-        self.0.clear();
+        self.entries.clear();
+        if let Some(index) = &mut self.index {
+            index.fill(0);
+        }
     }
 
-    fn keys(&self) -> impl Iterator<Item = u8> + '_ {
-        self.0.iter().map(|(c, _)| *c)
+    /// The channels held, in channel order.
+    fn keys(&self) -> Vec<u8> {
+        let mut keys: Vec<u8> = self.entries.iter().map(|(c, _)| *c).collect();
+        keys.sort_unstable();
+        keys
     }
 }
 
@@ -899,7 +927,7 @@ impl Half {
         for key in keys {
             self.drop_waiting(key, out);
         }
-        let channels: Vec<u8> = self.order.keys().collect();
+        let channels = self.order.keys();
         for channel in channels {
             while self.skip_missing(channel, out) {}
         }
@@ -983,6 +1011,32 @@ pub(crate) mod write {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn channels_found_by_scan_then_by_index_in_any_order() {
+        let mut channels = super::Channels::<u32>::default();
+        // Descending channel numbers: each one added, none moved.
+        for round in 0..3u32 {
+            for c in (0..=255u8).rev() {
+                channels.get_or_insert_with(c, || u32::from(c) + round).unwrap();
+            }
+            assert_eq!(channels.len(), 256);
+            for c in 0..=255u8 {
+                assert_eq!(channels.get_mut(c).copied(), Some(u32::from(c) + round), "{c}");
+            }
+            assert_eq!(channels.keys(), (0..=255u8).collect::<Vec<_>>());
+            channels.clear();
+            assert_eq!(channels.len(), 0);
+            assert!(channels.get_mut(7).is_none());
+            // A few again: found by the index kept (zeroed), then past the scan.
+            for c in [9u8, 3, 200] {
+                channels.get_or_insert_with(c, || 1);
+            }
+            assert_eq!(channels.keys(), vec![3, 9, 200]);
+            assert!(channels.get_mut(4).is_none());
+            channels.clear();
+        }
+    }
     use super::*;
 
     fn run(half: &mut Half, datagram: Vec<u8>) -> Vec<Out<'static>> {
