@@ -235,33 +235,49 @@ pub enum Out<'a> {
 }
 
 fn be16(data: &[u8], at: usize) -> Option<u16> {
-    let bytes = data.get(at..at.checked_add(2)?)?;
-    Some(u16::from_be_bytes([*bytes.first()?, *bytes.get(1)?]))
+    data.get(at..)?.first_chunk::<2>().map(|b| u16::from_be_bytes(*b))
 }
 
 fn be32(data: &[u8], at: usize) -> Option<u32> {
-    let bytes = data.get(at..at.checked_add(4)?)?;
-    let array: [u8; 4] = bytes.try_into().ok()?;
-    Some(u32::from_be_bytes(array))
+    data.get(at..)?.first_chunk::<4>().map(|b| u32::from_be_bytes(*b))
 }
 
-/// The size of command `number`'s fixed part (header included), `None` for an unknown one.
-const fn command_size(number: u8) -> Option<usize> {
-    Some(match number {
-        1 => 8,
-        2 => 48,
-        3 => 44,
-        4 => 8,
-        5 => 4,
-        6 => 6,
-        7 => 8,
-        8 => 24,
-        9 => 8,
-        10 => 12,
-        11 => 16,
-        12 => 24,
-        _ => return None,
-    })
+/// The size of command `number`'s fixed part (header included) and where in it its data
+/// length is (0: it has no data), `None` for an unknown one.
+fn command_shape(number: u8) -> Option<(usize, usize)> {
+    // By number (0 and 13-15 unknown: size 0), read from a table in a few instructions.
+    const SHAPES: [(u8, u8); 16] = [
+        (0, 0),
+        (8, 0),
+        (48, 0),
+        (44, 0),
+        (8, 0),
+        (4, 0),
+        (6, 4),
+        (8, 6),
+        (24, 6),
+        (8, 6),
+        (12, 0),
+        (16, 0),
+        (24, 6),
+        (0, 0),
+        (0, 0),
+        (0, 0),
+    ];
+    match SHAPES.get(usize::from(number)) {
+        Some(&(size, length_at)) if size != 0 => Some((usize::from(size), usize::from(length_at))),
+        _ => None,
+    }
+}
+
+/// The big-endian u16 at `at` of a command's fixed part.
+fn chunk16(fixed: &[u8], at: usize) -> Option<u16> {
+    fixed.get(at..)?.first_chunk::<2>().map(|b| u16::from_be_bytes(*b))
+}
+
+/// The big-endian u32 at `at` of a command's fixed part.
+fn chunk32(fixed: &[u8], at: usize) -> Option<u32> {
+    fixed.get(at..)?.first_chunk::<4>().map(|b| u32::from_be_bytes(*b))
 }
 
 /// Whether `data` is an ENet datagram holding a CONNECT (the first datagram of an ENet
@@ -294,7 +310,7 @@ pub fn is_connect(data: &[u8]) -> Option<Connect> {
 #[derive(Clone, Debug)]
 struct Seen {
     high: u16,
-    bits: Vec<u64>,
+    bits: Box<[u64; Seen::WORDS]>,
 }
 
 impl Seen {
@@ -302,7 +318,7 @@ impl Seen {
     const WORDS: usize = Self::BITS / 64;
 
     fn new(first: u16) -> Self {
-        let mut seen = Seen { high: first, bits: vec![0; Self::WORDS] };
+        let mut seen = Seen { high: first, bits: Box::new([0; Self::WORDS]) };
         seen.set(first);
         seen
     }
@@ -403,11 +419,93 @@ fn low16(n: u64) -> u16 {
     u16::try_from(n & 0xFFFF).unwrap_or(0)
 }
 
+/// Per-channel state of one direction, for the channels used: kept in the order they were
+/// first used (an insert is a push, so no input makes it move the others), found by a scan
+/// while there are few and by an index over all 256 channel numbers beyond (built once more
+/// than [`Channels::SCAN`] are used, 512 bytes). O(1) to find or add a channel.
+#[derive(Debug)]
+struct Channels<T> {
+    entries: Vec<(u8, T)>,
+    /// Each channel's position in `entries` plus one (0: none), once there are many.
+    index: Option<Box<[u16; 256]>>,
+}
+
+impl<T> Default for Channels<T> {
+    fn default() -> Self {
+        Channels { entries: Vec::new(), index: None }
+    }
+}
+
+impl<T> Channels<T> {
+    /// Channels found by a scan (the usual case: Godot uses a few).
+    const SCAN: usize = 4;
+
+    fn find(&self, channel: u8) -> Option<usize> {
+        match &self.index {
+            Some(index) => {
+                let at = *index.get(usize::from(channel))?;
+                usize::from(at).checked_sub(1)
+            }
+            None => self.entries.iter().position(|(c, _)| *c == channel),
+        }
+    }
+
+    fn get_mut(&mut self, channel: u8) -> Option<&mut T> {
+        let at = self.find(channel)?;
+        self.entries.get_mut(at).map(|(_, t)| t)
+    }
+
+    /// `channel`'s state, made by `new` if it has none.
+    fn get_or_insert_with(&mut self, channel: u8, new: impl FnOnce() -> T) -> Option<&mut T> {
+        let at = match self.find(channel) {
+            Some(at) => at,
+            None => {
+                self.entries.push((channel, new()));
+                let len = self.entries.len();
+                if len > Self::SCAN {
+                    let index = self.index.get_or_insert_with(|| Box::new([0; 256]));
+                    if len == Self::SCAN + 1 {
+                        // Just past the scan: every channel so far goes into the index.
+                        for (at, (c, _)) in self.entries.iter().enumerate() {
+                            if let Some(slot) = index.get_mut(usize::from(*c)) {
+                                *slot = u16::try_from(at.saturating_add(1)).unwrap_or(0);
+                            }
+                        }
+                    } else if let Some(slot) = index.get_mut(usize::from(channel)) {
+                        *slot = u16::try_from(len).unwrap_or(0);
+                    }
+                }
+                len.saturating_sub(1)
+            }
+        };
+        self.entries.get_mut(at).map(|(_, t)| t)
+    }
+
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Forgets every channel: O(the channels held, and 256 once there was an index).
+    fn clear(&mut self) {
+        self.entries.clear();
+        if let Some(index) = &mut self.index {
+            index.fill(0);
+        }
+    }
+
+    /// The channels held, in channel order.
+    fn keys(&self) -> Vec<u8> {
+        let mut keys: Vec<u8> = self.entries.iter().map(|(c, _)| *c).collect();
+        keys.sort_unstable();
+        keys
+    }
+}
+
 /// One direction's ENet state.
 #[derive(Debug, Default)]
 pub struct Half {
-    reliable: BTreeMap<u8, Seen>,
-    order: BTreeMap<u8, Order>,
+    reliable: Channels<Seen>,
+    order: Channels<Order>,
     held_count: usize,
     held_bytes: usize,
     waiting: BTreeMap<(u8, u16, bool), Reassembly>,
@@ -457,6 +555,22 @@ impl Half {
         }
     }
 
+    /// A CONNECT or VERIFY_CONNECT of connect id `id`: another connection than the one known
+    /// starts its sequence numbers again.
+    #[cold]
+    #[inline(never)]
+    fn connection(&mut self, id: u32) {
+        if self.connect_id.is_some_and(|known| known != id) {
+            self.reliable.clear();
+            self.order.clear();
+            self.held_count = 0;
+            self.held_bytes = 0;
+        }
+        self.connect_id = Some(id);
+    }
+
+    #[cold]
+    #[inline(never)]
     fn refuse(&mut self, error: EnetError, out: &mut Vec<Out<'_>>) {
         self.stats.refused = self.stats.refused.saturating_add(1);
         out.push(Out::Refused(error));
@@ -471,36 +585,32 @@ impl Half {
         limits: EnetLimits,
         out: &mut Vec<Out<'a>>,
     ) -> Result<usize, EnetError> {
-        let head = *data.get(at).ok_or(EnetError::ShortHeader)?;
+        let bytes: &[u8] = data;
+        // The command from its first byte on, read through fixed-size chunks.
+        let rest = bytes.get(at..).unwrap_or_default();
+        let &[head, ..] = rest else { return Err(EnetError::ShortHeader) };
         let number = head & 0x0F;
-        let size = command_size(number).ok_or(EnetError::UnknownCommand { number, at })?;
+        let (size, length_at) =
+            command_shape(number).ok_or(EnetError::UnknownCommand { number, at })?;
         // Built only when needed (a command is read in a few dozen instructions).
         let truncated = move || EnetError::Truncated { number, at };
-        let end = at.checked_add(size).filter(|e| *e <= data.len()).ok_or_else(truncated)?;
-        let channel = *data.get(at.saturating_add(1)).ok_or_else(truncated)?;
-        let sequence = be16(data, at.saturating_add(2)).ok_or_else(truncated)?;
-        let field16 = |k: usize| be16(data, at.saturating_add(k)).ok_or_else(truncated);
-        let field32 = |k: usize| be32(data, at.saturating_add(k)).ok_or_else(truncated);
+        let fixed = rest.get(..size).ok_or_else(truncated)?;
+        let end = at.saturating_add(size);
+        let &[_, channel, s0, s1, ..] = fixed else { return Err(truncated()) };
+        let sequence = u16::from_be_bytes([s0, s1]);
+        let field16 = |k: usize| chunk16(fixed, k).ok_or_else(truncated);
+        let field32 = |k: usize| chunk32(fixed, k).ok_or_else(truncated);
         self.stats.commands = self.stats.commands.saturating_add(1);
         let acknowledged = head & 0x80 != 0;
         // Data commands: where their data ends.
-        let length = match number {
-            6 => usize::from(field16(4)?),
-            7 | 9 => usize::from(field16(6)?),
-            8 | 12 => usize::from(field16(6)?),
-            _ => 0,
+        let length = match length_at {
+            0 => 0,
+            k => usize::from(field16(k)?),
         };
         let next = end.checked_add(length).filter(|n| *n <= data.len()).ok_or_else(truncated)?;
         // A new connection (another connect id) starts its sequence numbers again.
         if number == 2 || number == 3 {
-            let id = field32(40)?;
-            if self.connect_id.is_some_and(|known| known != id) {
-                self.reliable.clear();
-                self.order.clear();
-                self.held_count = 0;
-                self.held_bytes = 0;
-            }
-            self.connect_id = Some(id);
+            self.connection(field32(40)?);
         }
         // A reliable command seen before is counted once.
         if acknowledged && !self.reliable_first(channel, sequence) {
@@ -510,7 +620,7 @@ impl Half {
         let payload = |data: &Cow<'a, [u8]>| -> Cow<'a, [u8]> {
             match data {
                 Cow::Borrowed(all) => Cow::Borrowed(all.get(end..next).unwrap_or_default()),
-                Cow::Owned(all) => Cow::Owned(all.get(end..next).unwrap_or_default().to_vec()),
+                Cow::Owned(_) => Cow::Owned(bytes.get(end..next).unwrap_or_default().to_vec()),
             }
         };
         match number {
@@ -561,10 +671,10 @@ impl Half {
     }
 
     fn reliable_first(&mut self, channel: u8, sequence: u16) -> bool {
-        match self.reliable.get_mut(&channel) {
+        match self.reliable.get_mut(channel) {
             Some(seen) => seen.first_time(sequence),
             None => {
-                self.reliable.insert(channel, Seen::new(sequence));
+                self.reliable.get_or_insert_with(channel, || Seen::new(sequence));
                 true
             }
         }
@@ -714,7 +824,7 @@ impl Half {
         out: &mut Vec<Out<'a>>,
     ) {
         let connected = self.connect_id.is_some();
-        let order = self.order.entry(channel).or_default();
+        let Some(order) = self.order.get_or_insert_with(channel, Order::default) else { return };
         // ENet numbers a connection's reliable commands from 1 on each channel.
         let next = *order.next.get_or_insert(if connected { 1 } else { u64::from(sequence) });
         let ahead = sequence.wrapping_sub(low16(next));
@@ -757,7 +867,7 @@ impl Half {
 
     /// Hands out the messages held on `channel` that follow its next without a gap.
     fn release(&mut self, channel: u8, out: &mut Vec<Out<'_>>) {
-        let Some(order) = self.order.get_mut(&channel) else { return };
+        let Some(order) = self.order.get_mut(channel) else { return };
         while let Some(next) = order.next {
             let Some(held) = order.held.remove(&next) else { break };
             crate::work(1);
@@ -778,7 +888,7 @@ impl Half {
     /// Gives up on `channel`'s next message: reported missing, the held ones after it handed
     /// out. False when nothing is held there.
     fn skip_missing(&mut self, channel: u8, out: &mut Vec<Out<'_>>) -> bool {
-        let Some(order) = self.order.get_mut(&channel) else { return false };
+        let Some(order) = self.order.get_mut(channel) else { return false };
         let Some((&first, _)) = order.held.first_key_value() else { return false };
         let missing = order.next.unwrap_or(first);
         order.next = Some(first);
@@ -817,7 +927,7 @@ impl Half {
         for key in keys {
             self.drop_waiting(key, out);
         }
-        let channels: Vec<u8> = self.order.keys().copied().collect();
+        let channels = self.order.keys();
         for channel in channels {
             while self.skip_missing(channel, out) {}
         }
@@ -901,6 +1011,32 @@ pub(crate) mod write {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn channels_found_by_scan_then_by_index_in_any_order() {
+        let mut channels = super::Channels::<u32>::default();
+        // Descending channel numbers: each one added, none moved.
+        for round in 0..3u32 {
+            for c in (0..=255u8).rev() {
+                channels.get_or_insert_with(c, || u32::from(c) + round).unwrap();
+            }
+            assert_eq!(channels.len(), 256);
+            for c in 0..=255u8 {
+                assert_eq!(channels.get_mut(c).copied(), Some(u32::from(c) + round), "{c}");
+            }
+            assert_eq!(channels.keys(), (0..=255u8).collect::<Vec<_>>());
+            channels.clear();
+            assert_eq!(channels.len(), 0);
+            assert!(channels.get_mut(7).is_none());
+            // A few again: found by the index kept (zeroed), then past the scan.
+            for c in [9u8, 3, 200] {
+                channels.get_or_insert_with(c, || 1);
+            }
+            assert_eq!(channels.keys(), vec![3, 9, 200]);
+            assert!(channels.get_mut(4).is_none());
+            channels.clear();
+        }
+    }
     use super::*;
 
     fn run(half: &mut Half, datagram: Vec<u8>) -> Vec<Out<'static>> {

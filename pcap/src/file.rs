@@ -180,17 +180,17 @@ impl<'a> Packets<'a> {
         if rest.is_empty() {
             return None;
         }
-        let word = |at: usize| -> Option<u32> {
-            let bytes: [u8; 4] = rest.get(at..at.checked_add(4)?)?.try_into().ok()?;
-            Some(if big_endian { u32::from_be_bytes(bytes) } else { u32::from_le_bytes(bytes) })
+        let word = |bytes: [u8; 4]| -> u32 {
+            if big_endian { u32::from_be_bytes(bytes) } else { u32::from_le_bytes(bytes) }
+        };
+        // The record's header, whole (the original length is not read).
+        let Some(&[s0, s1, s2, s3, f0, f1, f2, f3, c0, c1, c2, c3, ..]) = rest.first_chunk::<16>()
+        else {
+            return Some(Err(FileError::Truncated { offset: self.pos }));
         };
         let truncated = FileError::Truncated { offset: self.pos };
-        let (Some(seconds), Some(fraction), Some(caplen)) = (word(0), word(4), word(8)) else {
-            return Some(Err(truncated));
-        };
-        if rest.len() < 16 {
-            return Some(Err(truncated));
-        }
+        let (seconds, fraction, caplen) =
+            (word([s0, s1, s2, s3]), word([f0, f1, f2, f3]), word([c0, c1, c2, c3]));
         let end = usize::try_from(caplen).ok().and_then(|n| n.checked_add(16));
         let Some(data) = end.and_then(|end| rest.get(16..end)) else {
             return Some(Err(truncated));
@@ -212,6 +212,8 @@ impl<'a> Packets<'a> {
         RawPacket { index, link, time, data }
     }
 
+    // Out of line: a pcap file's packets are read without its frame.
+    #[inline(never)]
     fn next_pcapng(&mut self) -> Option<Result<RawPacket<'a>, FileError>> {
         loop {
             let rest = self.file.get(self.pos..)?;

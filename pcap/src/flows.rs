@@ -2,7 +2,7 @@
 //! out a capture's items.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::fmt;
 use std::net::{IpAddr, SocketAddr};
 
@@ -195,10 +195,12 @@ pub struct Totals {
 }
 
 type Endpoint = (IpAddr, u16);
-/// A flow's 5-tuple as it is looked up, once a packet: the protocol (bit 0) and whether the
-/// addresses are IPv6 (bit 1), then the lower endpoint and the higher one, each address as
-/// its bits (integers compare in a few instructions where `IpAddr`s take dozens).
-type FlowKey = (u8, u128, u16, u128, u16);
+/// A flow's 5-tuple as it is looked up, once a packet: the lower endpoint's address and the
+/// higher one's, as their bits (integers compare in a few instructions where `IpAddr`s take
+/// dozens), then in one word the protocol (bit 32) and whether the addresses are IPv6 (bit
+/// 33), the lower endpoint's port (bits 16-31) and the higher one's (bits 0-15): three words
+/// to hash and compare.
+type FlowKey = (u128, u128, u64);
 
 struct Flow<'a> {
     info: FlowInfo,
@@ -215,6 +217,9 @@ struct Flow<'a> {
     held: usize,
     /// Payloads looked at to tell its version.
     looks: Looks,
+    /// Whether the client is the key's lower endpoint (a packet's direction, told without
+    /// comparing addresses).
+    client_low: bool,
 }
 
 /// The items of a capture ([`Item`]), as an iterator; [`Reader::flows`] and
@@ -223,13 +228,12 @@ pub struct Reader<'a> {
     packets: Packets<'a>,
     config: Config,
     fragments: Fragments,
-    /// The live flows by 5-tuple: a hash map seeded at random ([`KeyState`]), as it is looked
-    /// up once a packet.
-    keys: HashMap<FlowKey, FlowId, KeyState>,
-    /// The live flows by number (hashed as the 5-tuples are: looked up once a packet) ...
-    live: HashMap<FlowId, (FlowKey, Flow<'a>), KeyState>,
-    /// ... and their numbers in order, the oldest first (for eviction and the end).
-    order: BTreeSet<FlowId>,
+    /// The live flows by 5-tuple: a hash map seeded at random ([`KeyState`]), looked up once
+    /// a packet ...
+    live: HashMap<FlowKey, Flow<'a>, KeyState>,
+    /// ... and their keys by number, the oldest first (for eviction and the end; touched
+    /// only when a flow starts or ends).
+    order: BTreeMap<FlowId, FlowKey>,
     done: Vec<FlowInfo>,
     queue: VecDeque<Item<'a>>,
     events: Vec<(Direction, Event<'a>)>,
@@ -256,9 +260,8 @@ impl<'a> Reader<'a> {
             packets: file::packets(file)?,
             fragments: Fragments::new(config.fragments),
             config,
-            keys: HashMap::with_hasher(KeyState::default()),
             live: HashMap::with_hasher(KeyState::default()),
-            order: BTreeSet::new(),
+            order: BTreeMap::new(),
             done: Vec::new(),
             queue: VecDeque::new(),
             events: Vec::new(),
@@ -278,7 +281,7 @@ impl<'a> Reader<'a> {
     /// Every flow seen so far (finished ones up to [`Config::max_flow_records`]), by number.
     pub fn flows(&self) -> Vec<FlowInfo> {
         let mut all: Vec<FlowInfo> = self.done.clone();
-        all.extend(self.live.values().map(|(_, flow)| flow.info.clone()));
+        all.extend(self.live.values().map(|flow| flow.info.clone()));
         all.sort_by_key(|info| info.id);
         all
     }
@@ -304,33 +307,35 @@ impl<'a> Reader<'a> {
     /// A packet read down to TCP or UDP (by [`Reader::packet`], or by the caller: the sharded
     /// reader, which counts the packets itself).
     pub(crate) fn transport(&mut self, time: Timestamp, transport: Transport<'a>) {
-        let key = normalize(&transport);
+        let (key, src_low) = normalize(&transport);
         let tcp = transport.tcp;
-        let mut found = self.keys.get(&key).copied();
-        // A new SYN on a flow whose connection ended starts a new flow.
-        if let Some(id) = found {
-            let restart = tcp.syn
-                && !tcp.ack
-                && self.live.get(&id).is_some_and(|(_, f)| f.halves.iter().any(Half::ended));
-            if restart {
+        // A new SYN on a flow whose connection ended starts a new flow (looked up again only
+        // for a SYN).
+        if tcp.syn && !tcp.ack {
+            let ended = self.live.get(&key).filter(|f| f.halves.iter().any(Half::ended));
+            if let Some(id) = ended.map(|f| f.info.id) {
                 self.retire(id, time, false);
-                found = None;
             }
         }
-        let id = match found {
-            Some(id) => id,
-            None => self.create(key, &transport, time),
+        // One lookup a packet: the flow by its 5-tuple (created when it is new).
+        let flow = match self.live.get_mut(&key) {
+            Some(flow) => flow,
+            None => {
+                self.create(key, src_low, &transport, time);
+                match self.live.get_mut(&key) {
+                    Some(flow) => flow,
+                    None => return,
+                }
+            }
         };
         let config = &self.config;
         let queue = &mut self.queue;
         let events = &mut self.events;
         let (tcp_out, enet_out) = (&mut self.tcp_out, &mut self.enet_out);
-        let Some((_, flow)) = self.live.get_mut(&id) else { return };
         flow.info.packets = flow.info.packets.saturating_add(1);
         flow.info.last = time;
-        let src = SocketAddr::from(transport.src);
         let direction =
-            if src == flow.info.client { Direction::ToServer } else { Direction::ToClient };
+            if src_low == flow.client_low { Direction::ToServer } else { Direction::ToClient };
         let before = flow.held;
         match transport.protocol {
             Protocol::Udp => udp(flow, config, direction, time, transport.payload, enet_out, queue),
@@ -338,30 +343,43 @@ impl<'a> Reader<'a> {
                 tcp_segment(flow, config, direction, time, &transport, tcp_out, events, queue)
             }
         }
-        flow.held = flow.halves.iter().map(Half::held).sum::<usize>().saturating_add(
-            flow.framers
-                .as_ref()
-                .map_or(0, |f| f.iter().map(Framer::held).sum::<usize>())
-                .saturating_add(flow.ws.as_ref().map_or(0, |w| w.iter().map(WsHalf::held).sum()))
-                .saturating_add(
-                    flow.enet.as_ref().map_or(0, |e| e.iter().map(EnetHalf::held).sum()),
-                ),
-        );
+        // What each protocol holds: a UDP flow's ENet directions (its TCP halves, framers and
+        // WebSocket directions are never fed), a TCP flow's halves, framers or WebSocket
+        // directions (it has no ENet).
+        flow.held = match transport.protocol {
+            Protocol::Udp => flow.enet.as_ref().map_or(0, |e| {
+                let [to_server, to_client] = &**e;
+                to_server.held().saturating_add(to_client.held())
+            }),
+            Protocol::Tcp => flow.halves.iter().map(Half::held).sum::<usize>().saturating_add(
+                flow.framers
+                    .as_ref()
+                    .map_or(0, |f| f.iter().map(Framer::held).sum::<usize>())
+                    .saturating_add(
+                        flow.ws.as_ref().map_or(0, |w| w.iter().map(WsHalf::held).sum()),
+                    ),
+            ),
+        };
         self.held = self.held.saturating_sub(before).saturating_add(flow.held);
         while self.held > self.config.max_held_bytes {
-            let Some(oldest) = self.order.first().copied() else { break };
+            let Some((&oldest, _)) = self.order.first_key_value() else { break };
             self.retire(oldest, time, true);
         }
     }
 
-    fn create(&mut self, key: FlowKey, transport: &Transport<'_>, time: Timestamp) -> FlowId {
+    /// A new flow of 5-tuple `key` (`src_low`: the packet's source is the key's lower
+    /// endpoint).
+    fn create(&mut self, key: FlowKey, src_low: bool, transport: &Transport<'_>, time: Timestamp) {
         while self.live.len() >= self.config.max_flows.max(1) {
-            let Some(oldest) = self.order.first().copied() else { break };
+            let Some((&oldest, _)) = self.order.first_key_value() else { break };
             self.retire(oldest, time, true);
         }
         let id = FlowId(self.totals.flows);
         self.totals.flows = self.totals.flows.saturating_add(1);
         let (client, server, server_why) = sides(transport, &self.config.ports);
+        // The client is the lower endpoint when it is the source and the source is lower, or
+        // it is the destination and the destination is lower.
+        let client_low = (client == transport.src) == src_low;
         let info = FlowInfo {
             id,
             protocol: transport.protocol,
@@ -399,19 +417,17 @@ impl<'a> Reader<'a> {
             handshake: transport.tcp.syn,
             held: 0,
             looks: Looks { count: 0, done: !self.config.detect_version },
+            client_low,
         };
-        self.keys.insert(key, id);
-        self.live.insert(id, (key, flow));
-        self.order.insert(id);
+        self.live.insert(key, flow);
+        self.order.insert(id, key);
         crate::work(1);
-        id
     }
 
     /// Ends a flow: what it holds is reported, its record kept.
     fn retire(&mut self, id: FlowId, time: Timestamp, evicted: bool) {
-        let Some((key, mut flow)) = self.live.remove(&id) else { return };
-        self.order.remove(&id);
-        self.keys.remove(&key);
+        let Some(key) = self.order.remove(&id) else { return };
+        let Some(mut flow) = self.live.remove(&key) else { return };
         self.held = self.held.saturating_sub(flow.held);
         for direction in [Direction::ToServer, Direction::ToClient] {
             if let Some(half) = flow.halves.get_mut(direction.index()) {
@@ -459,10 +475,10 @@ impl<'a> Reader<'a> {
 impl<'a> Reader<'a> {
     /// The end of the capture: every flow still followed is finished, in number order.
     pub(crate) fn end(&mut self) {
-        let ids: Vec<FlowId> = self.order.iter().copied().collect();
-        let time = self.live.values().map(|(_, f)| f.info.last).max().unwrap_or_default();
-        for id in ids {
-            let last = self.live.get(&id).map_or(time, |(_, flow)| flow.info.last);
+        let ids: Vec<(FlowId, FlowKey)> = self.order.iter().map(|(id, key)| (*id, *key)).collect();
+        let time = self.live.values().map(|f| f.info.last).max().unwrap_or_default();
+        for (id, key) in ids {
+            let last = self.live.get(&key).map_or(time, |flow| flow.info.last);
             self.retire(id, last, false);
         }
     }
@@ -479,7 +495,7 @@ impl<'a> Reader<'a> {
 
     /// The flows still followed (in no particular order).
     pub(crate) fn live_flows(&self) -> impl Iterator<Item = &FlowInfo> {
-        self.live.values().map(|(_, flow)| &flow.info)
+        self.live.values().map(|flow| &flow.info)
     }
 }
 
@@ -523,7 +539,8 @@ impl<'a> Reader<'a> {
 /// addresses chosen by whoever wrote the capture cannot aim at one bucket without knowing the
 /// seed; a few instructions a word, where SipHash takes hundreds for a 5-tuple.
 type KeyState = foldhash::fast::RandomState;
-fn normalize(t: &Transport<'_>) -> FlowKey {
+/// A packet's flow key, and whether its source is the key's lower endpoint.
+fn normalize(t: &Transport<'_>) -> (FlowKey, bool) {
     fn bits(ip: IpAddr) -> (u128, u8) {
         match ip {
             IpAddr::V4(v4) => (u128::from(u32::from(v4)), 0),
@@ -531,11 +548,12 @@ fn normalize(t: &Transport<'_>) -> FlowKey {
         }
     }
     let ((src, v6), (dst, _)) = (bits(t.src.0), bits(t.dst.0));
-    let kind = v6 | u8::from(t.protocol == Protocol::Udp);
+    let kind = u64::from(v6 | u8::from(t.protocol == Protocol::Udp)) << 32;
+    let ports = |low: u16, high: u16| kind | u64::from(low) << 16 | u64::from(high);
     if (src, t.src.1) <= (dst, t.dst.1) {
-        (kind, src, t.src.1, dst, t.dst.1)
+        ((src, dst, ports(t.src.1, t.dst.1)), true)
     } else {
-        (kind, dst, t.dst.1, src, t.src.1)
+        ((dst, src, ports(t.dst.1, t.src.1)), false)
     }
 }
 
@@ -603,6 +621,7 @@ fn udp<'a>(
             if connect.is_some() {
                 if direction == Direction::ToClient {
                     std::mem::swap(&mut flow.info.client, &mut flow.info.server);
+                    flow.client_low = !flow.client_low;
                     direction = Direction::ToServer;
                 }
                 flow.info.server_why = "the CONNECT was sent to it".into();
@@ -698,6 +717,7 @@ fn enet_datagram<'a>(
 }
 
 /// Hands out what an ENet direction gave: a message or a refusal.
+#[inline(always)]
 fn push_enet<'a>(
     info: &mut FlowInfo,
     looks: &mut Looks,
