@@ -35,17 +35,9 @@ use serde_json::Value;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/captures/");
 
-/// (receiver side, kind, node, member, argument bytes; NodePath arguments left out, as Godot
-/// 3.2.3 writes uninitialised padding in them, and objects, which the engine logs by id).
-type Key = (String, String, String, String, Vec<String>);
+mod support;
 
-fn argument_hex(type_id: u64, hex: String) -> String {
-    match type_id {
-        15 => "nodepath".into(),
-        17 => "object".into(),
-        _ => hex,
-    }
-}
+use support::{Key, argument_hex};
 
 /// What a dropped datagram carried, read here on its own (ENet's command sizes, big-endian):
 /// the data of its SEND_UNSEQUENCED commands, how many fragments and SEND_RELIABLE commands it had.

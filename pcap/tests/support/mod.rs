@@ -206,3 +206,18 @@ pub fn ipv4_fragment(
     out.extend_from_slice(data);
     out
 }
+
+/// A call as the Godot 3.2.3 ENet scenario's receivers log it (`corpus/captures/*.jsonl`):
+/// (receiver side, kind, node, member, argument bytes; NodePath arguments left out, as Godot
+/// 3.2.3 writes uninitialised padding in them, and objects, which the engine logs by id).
+pub type Key = (String, String, String, String, Vec<String>);
+
+/// An argument's bytes as [`Key`] holds them: the hex, or the type's name for a NodePath or an
+/// object.
+pub fn argument_hex(type_id: u64, hex: String) -> String {
+    match type_id {
+        15 => "nodepath".into(),
+        17 => "object".into(),
+        _ => hex,
+    }
+}
