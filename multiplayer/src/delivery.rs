@@ -30,7 +30,7 @@ impl Direction {
 }
 
 /// How Godot delivers an ENet packet (its `transfer_mode`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum TransferMode {
     /// Reliable and ordered (`TRANSFER_MODE_RELIABLE`).
     Reliable,

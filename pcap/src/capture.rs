@@ -27,7 +27,6 @@ use gdvariant::encoder::{EncodeError, Output};
 use gdvariant_multiplayer::Framing;
 use gdvariant_multiplayer::capture::{self, Header, RecordHead};
 
-use crate::enet::Transfer;
 use crate::file::{self, FileError};
 use crate::flows::{Config, FlowId, FlowInfo, Reader, Totals};
 use crate::{Item, WsEvent};
@@ -123,11 +122,7 @@ pub fn write_capture<O: Output>(
                 _ => continue,
             },
             Item::Enet(m) => {
-                let mode = match m.transfer {
-                    Transfer::Reliable => 0,
-                    Transfer::Unreliable => 1,
-                    Transfer::UnreliableOrdered => 2,
-                };
+                let mode = m.transfer.number();
                 (m.flow, m.version, true, m.direction, m.channel, mode, &m.bytes, m.time)
             }
             _ => continue,

@@ -57,29 +57,12 @@ pub const MAX_HELD: usize = RELIABLE_WINDOW as usize;
 /// ENet's own channel, of the connection's commands.
 const CONTROL_CHANNEL: u8 = 0xFF;
 
-/// How a message was sent, as Godot names its transfer modes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Transfer {
-    /// SEND_RELIABLE or SEND_FRAGMENT: acknowledged, resent, in order. (ENet also sends an
-    /// unreliable message larger than the MTU as SEND_FRAGMENT unless asked for unreliable
-    /// fragments, which Godot 3.2.3 never asks: such a message is reliable on the wire.)
-    Reliable,
-    /// SEND_UNSEQUENCED: Godot's `TRANSFER_MODE_UNRELIABLE`.
-    Unreliable,
-    /// SEND_UNRELIABLE or SEND_UNRELIABLE_FRAGMENT: `TRANSFER_MODE_UNRELIABLE_ORDERED`.
-    UnreliableOrdered,
-}
-
-impl Transfer {
-    /// `reliable`, `unreliable` or `unreliable_ordered`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Transfer::Reliable => "reliable",
-            Transfer::Unreliable => "unreliable",
-            Transfer::UnreliableOrdered => "unreliable_ordered",
-        }
-    }
-}
+/// How a message was sent: the multiplayer crate's [`TransferMode`]. On the wire,
+/// SEND_RELIABLE and SEND_FRAGMENT are `Reliable` (ENet also sends an unreliable message
+/// larger than the MTU as SEND_FRAGMENT unless asked for unreliable fragments, which Godot
+/// 3.2.3 never asks: such a message is reliable on the wire), SEND_UNSEQUENCED `Unreliable`,
+/// SEND_UNRELIABLE and SEND_UNRELIABLE_FRAGMENT `UnreliableOrdered`.
+pub use gdvariant_multiplayer::TransferMode;
 
 /// What is wrong with ENet traffic.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -222,7 +205,7 @@ pub enum Out<'a> {
         /// The channel.
         channel: u8,
         /// How it was sent.
-        transfer: Transfer,
+        transfer: TransferMode,
         /// Its bytes.
         bytes: Cow<'a, [u8]>,
         /// Fragments that made it (1: it was not fragmented).
@@ -387,7 +370,7 @@ impl Seen {
 struct Reassembly {
     count: u32,
     total: u32,
-    transfer: Transfer,
+    transfer: TransferMode,
     /// Fragment number → (offset, data).
     pieces: BTreeMap<u32, (u32, Vec<u8>)>,
     received: usize,
@@ -398,7 +381,7 @@ struct Reassembly {
 /// A reliable message held until those before it on its channel are handed out.
 #[derive(Debug)]
 struct Held {
-    transfer: Transfer,
+    transfer: TransferMode,
     /// Sequence numbers it takes (its fragments; 1: not fragmented).
     fragments: u32,
     bytes: Vec<u8>,
@@ -634,9 +617,9 @@ impl Half {
             }
             6 | 7 | 9 => {
                 let transfer = match number {
-                    6 => Transfer::Reliable,
-                    7 => Transfer::UnreliableOrdered,
-                    _ => Transfer::Unreliable,
+                    6 => TransferMode::Reliable,
+                    7 => TransferMode::UnreliableOrdered,
+                    _ => TransferMode::Unreliable,
                 };
                 if number == 6 {
                     self.reliable_message(channel, sequence, 1, payload(data), limits, out);
@@ -651,8 +634,11 @@ impl Half {
                 }
             }
             8 | 12 => {
-                let transfer =
-                    if number == 8 { Transfer::Reliable } else { Transfer::UnreliableOrdered };
+                let transfer = if number == 8 {
+                    TransferMode::Reliable
+                } else {
+                    TransferMode::UnreliableOrdered
+                };
                 let fragment = Fragment {
                     channel,
                     start: field16(4)?,
@@ -708,7 +694,7 @@ impl Half {
         if let Some(why) = why {
             return self.refuse(EnetError::BadFragment(why), out);
         }
-        let key = (f.channel, f.start, f.transfer == Transfer::Reliable);
+        let key = (f.channel, f.start, f.transfer == TransferMode::Reliable);
         if let Some(existing) = self.waiting.get(&key) {
             if existing.count != f.count || existing.total != f.total {
                 return self.refuse(EnetError::ContradictoryFragment, out);
@@ -793,7 +779,7 @@ impl Half {
         }
         let (transfer, count) = (message.transfer, message.count);
         self.remove(key);
-        if transfer == Transfer::Reliable {
+        if transfer == TransferMode::Reliable {
             return self.reliable_message(
                 f.channel,
                 f.start,
@@ -832,7 +818,7 @@ impl Half {
             // Behind the next (a capture begun after its channel's start, or a missing message
             // given up on): handed out as it comes.
             self.stats.messages = self.stats.messages.saturating_add(1);
-            out.push(Out::Message { channel, transfer: Transfer::Reliable, bytes, fragments });
+            out.push(Out::Message { channel, transfer: TransferMode::Reliable, bytes, fragments });
             return;
         }
         let at = next.saturating_add(u64::from(ahead));
@@ -840,7 +826,8 @@ impl Half {
             self.stats.reordered = self.stats.reordered.saturating_add(1);
             crate::work(bytes.len().saturating_add(1));
             let cost = bytes.len().saturating_add(FRAGMENT_OVERHEAD);
-            let held = Held { transfer: Transfer::Reliable, fragments, bytes: bytes.into_owned() };
+            let held =
+                Held { transfer: TransferMode::Reliable, fragments, bytes: bytes.into_owned() };
             match order.held.insert(at, held) {
                 Some(old) => {
                     let freed = old.bytes.len().saturating_add(FRAGMENT_OVERHEAD);
@@ -857,7 +844,7 @@ impl Half {
             return;
         }
         self.stats.messages = self.stats.messages.saturating_add(1);
-        out.push(Out::Message { channel, transfer: Transfer::Reliable, bytes, fragments });
+        out.push(Out::Message { channel, transfer: TransferMode::Reliable, bytes, fragments });
         order.next = Some(at.saturating_add(u64::from(fragments)));
         // In order with nothing held (the common case): nothing to release.
         if !order.held.is_empty() {
@@ -942,7 +929,7 @@ struct Fragment {
     number: u32,
     total: u32,
     offset: u32,
-    transfer: Transfer,
+    transfer: TransferMode,
 }
 
 /// Test helpers: ENet commands written as a sender writes them.
@@ -1045,7 +1032,7 @@ mod tests {
         out
     }
 
-    fn messages(out: &[Out<'_>]) -> Vec<(u8, Transfer, Vec<u8>)> {
+    fn messages(out: &[Out<'_>]) -> Vec<(u8, TransferMode, Vec<u8>)> {
         out.iter()
             .filter_map(|o| match o {
                 Out::Message { channel, transfer, bytes, .. } => {
@@ -1075,13 +1062,13 @@ mod tests {
         assert_eq!(
             messages(&out),
             vec![
-                (1, Transfer::Reliable, b"one".to_vec()),
-                (2, Transfer::Unreliable, b"u".to_vec())
+                (1, TransferMode::Reliable, b"one".to_vec()),
+                (2, TransferMode::Unreliable, b"u".to_vec())
             ]
         );
         // The reliable command again: not a message; the unsequenced one is.
         let out = run(&mut half, a);
-        assert_eq!(messages(&out), vec![(2, Transfer::Unreliable, b"u".to_vec())]);
+        assert_eq!(messages(&out), vec![(2, TransferMode::Unreliable, b"u".to_vec())]);
         assert_eq!(half.stats.duplicates, 1);
         // Same sequence number on another channel is another message.
         let out = run(&mut half, write::datagram(0, &[write::reliable(3, 1, b"x")]));
@@ -1099,7 +1086,7 @@ mod tests {
         // A retransmission of fragment 0.
         assert!(run(&mut half, f(0, b"abc")).is_empty());
         let out = run(&mut half, f(1, b"def"));
-        assert_eq!(messages(&out), vec![(1, Transfer::Reliable, b"abcdefg".to_vec())]);
+        assert_eq!(messages(&out), vec![(1, TransferMode::Reliable, b"abcdefg".to_vec())]);
         assert_eq!(half.held(), Seen::WORDS * 8 + 16);
 
         // Fragments that claim a million-byte total but never tile it.
@@ -1143,7 +1130,7 @@ mod tests {
         );
         assert_eq!(
             messages(&run(&mut half, early)),
-            vec![(2, Transfer::Reliable, b"other channel".to_vec())]
+            vec![(2, TransferMode::Reliable, b"other channel".to_vec())]
         );
         assert!(
             messages(&run(&mut half, write::datagram(0, &[write::reliable(1, 5, b"five")])))
@@ -1212,7 +1199,7 @@ mod tests {
             "{out:?}"
         );
         let late = run(&mut half, write::datagram(0, &[write::reliable(1, 2, b"late")]));
-        assert_eq!(messages(&late), vec![(1, Transfer::Reliable, b"late".to_vec())]);
+        assert_eq!(messages(&late), vec![(1, TransferMode::Reliable, b"late".to_vec())]);
     }
 
     #[test]

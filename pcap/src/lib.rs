@@ -163,7 +163,7 @@ use std::fmt;
 pub use capture::{WriteError, Written, write_capture};
 pub use file::{FileError, Timestamp};
 pub use flows::{Carrier, Config, FlowId, FlowInfo, Reader, Totals};
-pub use gdvariant_multiplayer::Direction;
+pub use gdvariant_multiplayer::{Direction, TransferMode};
 pub use multiplayer::{MethodStats, Sessions};
 pub use net::{FragmentLimits, Protocol, Skip};
 pub use shard::Sharded;
@@ -241,7 +241,7 @@ pub struct EnetMessage<'a> {
     /// Its ENet channel.
     pub channel: u8,
     /// How it was sent.
-    pub transfer: enet::Transfer,
+    pub transfer: TransferMode,
     /// The fragments it came in (1: not fragmented).
     pub fragments: u32,
     /// The connect data of the flow's CONNECT, when captured: Godot's client peer id.

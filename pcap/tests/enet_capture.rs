@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use gdvariant_multiplayer::track::{CallKind, Tracker};
 use gdvariant_multiplayer::{Direction, Framing};
-use gdvariant_pcap::{Carrier, Config, Item, Reader, enet::Transfer};
+use gdvariant_pcap::{Carrier, Config, Item, Reader, enet::TransferMode};
 use serde_json::Value;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/captures/");
@@ -72,7 +72,7 @@ fn every_logged_call_is_on_the_wire_byte_exact() {
     let mut trackers: BTreeMap<_, Tracker> = BTreeMap::new();
     let mut wire: BTreeMap<Key, usize> = BTreeMap::new();
     let mut reliable: BTreeMap<Key, usize> = BTreeMap::new();
-    let mut transfers: BTreeMap<Transfer, usize> = BTreeMap::new();
+    let mut transfers: BTreeMap<TransferMode, usize> = BTreeMap::new();
     let mut refused = 0;
     for item in reader.by_ref() {
         let message = match item {
@@ -118,7 +118,7 @@ fn every_logged_call_is_on_the_wire_byte_exact() {
             call.member.as_deref().unwrap_or("?").to_string(),
             args,
         );
-        if message.transfer == Transfer::Reliable {
+        if message.transfer == TransferMode::Reliable {
             *reliable.entry(key.clone()).or_default() += 1;
         }
         *wire.entry(key).or_default() += 1;
@@ -153,7 +153,7 @@ fn every_logged_call_is_on_the_wire_byte_exact() {
 }
 
 /// A message: (flow, direction, channel, transfer, bytes).
-type Seen = (u64, &'static str, u8, Transfer, Vec<u8>);
+type Seen = (u64, &'static str, u8, TransferMode, Vec<u8>);
 
 /// The messages of a capture, and the reliable commands seen again.
 fn messages(capture: &[u8]) -> (Vec<Seen>, u64) {
@@ -188,7 +188,7 @@ fn every_datagram_sent_twice_gives_the_same_messages() {
     let (twice, duplicates) = messages(&doubled);
     assert_eq!(none, 0);
     let reliable = |all: &[Seen]| {
-        all.iter().filter(|m| m.3 == Transfer::Reliable).cloned().collect::<Vec<_>>()
+        all.iter().filter(|m| m.3 == TransferMode::Reliable).cloned().collect::<Vec<_>>()
     };
     assert_eq!(reliable(&twice), reliable(&once));
     let unreliable = once.len() - reliable(&once).len();

@@ -30,7 +30,7 @@ use std::sync::Arc;
 
 use gdvariant_multiplayer::track::{CallKind, Tracker};
 use gdvariant_multiplayer::{Direction, Framing};
-use gdvariant_pcap::{Carrier, Config, Item, Reader, enet::Transfer};
+use gdvariant_pcap::{Carrier, Config, Item, Reader, enet::TransferMode};
 use serde_json::Value;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/captures/");
@@ -160,7 +160,7 @@ fn a_lossy_session_decodes_to_what_the_engines_logged() {
                 .with_allow_objects(true)
         });
         let lost = (conn, message.direction.name().to_string(), message.bytes.to_vec());
-        if message.transfer != Transfer::Reliable && dropped_unsequenced.contains_key(&lost) {
+        if message.transfer != TransferMode::Reliable && dropped_unsequenced.contains_key(&lost) {
             lost_seen += 1;
         }
         let decoded = match tracker.message(message.direction, message.channel, &message.bytes) {
@@ -201,7 +201,7 @@ fn a_lossy_session_decodes_to_what_the_engines_logged() {
         if size > 1400 {
             large.push((key.clone(), message.fragments, message.transfer, message.channel));
         }
-        if message.transfer == Transfer::Reliable {
+        if message.transfer == TransferMode::Reliable {
             *reliable.entry(key.clone()).or_default() += 1;
             reliable_order.entry((receiver, i64::from(decoded.from))).or_default().push(key);
         } else {
@@ -279,7 +279,7 @@ fn a_lossy_session_decodes_to_what_the_engines_logged() {
     assert_eq!(large.len(), 6, "{large:#?}");
     for (key, fragments, transfer, channel) in &large {
         assert!(*fragments >= 3, "{key:?}");
-        assert_eq!(*transfer, Transfer::Reliable);
+        assert_eq!(*transfer, TransferMode::Reliable);
         assert_eq!(logged.get(key), Some(&1), "{key:?}");
         assert!(*channel == 1 || *channel == 2);
     }
