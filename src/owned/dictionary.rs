@@ -390,6 +390,23 @@ impl Dictionary {
         self.hashes.push(hash);
     }
 
+    /// Decoding: adds `key`, of hash `hash`, with `value`, as [`push_pending`](Self::push_pending)
+    /// then [`settle`](Self::settle) would: when the key is already present, `key` goes (dropped,
+    /// without deep recursion), `value` replaces that entry's value, and the old value is
+    /// returned. O(1) expected, plus one key comparison.
+    pub(crate) fn push_decoded(
+        &mut self,
+        key: Variant,
+        hash: u64,
+        value: Variant,
+    ) -> Option<Variant> {
+        if let Some(position) = self.find_hashed(&key, hash, self.entries.len()) {
+            return self.entries.get_mut(position).map(|(_, slot)| core::mem::replace(slot, value));
+        }
+        self.push(key, hash, value);
+        None
+    }
+
     /// Decoding: gives the pending last entry its value. When its key is already present, the
     /// pending key goes (dropped, without deep recursion) and `value` replaces that entry's value, as
     /// Godot's decoder does with a repeated key. O(1) expected, plus one key comparison.

@@ -37,7 +37,7 @@ use foldhash::SharedSeed;
 use foldhash::fast::FoldHasher;
 
 use super::key_semantics::KeyRules;
-use super::{Array, Dictionary, Object, Variant};
+use super::{Array, Dictionary, GdString, Object, Variant};
 use crate::VariantType;
 use crate::wire::identity::{Place, narrow_real};
 use crate::wire::work;
@@ -156,6 +156,9 @@ fn node(value: &Variant, rules: KeyRules) -> Node<'_> {
 /// key of a dictionary with `rules`. O(size of the value).
 pub(crate) fn leaf_hash(value: &Variant, rules: KeyRules) -> u64 {
     use Variant as V;
+    if let V::String(s) | V::StringName(s) = value {
+        return string_hash(s);
+    }
     let class = match value.variant_type() {
         VariantType::StringName => VariantType::String,
         other => other,
@@ -172,10 +175,8 @@ pub(crate) fn leaf_hash(value: &Variant, rules: KeyRules) -> u64 {
         V::Bool(b) => b.hash(state),
         V::Int(i) => i.hash(state),
         V::Float(f) => hash_float(*f, state),
-        V::String(s) | V::StringName(s) => {
-            work::add(s.as_bytes().len() / 64);
-            s.hash(state);
-        }
+        // Hashed above.
+        V::String(_) | V::StringName(_) => {}
         V::Vector2(v) => v.for_each_component(|c| real(c, state)),
         V::Rect2(v) => v.for_each_component(|c| real(c, state)),
         V::Vector3(v) => v.for_each_component(|c| real(c, state)),
@@ -244,6 +245,17 @@ pub(crate) fn leaf_hash(value: &Variant, rules: KeyRules) -> u64 {
             x.iter().for_each(|v| v.for_each_component(|c| hash_float(f64::from(c), state)));
         }
     }
+    state.finish() | 1
+}
+
+/// The hash of a `String` or `StringName` key (both hash as a `String`: Godot 4 makes them one
+/// key). O(length).
+#[inline]
+pub(crate) fn string_hash(s: &GdString) -> u64 {
+    let mut state = hasher();
+    VariantType::String.hash(&mut state);
+    work::add(s.as_bytes().len() / 64);
+    s.hash(&mut state);
     state.finish() | 1
 }
 

@@ -79,6 +79,99 @@ pub(super) fn open(
     Ok(open)
 }
 
+/// Whether [`fill_leaves`] may fill `open`: an array or a dictionary whose own hash is not
+/// wanted and whose elements or keys the game view does not check (so each value goes in as
+/// [`place`] would put it, with no hash but its key's).
+pub(super) fn takes_leaves(decoder: &Decoder<'_>, open: &Open) -> bool {
+    if open.hashed {
+        return false;
+    }
+    match &open.container {
+        Container::Array(_) => !(open.typed && decoder.options.game_view()),
+        Container::Dictionary(dictionary) => {
+            !decoder.options.game_view() || dictionary.key_type.is_untyped()
+        }
+        Container::Object(_) => false,
+    }
+}
+
+/// Reads the values at `pos` (at nesting `depth`) that hold no other value straight into
+/// `open` (see [`takes_leaves`]), as the general loop would read and [`place`] them, in the
+/// same order and with the same checks, until `open` is full or the next value holds others:
+/// that value's head is left in `next`, and `pos` is where it starts. Needs no open-container
+/// frame and no hash but a key's. O(bytes read).
+pub(super) fn fill_leaves<'a>(
+    decoder: &mut Decoder<'a>,
+    open: &mut Open,
+    pos: &mut usize,
+    depth: u16,
+    next: &mut Option<(VariantRef<'a>, Extent)>,
+) -> Result<()> {
+    let (buf, options, rules) = (decoder.buf, decoder.options, decoder.rules);
+    let (version, quick) = (options.version(), depth <= options.max_depth());
+    // A key read here, with its hash, until its value is read.
+    let mut key: Option<(Variant, u64)> = None;
+    while open.left > 0 {
+        let quick = if quick { quick_leaf(buf, *pos, version) } else { None };
+        let (done, end) = match quick {
+            Some(read) => read,
+            None => match parse_head(buf, *pos, options, depth)? {
+                (value, Extent::End(end)) => (leaf(&value)?, end),
+                (value, Extent::Strings { count, .. }) => {
+                    let bytes = usize::try_from(count)
+                        .unwrap_or(usize::MAX)
+                        .saturating_mul(size_of::<GdString>());
+                    decoder.reserve(bytes)?;
+                    let (done, end) = strings(&value)?;
+                    decoder.fill(bytes);
+                    (done, end)
+                }
+                head @ (_, Extent::Values { .. } | Extent::Properties { .. }) => {
+                    // The key's value is a container: the general loop settles it.
+                    if let (Container::Dictionary(dictionary), Some((key, hash))) =
+                        (&mut open.container, key.take())
+                    {
+                        dictionary.push_pending(key, hash);
+                    }
+                    *next = Some(head);
+                    return Ok(());
+                }
+            },
+        };
+        *pos = end;
+        match &mut open.container {
+            Container::Array(elements) => {
+                decoder.fill(size_of::<Variant>());
+                elements.push(done);
+            }
+            // Keys and values alternate: `left` is even before a key.
+            Container::Dictionary(_) if open.left % 2 == 0 => {
+                let hash = match &done {
+                    Variant::String(s) => string_hash(s),
+                    _ => leaf_hash(&done, rules),
+                };
+                key = Some((done, hash));
+            }
+            // A repeated key: the value it had goes (no value hashes are kept here).
+            Container::Dictionary(dictionary) => match key.take() {
+                Some((key, hash)) => match dictionary.push_decoded(key, hash, done) {
+                    None => decoder.fill(ENTRY_BYTES),
+                    Some(old) => drop(old),
+                },
+                // Its key was read by the general loop, and waits in the dictionary.
+                None => match dictionary.settle(done) {
+                    Settled::Added => decoder.fill(ENTRY_BYTES),
+                    Settled::Replaced { old, .. } => drop(old),
+                },
+            },
+            // Not taken (see `takes_leaves`).
+            Container::Object(_) => return Ok(()),
+        }
+        open.left = open.left.saturating_sub(1);
+    }
+    Ok(())
+}
+
 /// Whether the container header `header` carries type information at bit `shift` (a typed
 /// array, or the key or value type of a typed dictionary).
 pub(super) fn typed(header: u32, version: Version, shift: u32) -> bool {

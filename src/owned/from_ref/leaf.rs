@@ -128,3 +128,39 @@ pub(super) fn packed_reals<S: PackedElement, D: PackedElement>(
         PackedReals::Double(p) => p.iter().map(quiet).collect(),
     }
 }
+
+/// The most common values read straight from their header, without a view: `null`, `bool`,
+/// `int`, `float`, `String` and `Vector2` (their ids are the same in both versions), with
+/// where they end. `None` for any other value, and for one of these that does not read as
+/// [`parse_head`] and [`leaf`] would accept it: the caller then reads it the general way, which
+/// reports the problem. What it returns is what those two give. The caller has checked the
+/// depth. O(1), a string O(its length).
+#[inline]
+pub(super) fn quick_leaf(buf: &[u8], pos: usize, version: Version) -> Option<(Variant, usize)> {
+    let header = u32_at(buf, pos).ok()?;
+    let body = pos.checked_add(4)?;
+    let flag64 = header & FLAG_64 != 0;
+    let after = |size: usize| body.checked_add(size);
+    Some(match header & 0xFF {
+        0 => (Variant::Nil, body),
+        1 => (Variant::Bool(u32_at(buf, body).ok()? != 0), after(4)?),
+        2 if flag64 => (Variant::Int(u64_at(buf, body).ok()? as i64), after(8)?),
+        2 => (Variant::Int(i64::from(u32_at(buf, body).ok()? as i32)), after(4)?),
+        3 if flag64 => (Variant::Float(f64::from_bits(u64_at(buf, body).ok()?)), after(8)?),
+        3 => (Variant::Float(widen_f32(u32_at(buf, body).ok()?)), after(4)?),
+        4 => {
+            let (s, end) = read_string(buf, body, version).ok()?;
+            (Variant::String(string(&s).ok()?), end)
+        }
+        5 => {
+            let precision = match (version, flag64) {
+                (Version::Godot4, true) => Precision::Double,
+                _ => Precision::Single,
+            };
+            let size = precision.size().checked_mul(2)?;
+            let raw = bytes_at(buf, body, size).ok()?;
+            (Variant::Vector2(reals(&Reals::<Vector2<f64>>::new(raw, precision))), after(size)?)
+        }
+        _ => return None,
+    })
+}

@@ -44,7 +44,7 @@ use alloc::vec::Vec;
 use super::dictionary::Settled;
 use super::key_hash::{
     NEVER, array_finish, array_start, array_step, dictionary_finish, dictionary_start,
-    dictionary_step, key_hash, leaf_hash, value_hash,
+    dictionary_step, key_hash, leaf_hash, string_hash, value_hash,
 };
 use super::key_semantics::KeyRules;
 use super::typed::{self, Admitted};
@@ -52,19 +52,21 @@ use super::{Array, Dictionary, GdString, NodePath, Object, Signal, Variant};
 use crate::ElementType;
 use crate::view::container_type::kind_bits;
 use crate::view::element::Element;
-use crate::view::math::{RealValue, Reals};
+use crate::view::math::{Precision, RealValue, Reals, Vector2};
 use crate::view::object::ObjectRef;
 use crate::view::packed::{PackedElement, PackedReals};
 use crate::view::string::{GdStr, read_string};
-use crate::view::value::{Extent, VariantRef, parse_head};
+use crate::view::value::{Extent, FLAG_64, VariantRef, parse_head};
 use crate::view::walk::{Mode, check_script, walk, walk_depth};
 use crate::wire::error::{Error, ErrorKind, Result};
 use crate::wire::exact_float::{quiet, widen_exact};
-use crate::wire::read::{error_at, u32_at};
+use crate::wire::read::{bytes_at, error_at, u32_at, u64_at, widen_f32};
 use crate::{Options, Version};
 
 mod containers;
 mod leaf;
+#[cfg(test)]
+mod tests;
 
 use containers::*;
 use leaf::*;
@@ -179,9 +181,13 @@ enum Container {
 /// Frames of the decoder's stack before it needs the value's depth.
 const SHALLOW: usize = 8;
 
-/// Memory reserved for elements ahead of reading them may reach this many bytes per input byte
-/// before the value is validated.
+/// Memory reserved for elements ahead of reading them may reach this many bytes per input byte,
+/// plus [`AHEAD_FIXED`], before the value is validated.
 const AHEAD_PER_BYTE: usize = 2;
+
+/// Bytes that may be reserved ahead whatever the input's size: a small value (a packet of a
+/// few entries) is read in one pass, not validated first.
+const AHEAD_FIXED: usize = 1024;
 
 /// The decoder's state besides its stack of open containers.
 struct Decoder<'a> {
@@ -204,6 +210,9 @@ struct Decoder<'a> {
     /// With the game view, the offsets of the typed dictionaries open, whose keys are checked.
     typed_dictionaries: Vec<usize>,
     classes: Vec<String>,
+    /// Containers read the values that hold no other value straight in ([`fill_leaves`]);
+    /// off only in the tests that compare that path with the general one.
+    leaves_first: bool,
 }
 
 impl Decoder<'_> {
@@ -220,14 +229,16 @@ impl Decoder<'_> {
     }
 
     /// Makes sure `need` bytes may be reserved for elements not read yet: they may, while what
-    /// is reserved and not filled stays within [`AHEAD_PER_BYTE`] per input byte; past that,
+    /// is reserved and not filled stays within [`AHEAD_PER_BYTE`] per input byte plus
+    /// [`AHEAD_FIXED`]; past that,
     /// the value is validated first (so that a count that lies reserves nothing).
     fn reserve(&mut self, need: usize) -> Result<()> {
         if self.validated {
             return Ok(());
         }
         let outstanding = self.reserved.saturating_sub(self.filled).saturating_add(need);
-        if outstanding <= self.buf.len().saturating_mul(AHEAD_PER_BYTE) {
+        let allowed = self.buf.len().saturating_mul(AHEAD_PER_BYTE).saturating_add(AHEAD_FIXED);
+        if outstanding <= allowed {
             self.reserved = self.reserved.saturating_add(need);
             return Ok(());
         }
@@ -263,6 +274,17 @@ impl Decoder<'_> {
 /// Godot may still refuse the value for a problem further on; the validating walk then gives
 /// that error, so the result is `NotUnicode` only for values Godot accepts.
 fn convert(buf: &[u8], pos: usize, options: Options, depth: u16) -> Result<Variant> {
+    convert_with(buf, pos, options, depth, true)
+}
+
+/// [`convert`], with or without [`fill_leaves`] (`leaves_first`).
+fn convert_with(
+    buf: &[u8],
+    pos: usize,
+    options: Options,
+    depth: u16,
+    leaves_first: bool,
+) -> Result<Variant> {
     let mut decoder = Decoder {
         buf,
         options,
@@ -276,6 +298,7 @@ fn convert(buf: &[u8], pos: usize, options: Options, depth: u16) -> Result<Varia
         types: Vec::new(),
         typed_dictionaries: Vec::new(),
         classes: Vec::new(),
+        leaves_first,
     };
     // What was read before a problem is dropped with the stack, without deep recursion.
     let mut stack = Vec::new();
@@ -289,14 +312,19 @@ fn convert(buf: &[u8], pos: usize, options: Options, depth: u16) -> Result<Varia
 
 /// The pass over the value, stopping at the first problem met in byte order. `stack` holds the
 /// containers open around the current value (left there when a problem stops the pass).
-fn build(decoder: &mut Decoder<'_>, stack: &mut Vec<Open>) -> Result<Variant> {
+fn build<'a>(decoder: &mut Decoder<'a>, stack: &mut Vec<Open>) -> Result<Variant> {
     let (buf, options) = (decoder.buf, decoder.options);
     let version = options.version();
     let (mut pos, mut depth) = decoder.root;
     // The next value is a Godot 4 `script` property.
     let mut script = false;
+    // The head of the next value, when `fill_leaves` has read it.
+    let mut next: Option<(VariantRef<'a>, Extent)> = None;
     loop {
-        let (value, extent) = parse_head(buf, pos, options, depth)?;
+        let (value, extent) = match next.take() {
+            Some(head) => head,
+            None => parse_head(buf, pos, options, depth)?,
+        };
         // A `script` value is checked after its own text, in the order validate checks them.
         if script && !matches!(extent, Extent::End(_)) {
             check_script(buf, pos, &value)?;
@@ -328,7 +356,10 @@ fn build(decoder: &mut Decoder<'_>, stack: &mut Vec<Open>) -> Result<Variant> {
                 let mut open = open(decoder, &value, items, header, hashed)?;
                 pos = first;
                 script = false;
-                if items == 0 {
+                if decoder.leaves_first && takes_leaves(decoder, &open) {
+                    fill_leaves(decoder, &mut open, &mut pos, depth.saturating_add(1), &mut next)?;
+                }
+                if open.left == 0 {
                     close(decoder, open)
                 } else {
                     if let Container::Object(properties) = &mut open.container {
@@ -356,8 +387,14 @@ fn build(decoder: &mut Decoder<'_>, stack: &mut Vec<Open>) -> Result<Variant> {
                     let (name, end, is_script) = property_name(buf, pos, version)?;
                     properties.push((name, Variant::Nil));
                     (pos, script) = (end, is_script);
+                    break;
                 }
-                break;
+                if decoder.leaves_first && takes_leaves(decoder, top) {
+                    fill_leaves(decoder, top, &mut pos, depth, &mut next)?;
+                }
+                if top.left > 0 {
+                    break;
+                }
             }
             let Some(finished) = stack.pop() else {
                 return Err(error_at(buf, pos, ErrorKind::DepthLimit));
