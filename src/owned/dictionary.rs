@@ -400,6 +400,37 @@ impl Dictionary {
         hash: u64,
         value: Variant,
     ) -> Option<Variant> {
+        // Fewer than `LINEAR` entries, their hashes in place: the search of `find_hashed` and
+        // the push of `push`, without the index to keep.
+        if let (None, Hashes::Inline { len, hashes }) = (&self.index, &mut self.hashes) {
+            let count = usize::from(*len);
+            if count < LINEAR && count == self.entries.len() {
+                if hash != NEVER {
+                    work::add(count);
+                    let mut found = None;
+                    for (position, &h) in hashes.iter().take(count).enumerate() {
+                        if h == hash {
+                            work::add(1);
+                            let entry = self.entries.get(position);
+                            if entry.is_some_and(|(k, _)| keys_equal(k, &key, self.rules)) {
+                                found = Some(position);
+                                break;
+                            }
+                        }
+                    }
+                    if let Some(position) = found {
+                        let slot = self.entries.get_mut(position).map(|(_, slot)| slot);
+                        return slot.map(|slot| core::mem::replace(slot, value));
+                    }
+                }
+                if let Some(slot) = hashes.get_mut(count) {
+                    *slot = hash;
+                    *len = len.saturating_add(1);
+                    self.entries.push((key, value));
+                    return None;
+                }
+            }
+        }
         if let Some(position) = self.find_hashed(&key, hash, self.entries.len()) {
             return self.entries.get_mut(position).map(|(_, slot)| core::mem::replace(slot, value));
         }

@@ -177,6 +177,20 @@ impl GdString {
         }
     }
 
+    /// The string of `raw` when it is short ASCII without NUL (the common case: keys, names):
+    /// then the raw bytes are the text (no byte order mark to skip, no NUL to cut at), and ASCII
+    /// is UTF-8, so they go in place. O(n), without branches per byte.
+    #[inline]
+    pub(crate) fn short_ascii(raw: &[u8]) -> Option<GdString> {
+        let mut bytes = [0u8; SHORT];
+        let place = bytes.get_mut(..raw.len())?;
+        place.copy_from_slice(raw);
+        // A byte is 1..=0x7F exactly when neither it nor it less one has bit 7 set.
+        let high = raw.iter().fold(0u8, |high, &b| high | b | b.wrapping_sub(1));
+        let len = u8::try_from(raw.len()).ok()?;
+        (high & 0x80 == 0).then_some(GdString(Repr::Short { len, bytes }))
+    }
+
     /// The string the game reads from `s`: its text, overlong forms normalised, code points
     /// `str` cannot hold kept. O(n).
     ///
@@ -186,12 +200,12 @@ impl GdString {
         // Short ASCII without NUL, the common case (keys, names): the raw bytes are the text (no
         // byte order mark to skip, no NUL to cut at), and ASCII is UTF-8, so they go in place.
         let raw = s.raw_bytes();
-        if raw.len() <= SHORT && raw.iter().all(|&b| b.wrapping_sub(1) < 0x7F) {
-            let mut bytes = [0u8; SHORT];
-            if let (Some(place), Ok(len)) = (bytes.get_mut(..raw.len()), u8::try_from(raw.len())) {
-                place.copy_from_slice(raw);
-                return Ok(GdString(Repr::Short { len, bytes }));
-            }
+        if let Some(short) = GdString::short_ascii(raw) {
+            return Ok(short);
+        }
+        // Standard UTF-8 (nearly every string): the text `to_str` gives, checked once here.
+        if let Ok(text) = core::str::from_utf8(utf8::text_of(raw)) {
+            return Ok(GdString(Repr::of_str(text)));
         }
         match s.to_str() {
             Ok(text) => Ok(GdString(Repr::of_str(text))),

@@ -98,7 +98,8 @@ pub(super) fn takes_leaves(decoder: &Decoder<'_>, open: &Open) -> bool {
 /// Reads the values at `pos` (at nesting `depth`) that hold no other value straight into
 /// `open` (see [`takes_leaves`]), as the general loop would read and [`place`] them, in the
 /// same order and with the same checks, until `open` is full or the next value holds others:
-/// that value's head is left in `next`, and `pos` is where it starts. Needs no open-container
+/// that value's head is left in `next`, and `pos` is where it starts (a dictionary key read
+/// before it waits in the dictionary, as the general loop leaves one). Needs no open-container
 /// frame and no hash but a key's. O(bytes read).
 pub(super) fn fill_leaves<'a>(
     decoder: &mut Decoder<'a>,
@@ -107,69 +108,120 @@ pub(super) fn fill_leaves<'a>(
     depth: u16,
     next: &mut Option<(VariantRef<'a>, Extent)>,
 ) -> Result<()> {
-    let (buf, options, rules) = (decoder.buf, decoder.options, decoder.rules);
-    let (version, quick) = (options.version(), depth <= options.max_depth());
-    // A key read here, with its hash, until its value is read.
-    let mut key: Option<(Variant, u64)> = None;
-    while open.left > 0 {
-        let quick = if quick { quick_leaf(buf, *pos, version) } else { None };
-        let (done, end) = match quick {
-            Some(read) => read,
-            None => match parse_head(buf, *pos, options, depth)? {
-                (value, Extent::End(end)) => (leaf(&value)?, end),
-                (value, Extent::Strings { count, .. }) => {
-                    let bytes = usize::try_from(count)
-                        .unwrap_or(usize::MAX)
-                        .saturating_mul(size_of::<GdString>());
-                    decoder.reserve(bytes)?;
-                    let (done, end) = strings(&value)?;
-                    decoder.fill(bytes);
-                    (done, end)
-                }
-                head @ (_, Extent::Values { .. } | Extent::Properties { .. }) => {
-                    // The key's value is a container: the general loop settles it.
-                    if let (Container::Dictionary(dictionary), Some((key, hash))) =
-                        (&mut open.container, key.take())
-                    {
-                        dictionary.push_pending(key, hash);
+    let rules = decoder.rules;
+    let quick = depth <= decoder.options.max_depth();
+    match &mut open.container {
+        Container::Array(elements) => {
+            while open.left > 0 {
+                match read_leaf(decoder, pos, depth, quick)? {
+                    Read::Leaf(element) => {
+                        decoder.fill(size_of::<Variant>());
+                        elements.push(element);
                     }
-                    *next = Some(head);
-                    return Ok(());
+                    Read::Holds(head) => {
+                        *next = Some(head);
+                        return Ok(());
+                    }
                 }
-            },
-        };
-        *pos = end;
-        match &mut open.container {
-            Container::Array(elements) => {
-                decoder.fill(size_of::<Variant>());
-                elements.push(done);
+                open.left = open.left.saturating_sub(1);
             }
-            // Keys and values alternate: `left` is even before a key.
-            Container::Dictionary(_) if open.left % 2 == 0 => {
-                let hash = match &done {
-                    Variant::String(s) => string_hash(s),
-                    _ => leaf_hash(&done, rules),
-                };
-                key = Some((done, hash));
-            }
-            // A repeated key: the value it had goes (no value hashes are kept here).
-            Container::Dictionary(dictionary) => match key.take() {
-                Some((key, hash)) => match dictionary.push_decoded(key, hash, done) {
-                    None => decoder.fill(ENTRY_BYTES),
-                    Some(old) => drop(old),
-                },
-                // Its key was read by the general loop, and waits in the dictionary.
-                None => match dictionary.settle(done) {
-                    Settled::Added => decoder.fill(ENTRY_BYTES),
-                    Settled::Replaced { old, .. } => drop(old),
-                },
-            },
-            // Not taken (see `takes_leaves`).
-            Container::Object(_) => return Ok(()),
         }
-        open.left = open.left.saturating_sub(1);
+        Container::Dictionary(dictionary) => {
+            // Keys and values alternate: `left` is odd when a key read by the general loop
+            // waits in the dictionary for its value.
+            if open.left % 2 == 1 {
+                match read_leaf(decoder, pos, depth, quick)? {
+                    Read::Leaf(value) => match dictionary.settle(value) {
+                        Settled::Added => decoder.fill(ENTRY_BYTES),
+                        // A repeated key: the value it had goes (no value hashes are kept).
+                        Settled::Replaced { old, .. } => drop(old),
+                    },
+                    Read::Holds(head) => {
+                        *next = Some(head);
+                        return Ok(());
+                    }
+                }
+                open.left = open.left.saturating_sub(1);
+            }
+            while open.left > 0 {
+                let key = match read_leaf(decoder, pos, depth, quick)? {
+                    Read::Leaf(key) => key,
+                    Read::Holds(head) => {
+                        *next = Some(head);
+                        return Ok(());
+                    }
+                };
+                let hash = match &key {
+                    Variant::String(s) => string_hash(s),
+                    _ => leaf_hash(&key, rules),
+                };
+                open.left = open.left.saturating_sub(1);
+                match read_leaf(decoder, pos, depth, quick)? {
+                    Read::Leaf(value) => match dictionary.push_decoded(key, hash, value) {
+                        None => decoder.fill(ENTRY_BYTES),
+                        Some(old) => drop(old),
+                    },
+                    // The key's value is a container: the key waits for it in the dictionary.
+                    Read::Holds(head) => {
+                        dictionary.push_pending(key, hash);
+                        *next = Some(head);
+                        return Ok(());
+                    }
+                }
+                open.left = open.left.saturating_sub(1);
+            }
+        }
+        // Not taken (see `takes_leaves`).
+        Container::Object(_) => {}
     }
     Ok(())
+}
+
+/// What [`read_leaf`] found.
+enum Read<'a> {
+    /// A value that holds no other value.
+    Leaf(Variant),
+    /// The head of a value that holds others.
+    Holds((VariantRef<'a>, Extent)),
+}
+
+/// Reads the value at `pos` (at nesting `depth`, allowed when `quick`) when it holds no other
+/// value, moving `pos` past it; otherwise gives its head, leaving `pos` where it starts.
+#[inline(always)]
+fn read_leaf<'a>(
+    decoder: &mut Decoder<'a>,
+    pos: &mut usize,
+    depth: u16,
+    quick: bool,
+) -> Result<Read<'a>> {
+    if quick {
+        if let Some((value, end)) = quick_leaf(decoder.buf, *pos, decoder.options.version()) {
+            *pos = end;
+            return Ok(Read::Leaf(value));
+        }
+    }
+    read_head(decoder, pos, depth)
+}
+
+/// [`read_leaf`] of a value [`quick_leaf`] does not read.
+#[inline(never)]
+fn read_head<'a>(decoder: &mut Decoder<'a>, pos: &mut usize, depth: u16) -> Result<Read<'a>> {
+    let (value, end) = match parse_head(decoder.buf, *pos, decoder.options, depth)? {
+        (value, Extent::End(end)) => (leaf(&value)?, end),
+        (value, Extent::Strings { count, .. }) => {
+            let bytes =
+                usize::try_from(count).unwrap_or(usize::MAX).saturating_mul(size_of::<GdString>());
+            decoder.reserve(bytes)?;
+            let (done, end) = strings(&value)?;
+            decoder.fill(bytes);
+            (done, end)
+        }
+        head @ (_, Extent::Values { .. } | Extent::Properties { .. }) => {
+            return Ok(Read::Holds(head));
+        }
+    };
+    *pos = end;
+    Ok(Read::Leaf(value))
 }
 
 /// Whether the container header `header` carries type information at bit `shift` (a typed

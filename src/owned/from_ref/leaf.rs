@@ -150,7 +150,11 @@ pub(super) fn quick_leaf(buf: &[u8], pos: usize, version: Version) -> Option<(Va
         3 => (Variant::Float(widen_f32(u32_at(buf, body).ok()?)), after(4)?),
         4 => {
             let (s, end) = read_string(buf, body, version).ok()?;
-            (Variant::String(string(&s).ok()?), end)
+            let text = match GdString::short_ascii(s.raw_bytes()) {
+                Some(text) => text,
+                None => string(&s).ok()?,
+            };
+            (Variant::String(text), end)
         }
         5 => {
             let precision = match (version, flag64) {
