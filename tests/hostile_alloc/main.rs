@@ -27,10 +27,10 @@
 //!    and allocates at most [`decode_bound`] bytes in total (every growth step counted): 32
 //!    bytes per input byte plus 4 KiB. Why that bound: `decode` sizes each container once from
 //!    its count, but keeps the room reserved ahead of the elements within 2 bytes per input
-//!    byte: past that (a lying count, or a dense value), and past 8 levels of nesting, it runs
+//!    byte plus 1 KiB: past that (a lying count, or a dense value), and past 8 levels of nesting, it runs
 //!    the validating walk over the whole value first (no allocation), after which every count
 //!    is true and its own stack of open containers is sized once from the value's depth (40
-//!    bytes a level). What remains is what the value holds, plus at most 2 bytes per input byte
+//!    bytes a level). What remains is what the value holds, plus at most 2 bytes per input byte and 1 KiB
 //!    reserved for elements that are not there: about 26 bytes per input byte for flat data (an
 //!    empty dictionary is a 32-byte `Variant` and a 176-byte box, which holds the hashes of up
 //!    to 8 keys, for 8 input bytes; an entry 64 bytes), and up to 30 for the densest inputs

@@ -5,14 +5,26 @@
 //! [`GdString`]s, which checks their text), and keeps the containers it is inside on a
 //! heap-allocated stack, so nesting costs no call stack.
 //!
+//! Leaves first: an array or a dictionary (one whose own hash is not wanted, and whose elements
+//! or keys the game view does not check) reads the values in it that hold no other value
+//! straight in (`fill_leaves`), with the same checks in the same order as the general loop:
+//! `null`, `bool`, `int`, `float`, `String` and `Vector2` straight from their header
+//! (`quick_leaf`, which leaves anything unusual, errors included, to the general read), other
+//! leaves through `parse_head`; a dictionary's key is hashed as it is read and its entry pushed
+//! once, a small dictionary's repeated keys found among the hashes it keeps in place. At the
+//! first value that holds others the general loop takes over, with that value's head already
+//! read. So a flat value (a packet) touches no open-container stack and none of the decoder's
+//! vectors: per leaf, a header read, the leaf, and (a key) its hash and one scan.
+//!
 //! Memory: each container is sized once, from its declared count. Room reserved that way ahead of
 //! reading the elements is only at risk when a count lies, so the pass keeps the bytes reserved
-//! and not yet filled within 2 per input byte; a reservation that would go past that (a dense
-//! value, or a lie), or a value more than 8 containers deep, first runs the validating walk over
+//! and not yet filled within 2 per input byte plus 1 KiB (so a small value is read in one pass);
+//! a reservation that would go past that (a dense value, or a lie), or a value more than 8
+//! containers deep, first runs the validating walk over
 //! the whole value, once (no allocation): after it every count is true and the value's depth is
 //! known, so the stack of open containers (40 bytes a frame) is sized exactly too. So nothing is
-//! ever reserved for elements that are not there beyond 2 bytes per input byte, and what is
-//! allocated is what the value holds: at most 32 bytes per input byte on any input, plus 4 KiB
+//! ever reserved for elements that are not there beyond 2 bytes per input byte and 1 KiB, and
+//! what is allocated is what the value holds: at most 32 bytes per input byte on any input, plus 4 KiB
 //! (`tests/hostile_alloc/`; measured at most 29.7, for dictionaries in dictionaries: each a
 //! 176-byte box for 8 input bytes, entries 64 bytes each, plus their key's hash past 8 entries).
 //!
@@ -34,8 +46,10 @@
 //! the returned value when it is dropped.
 //!
 //! This file holds the entry points and the decoder's loop over one walk (a stack of open
-//! containers); `containers.rs` opens, fills and closes containers, `leaf.rs` reads the values
-//! that hold no other value.
+//! containers); `containers.rs` opens, fills (`fill_leaves` too) and closes containers, `leaf.rs`
+//! reads the values that hold no other value. `tests.rs` compares the leaves-first path with the
+//! general loop alone (`convert_with`), on both corpora and on every cut and byte change of small
+//! values.
 
 use alloc::boxed::Box;
 use alloc::string::String;
@@ -77,8 +91,9 @@ use leaf::*;
 ///
 /// Accepts what [`validate`](crate::validate) accepts, except Godot 3 class and property names
 /// that hold code points Rust's `str` cannot carry ([`ErrorKind::NotUnicode`]; strings that are
-/// values become [`GdString`]s, which hold them). Sizes containers from their counts, validating the whole value first when that would reserve more than 2 bytes per input
-/// byte ahead of the elements (see the module docs).
+/// values become [`GdString`]s, which hold them). Sizes containers from their counts, validating
+/// the whole value first when that would reserve more than 2 bytes per input byte and 1 KiB
+/// ahead of the elements (see the module docs).
 ///
 /// With [`Options::with_game_view`](crate::Options::with_game_view), typed containers come out
 /// as the game holds them (elements and keys converted or dropped, as in Godot 4.6; see
