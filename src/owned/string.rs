@@ -182,11 +182,17 @@ impl GdString {
     /// is UTF-8, so they go in place. O(n), without branches per byte.
     #[inline]
     pub(crate) fn short_ascii(raw: &[u8]) -> Option<GdString> {
+        if raw.len() > SHORT {
+            return None;
+        }
+        // Copied and checked in one loop (keys are a few bytes: no call to `memcpy`). A byte is
+        // 1..=0x7F exactly when neither it nor it less one has bit 7 set.
         let mut bytes = [0u8; SHORT];
-        let place = bytes.get_mut(..raw.len())?;
-        place.copy_from_slice(raw);
-        // A byte is 1..=0x7F exactly when neither it nor it less one has bit 7 set.
-        let high = raw.iter().fold(0u8, |high, &b| high | b | b.wrapping_sub(1));
+        let mut high = 0u8;
+        for (place, &b) in bytes.iter_mut().zip(raw) {
+            *place = b;
+            high |= b | b.wrapping_sub(1);
+        }
         let len = u8::try_from(raw.len()).ok()?;
         (high & 0x80 == 0).then_some(GdString(Repr::Short { len, bytes }))
     }

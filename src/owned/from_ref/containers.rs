@@ -21,31 +21,23 @@ pub(super) fn open(
     hashed: bool,
 ) -> Result<Open> {
     let version = decoder.options.version();
+    let left = items;
     let items = usize::try_from(items).unwrap_or(usize::MAX);
-    let mut open = Open {
-        container: Container::Array(Vec::new()),
-        left: 0,
-        hashed,
-        typed: false,
-        discard: false,
-        hash: NEVER,
-    };
     let (game_view, allow_objects) = (decoder.options.game_view(), decoder.options.allow_objects());
     let as_game = |declared: ElementType<String>| {
         if game_view { typed::game_type(declared, allow_objects) } else { declared }
     };
-    match value {
+    // The container, whether it is a typed array, and its starting hash (see `Open::hash`).
+    let (container, is_typed, hash) = match value {
         VariantRef::Array(array) => {
-            if typed(header, version, 16) {
+            let is_typed = typed(header, version, 16);
+            if is_typed {
                 let declared = as_game(ElementType::from_ref(&array.element_type()?)?);
                 decoder.types.push((declared, array.offset()));
-                open.typed = true;
             }
             decoder.reserve(items.saturating_mul(size_of::<Variant>()))?;
-            open.container = Container::Array(Vec::with_capacity(items));
-            if hashed {
-                open.hash = array_start();
-            }
+            let hash = if hashed { array_start() } else { NEVER };
+            (Container::Array(Vec::with_capacity(items)), is_typed, hash)
         }
         VariantRef::Dictionary(dictionary) => {
             let typed_dictionary = typed(header, version, 16) || typed(header, version, 18);
@@ -64,19 +56,18 @@ pub(super) fn open(
             decoder.reserve(entries.saturating_mul(ENTRY_BYTES))?;
             let dictionary =
                 Dictionary::with_capacity(key_type, value_type, decoder.rules, entries);
-            open.container = Container::Dictionary(Box::new(dictionary));
-            open.hash = decoder.value_hashes.len() as u64;
+            let hash = decoder.value_hashes.len() as u64;
+            (Container::Dictionary(Box::new(dictionary)), false, hash)
         }
         VariantRef::Object(ObjectRef::Full(object)) => {
             decoder.classes.push(text(&object.class_name())?);
             decoder.reserve(items.saturating_mul(size_of::<(String, Variant)>()))?;
-            open.container = Container::Object(Vec::with_capacity(items));
+            (Container::Object(Vec::with_capacity(items)), false, NEVER)
         }
         // parse_head gives Values and Properties extents to these three only.
-        _ => {}
-    }
-    open.left = u32::try_from(items).unwrap_or(u32::MAX);
-    Ok(open)
+        _ => (Container::Array(Vec::new()), false, NEVER),
+    };
+    Ok(Open { container, left, hashed, typed: is_typed, discard: false, hash })
 }
 
 /// Whether [`fill_leaves`] may fill `open`: an array or a dictionary whose own hash is not
