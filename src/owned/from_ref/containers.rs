@@ -70,6 +70,49 @@ pub(super) fn open(
     Ok(Open { container, left, hashed, typed: is_typed, discard: false, hash })
 }
 
+/// The root value, opened from its header when it is a plain array or dictionary (untyped, its
+/// count within the bytes, its room reserved ahead without validating first), exactly as
+/// `parse_head` and [`open`] would open it (so [`takes_leaves`] holds for it); with where its
+/// first value starts. `None`, with nothing done, for any other value: the general loop reads
+/// it, and reports its problems. O(1).
+pub(super) fn open_plain_root(decoder: &mut Decoder<'_>) -> Option<(Open, usize)> {
+    let (buf, options) = (decoder.buf, decoder.options);
+    let (pos, depth) = decoder.root;
+    if depth > options.max_depth() {
+        return None;
+    }
+    let version = options.version();
+    let header = u32_at(buf, pos).ok()?;
+    let after = pos.checked_add(4)?;
+    let count = u32_at(buf, after).ok()? & 0x7FFF_FFFF;
+    let first = after.checked_add(4)?;
+    let untyped = |shift: u32| !typed(header, version, shift);
+    let (dictionary, min_size, items) = match VariantType::from_id(version, header & 0xFF)? {
+        VariantType::Array if untyped(16) => (false, 4, count),
+        VariantType::Dictionary if untyped(16) && untyped(18) => (true, 8, count.saturating_mul(2)),
+        _ => return None,
+    };
+    if u64::from(count).saturating_mul(min_size) > remaining(buf, first) as u64 {
+        return None;
+    }
+    let entries = usize::try_from(count).ok()?;
+    let size = if dictionary { ENTRY_BYTES } else { size_of::<Variant>() };
+    if !decoder.reserve_unvalidated(entries.saturating_mul(size)) {
+        return None;
+    }
+    let open = if dictionary {
+        let (keys, values) = (ElementType::Untyped, ElementType::Untyped);
+        let dictionary = Dictionary::with_capacity(keys, values, decoder.rules, entries);
+        let hash = decoder.value_hashes.len() as u64;
+        let container = Container::Dictionary(Box::new(dictionary));
+        Open { container, left: items, hashed: false, typed: false, discard: false, hash }
+    } else {
+        let container = Container::Array(Vec::with_capacity(entries));
+        Open { container, left: items, hashed: false, typed: false, discard: false, hash: NEVER }
+    };
+    Some((open, first))
+}
+
 /// Whether [`fill_leaves`] may fill `open`: an array or a dictionary whose own hash is not
 /// wanted and whose elements or keys the game view does not check (so each value goes in as
 /// [`place`] would put it, with no hash but its key's).

@@ -13,8 +13,11 @@
 //! leaves through `parse_head`; a dictionary's key is hashed as it is read and its entry pushed
 //! once, a small dictionary's repeated keys found among the hashes it keeps in place. At the
 //! first value that holds others the general loop takes over, with that value's head already
-//! read. So a flat value (a packet) touches no open-container stack and none of the decoder's
-//! vectors: per leaf, a header read, the leaf, and (a key) its hash and one scan.
+//! read. A plain (untyped) array or dictionary at the root is opened straight from its header
+//! (`open_plain_root`, with `parse_head`'s checks; anything else, or a reservation that needs
+//! validating first, goes the general way). So a flat value (a packet) touches no
+//! open-container stack and none of the decoder's vectors: per leaf, a header read, the leaf,
+//! and (a key) its hash and one scan.
 //!
 //! Memory: each container is sized once, from its declared count. Room reserved that way ahead of
 //! reading the elements is only at risk when a count lies, so the pass keeps the bytes reserved
@@ -74,8 +77,8 @@ use crate::view::value::{Extent, FLAG_64, VariantRef, parse_head};
 use crate::view::walk::{Mode, check_script, walk, walk_depth};
 use crate::wire::error::{Error, ErrorKind, Result};
 use crate::wire::exact_float::{quiet, widen_exact};
-use crate::wire::read::{bytes_at, error_at, u32_at, u64_at, widen_f32};
-use crate::{Options, Version};
+use crate::wire::read::{bytes_at, error_at, remaining, u32_at, u64_at, widen_f32};
+use crate::{Options, VariantType, Version};
 
 mod containers;
 mod leaf;
@@ -248,16 +251,22 @@ impl Decoder<'_> {
     /// [`AHEAD_FIXED`]; past that,
     /// the value is validated first (so that a count that lies reserves nothing).
     fn reserve(&mut self, need: usize) -> Result<()> {
-        if self.validated {
+        if self.validated || self.reserve_unvalidated(need) {
             return Ok(());
         }
+        self.validate()
+    }
+
+    /// Reserves `need` bytes ahead, as [`reserve`](Self::reserve) does, when that needs no
+    /// validation first; `false` (nothing reserved) when it would.
+    fn reserve_unvalidated(&mut self, need: usize) -> bool {
         let outstanding = self.reserved.saturating_sub(self.filled).saturating_add(need);
         let allowed = self.buf.len().saturating_mul(AHEAD_PER_BYTE).saturating_add(AHEAD_FIXED);
         if outstanding <= allowed {
             self.reserved = self.reserved.saturating_add(need);
-            return Ok(());
+            return true;
         }
-        self.validate()
+        false
     }
 
     /// A slot of `size` bytes reserved ahead has been filled.
@@ -335,6 +344,20 @@ fn build<'a>(decoder: &mut Decoder<'a>, stack: &mut Vec<Open>) -> Result<Variant
     let mut script = false;
     // The head of the next value, when `fill_leaves` has read it.
     let mut next: Option<(VariantRef<'a>, Extent)> = None;
+    // A plain array or dictionary at the root (a packet) is opened from its header, as the
+    // loop below would open it, and its leaves read straight in.
+    if decoder.leaves_first {
+        if let Some((mut open, first)) = open_plain_root(decoder) {
+            pos = first;
+            fill_leaves(decoder, &mut open, &mut pos, depth.saturating_add(1), &mut next)?;
+            if open.left == 0 {
+                return Ok(close(decoder, open).0);
+            }
+            decoder.grow(stack)?;
+            stack.push(open);
+            depth = depth.saturating_add(1);
+        }
+    }
     loop {
         let (value, extent) = match next.take() {
             Some(head) => head,
