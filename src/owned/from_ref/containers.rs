@@ -82,16 +82,21 @@ pub(super) fn open_plain_root(decoder: &mut Decoder<'_>) -> Option<(Open, usize)
         return None;
     }
     let version = options.version();
+    // The type first, from the header's low byte (a leaf goes on with nothing read).
+    let dictionary = match VariantType::from_id(version, u32::from(*buf.get(pos)?))? {
+        VariantType::Array => false,
+        VariantType::Dictionary => true,
+        _ => return None,
+    };
     let header = u32_at(buf, pos).ok()?;
+    let untyped = |shift: u32| !typed(header, version, shift);
+    if !untyped(16) || (dictionary && !untyped(18)) {
+        return None;
+    }
     let after = pos.checked_add(4)?;
     let count = u32_at(buf, after).ok()? & 0x7FFF_FFFF;
     let first = after.checked_add(4)?;
-    let untyped = |shift: u32| !typed(header, version, shift);
-    let (dictionary, min_size, items) = match VariantType::from_id(version, header & 0xFF)? {
-        VariantType::Array if untyped(16) => (false, 4, count),
-        VariantType::Dictionary if untyped(16) && untyped(18) => (true, 8, count.saturating_mul(2)),
-        _ => return None,
-    };
+    let (min_size, items) = if dictionary { (8, count.saturating_mul(2)) } else { (4, count) };
     if u64::from(count).saturating_mul(min_size) > remaining(buf, first) as u64 {
         return None;
     }
