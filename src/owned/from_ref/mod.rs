@@ -19,15 +19,15 @@
 //! open-container stack and none of the decoder's vectors: per leaf, a header read, the leaf,
 //! and (a key) its hash and one scan.
 //!
-//! Memory: each container is sized once, from its declared count. Room reserved that way ahead of
-//! reading the elements is only at risk when a count lies, so the pass keeps the bytes reserved
-//! and not yet filled within 2 per input byte plus 1 KiB (so a small value is read in one pass);
-//! a reservation that would go past that (a dense value, or a lie), or a value more than 8
-//! containers deep, first runs the validating walk over
-//! the whole value, once (no allocation): after it every count is true and the value's depth is
-//! known, so the stack of open containers (40 bytes a frame) is sized exactly too. So nothing is
-//! ever reserved for elements that are not there beyond 2 bytes per input byte and 1 KiB, and
-//! what is allocated is what the value holds: at most 32 bytes per input byte on any input, plus 4 KiB
+//! Memory: each container is sized once, from its declared count. Room reserved that way ahead
+//! of reading the elements is only at risk when a count lies, so the pass keeps the bytes
+//! reserved and not yet filled within 2 per input byte plus 1 KiB (so a small value is read in
+//! one pass); a reservation that would go past that (a dense value, or a lie), or a value more
+//! than 8 containers deep, first runs the validating walk over the whole value, once (no
+//! allocation): after it every count is true and the value's depth is known, so the stack of
+//! open containers (40 bytes a frame) is sized exactly too. So nothing is ever reserved for
+//! elements that are not there beyond 2 bytes per input byte and 1 KiB, and what is allocated is
+//! what the value holds: at most 32 bytes per input byte on any input, plus 4 KiB
 //! (`tests/hostile_alloc/`; measured at most 29.7, for dictionaries in dictionaries: each a
 //! 176-byte box for 8 input bytes, entries 64 bytes each, plus their key's hash past 8 entries).
 //!
@@ -35,7 +35,8 @@
 //! what it holds (a dictionary inside a key keeps its values' hashes on a stack of the decoder's
 //! own until it closes), so no key is walked again to hash it, and the dictionary keeps it. A
 //! repeated key is found among the keys of the same hash and compared once (see
-//! `key_semantics.rs`). Time: O(n).
+//! `key_semantics.rs`). Time: O(n) (a header `quick_leaf` leaves to the general read is read
+//! twice, no more).
 //!
 //! Game view ([`Options::with_game_view`](crate::Options::with_game_view)): each element of a
 //! typed array, and each key of a typed dictionary, is checked when it is placed (after what it
