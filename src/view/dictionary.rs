@@ -94,7 +94,7 @@ impl<'a> DictionaryRef<'a> {
     /// Whether the header declares no key type and no value type: O(1), no type read. `false`
     /// for a typed dictionary, whose types may still be untyped ones (a type of NIL): ask
     /// [`key_type`](Self::key_type) and [`value_type`](Self::value_type) then.
-    #[cfg(feature = "alloc")]
+    #[cfg(feature = "serde")]
     pub(crate) fn declares_no_types(&self) -> bool {
         let version = self.scope.options.version();
         u32_at(self.scope.buf, self.header).is_ok_and(|header| {

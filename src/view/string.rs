@@ -427,6 +427,7 @@ impl<'a> GameText<'a> {
 
     /// Whether the game holds the two texts equal: [`cmp`](Self::cmp) is `Equal`, found
     /// without ordering them (texts of different lengths in shortest form differ at once).
+    #[cfg(feature = "serde")]
     pub(crate) fn same(&self, other: &GameText<'_>) -> bool {
         if self.shortest && other.shortest {
             self.bytes == other.bytes
