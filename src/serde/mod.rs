@@ -114,7 +114,8 @@
 //! serialization, without quadratic work). Ignored fields are not read at all.
 //!
 //! What is checked where: [`from_bytes`] runs [`validate`](crate::validate) first, so it accepts
-//! exactly what Godot accepts. [`from_variant_ref`] checks what the target type reaches, as it
+//! exactly what Godot accepts; a small dictionary of leaves (most packets) it checks as it reads
+//! it instead, in one pass that accepts and refuses what `validate` does. [`from_variant_ref`] checks what the target type reaches, as it
 //! reaches it (a malformed element or bad text is an error when it is reached, not before).
 //! Either way a [`DeError`] names the path to the offending value (`pos.x`, `items[3].name`) and
 //! its absolute byte offset:

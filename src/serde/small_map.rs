@@ -8,15 +8,17 @@
 //! read from a tape as before. Godot's rule for repeated keys holds (keys compared by the text
 //! the game reads): a repeated key keeps its first place and takes its last value. Costs: one
 //! pass over the entries, then at most `SMALL * SMALL` comparisons of keys, each up to the
-//! shorter key: O(bytes of the dictionary); no allocation, about 1 KiB of stack.
+//! shorter key: O(bytes of the dictionary); no allocation, about 2.5 KiB of stack (the entries
+//! are filled in place and visited through `&mut`, never moved).
 
-use ::serde::de::{DeserializeSeed, MapAccess};
+use ::serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 
 use super::de_ref::{VariantDeserializer, key_segment};
 use super::error::DeError;
 use crate::view::dictionary::DictionaryRef;
 use crate::view::element::Element;
 use crate::view::string::GameText;
+use crate::view::walk::{Mode, walk};
 use crate::wire::error::Result;
 use crate::wire::work;
 use crate::{VariantRef, view::ContainerType, view::ObjectRef};
@@ -24,17 +26,28 @@ use crate::{VariantRef, view::ContainerType, view::ObjectRef};
 /// The most entries read this way.
 pub(super) const SMALL: usize = 16;
 
+/// One entry of a [`SmallEntries`], as read in the pass over the entries.
+#[derive(Clone, Copy)]
+struct Entry<'de> {
+    /// The key (a String or a StringName, its bytes checked as text once).
+    key: VariantRef<'de>,
+    /// The value, read once.
+    value: VariantRef<'de>,
+    /// Where the key's bytes start and end, and where the value's end.
+    key_offset: usize,
+    key_end: usize,
+    value_end: usize,
+    /// Whether this entry is visited: its key is not one of an earlier entry's.
+    kept: bool,
+    /// The entry whose value a kept entry reads: the last with its key.
+    value_of: u8,
+}
+
 /// The entries of a small dictionary of leaves, in wire order, a repeated key once (at its
-/// first place, with its last value).
+/// first place, with its last value). Made empty on the stack and filled in place
+/// ([`fill`](Self::fill)), then visited through `&mut` (never moved: it is about 2 KiB).
 pub(super) struct SmallEntries<'de> {
-    /// Where each entry's key and value lie: key offset, key end, value offset, value end.
-    spans: [[usize; 4]; SMALL],
-    /// Each entry's key and value, as read in the one pass over the entries.
-    values: [[VariantRef<'de>; 2]; SMALL],
-    /// Whether each entry is read (its key is not one of an earlier entry's).
-    kept: [bool; SMALL],
-    /// The entry whose value each kept entry reads (the last with its key).
-    value_of: [usize; SMALL],
+    entries: [Option<Entry<'de>>; SMALL],
     len: usize,
     /// The next entry to look at.
     next: usize,
@@ -45,77 +58,81 @@ pub(super) struct SmallEntries<'de> {
 }
 
 impl<'de> SmallEntries<'de> {
-    /// The entries of `dictionary` when it is one this applies to; `Ok(None)` otherwise (the
-    /// tape reads it). Reads the entries' structure (every header, count and length) and the
-    /// keys' text.
-    ///
-    /// # Errors
-    /// A malformed entry, or a key whose text Godot refuses.
-    pub(super) fn read(dictionary: &DictionaryRef<'de>) -> Result<Option<Self>> {
-        if dictionary.len() > SMALL || dictionary.is_empty() {
-            return Ok(None);
-        }
-        let untyped = |ty: ContainerType<'_>| ty == ContainerType::Untyped;
-        if !untyped(dictionary.key_type()?) || !untyped(dictionary.value_type()?) {
-            return Ok(None);
-        }
-        let mut spans = [[0usize; 4]; SMALL];
-        let mut values = [[VariantRef::Nil; 2]; SMALL];
-        let mut texts: [Option<GameText<'de>>; SMALL] = [None; SMALL];
-        let mut len = 0usize;
-        let mut entries = dictionary.keys_and_values();
-        for ((span, read), text) in spans.iter_mut().zip(&mut values).zip(&mut texts) {
-            let Some(key) = entries.next_read() else { break };
-            let (key, key_offset, key_end) = key?;
-            let (VariantRef::String(s) | VariantRef::StringName(s)) = key else {
-                return Ok(None);
-            };
-            let Some(value) = entries.next_read() else { break };
-            let (value, value_offset, value_end) = value?;
-            if holds_values(&value) {
-                return Ok(None);
-            }
-            *text = Some(s.game_text()?);
-            *span = [key_offset, key_end, value_offset, value_end];
-            *read = [key, value];
-            len = len.saturating_add(1);
-        }
+    /// No entries, for [`fill`](Self::fill).
+    pub(super) fn new(dictionary: &DictionaryRef<'de>) -> Self {
         let (scope, _) = dictionary.origin();
         let origin = Element::new(scope.buf, 0, 0, scope.options, scope.depth.saturating_add(1));
+        SmallEntries { entries: [None; SMALL], len: 0, next: 0, pending: None, origin }
+    }
+
+    /// Reads the entries of `dictionary` (the one given to [`new`](Self::new)) when it is one
+    /// this applies to, and says whether it was; when it was not (`Ok(false)`), the tape reads
+    /// it. Reads the entries' structure (every header, count and length) and the keys' text;
+    /// with `VALIDATE`, also checks what [`validate`](crate::validate) checks in each value (a
+    /// string's text as Godot reads it, any other value but the short path's leaves walked in
+    /// [`Mode::Validate`]), so that `Ok(true)` then means the whole dictionary is one Godot
+    /// accepts. Errors are not ordered as `validate` orders them: a caller that needs its
+    /// error asks `validate`.
+    ///
+    /// # Errors
+    /// A malformed entry, or a key (or with `VALIDATE` a value) whose text Godot refuses.
+    pub(super) fn fill<const VALIDATE: bool>(
+        &mut self,
+        dictionary: &DictionaryRef<'de>,
+    ) -> Result<bool> {
+        if dictionary.len() > SMALL || dictionary.is_empty() {
+            return Ok(false);
+        }
+        if !dictionary.declares_no_types() {
+            let (keys, values) = dictionary.types()?;
+            if keys != ContainerType::Untyped || values != ContainerType::Untyped {
+                return Ok(false);
+            }
+        }
+        let mut texts: [Option<GameText<'de>>; SMALL] = [None; SMALL];
+        let mut len = 0usize;
+        let mut wire = dictionary.keys_and_values();
+        for (slot, text) in self.entries.iter_mut().zip(&mut texts) {
+            let Some(key) = wire.next_read() else { break };
+            let (key, key_offset, key_end) = key?;
+            let (VariantRef::String(s) | VariantRef::StringName(s)) = key else {
+                return Ok(false);
+            };
+            let Some(value) = wire.next_read() else { break };
+            let (value, value_offset, value_end) = value?;
+            if holds_values(&value) {
+                return Ok(false);
+            }
+            if VALIDATE {
+                validate_leaf(&self.origin, &value, value_offset)?;
+            }
+            *text = Some(s.game_text()?);
+            *slot =
+                Some(Entry { key, value, key_offset, key_end, value_end, kept: true, value_of: 0 });
+            len = len.saturating_add(1);
+        }
         // Godot's rule: a repeated key keeps its first place and takes its last value. An entry
         // whose key came before is passed over; the first one reads the last one's value.
-        let mut kept = [true; SMALL];
-        let mut value_of = [0usize; SMALL];
         let mut compared = 0usize;
         for i in 0..len {
             let key = texts.get(i).copied().flatten();
-            let same = |other: Option<&Option<GameText<'de>>>| matches!((key, other), (Some(key), Some(Some(other))) if key.cmp(other).is_eq());
-            let earlier = (0..i).any(|j| {
+            let earlier = (0..i).find(|&j| {
                 compared = compared.saturating_add(1);
-                same(texts.get(j))
+                matches!((key, texts.get(j)), (Some(key), Some(Some(other))) if key.same(other))
             });
-            if let Some(slot) = kept.get_mut(i) {
-                *slot = !earlier;
+            let index = u8::try_from(i).unwrap_or(u8::MAX);
+            if let Some(Some(entry)) = self.entries.get_mut(i) {
+                entry.kept = earlier.is_none();
+                entry.value_of = index;
             }
-            let last = (i..len).rev().find(|&j| {
-                compared = compared.saturating_add(1);
-                j == i || same(texts.get(j))
-            });
-            if let Some(slot) = value_of.get_mut(i) {
-                *slot = last.unwrap_or(i);
+            // The first entry with this key (kept, as the first) reads this later value.
+            if let Some(Some(first)) = earlier.and_then(|j| self.entries.get_mut(j)) {
+                first.value_of = index;
             }
         }
         work::add(compared);
-        Ok(Some(SmallEntries {
-            spans,
-            values,
-            kept,
-            value_of,
-            len,
-            next: 0,
-            pending: None,
-            origin,
-        }))
+        self.len = len;
+        Ok(true)
     }
 
     /// The element at `[offset, end)`, read with the dictionary's settings.
@@ -124,16 +141,28 @@ impl<'de> SmallEntries<'de> {
         Element::new(buf, offset, end, options, depth)
     }
 
-    /// A deserializer over entry `index`'s key (`part` 0) or value (`part` 1), with the value
-    /// read in the pass over the entries.
-    fn deserializer(&self, index: usize, part: usize) -> VariantDeserializer<'de> {
-        let span = self.spans.get(index).copied().unwrap_or_default();
-        let (offset, end) = match part {
-            0 => (span[0], span[1]),
-            _ => (span[2], span[3]),
-        };
-        let value = self.values.get(index).and_then(|v| v.get(part)).copied();
-        VariantDeserializer::of_read(self.element(offset, end), value.unwrap_or(VariantRef::Nil))
+    /// Entry `index`.
+    fn entry(&self, index: usize) -> Option<&Entry<'de>> {
+        self.entries.get(index).and_then(Option::as_ref)
+    }
+}
+
+/// Checks what [`validate`](crate::validate) checks in a leaf value at `offset` that the
+/// reading step did not: the text of a string (O(1) when the step found it standard UTF-8),
+/// and everything in a value the step's short path does not read (a walk in
+/// [`Mode::Validate`], O(its bytes)).
+fn validate_leaf<'de>(origin: &Element<'de>, value: &VariantRef<'de>, offset: usize) -> Result<()> {
+    match value {
+        VariantRef::String(s) | VariantRef::StringName(s) => s.check(),
+        VariantRef::Nil
+        | VariantRef::Int(_)
+        | VariantRef::Float(_)
+        | VariantRef::Vector2(_)
+        | VariantRef::PackedByteArray(_) => Ok(()),
+        _ => {
+            let (buf, _, options, depth) = origin.origin();
+            walk(buf, offset, options, depth, Mode::Validate).map(|_| ())
+        }
     }
 }
 
@@ -155,15 +184,16 @@ impl<'de> MapAccess<'de> for SmallEntries<'de> {
         while self.next < self.len {
             let index = self.next;
             self.next = self.next.saturating_add(1);
-            if !self.kept.get(index).copied().unwrap_or(false) {
+            let Some(entry) = self.entry(index).copied() else { continue };
+            if !entry.kept {
                 continue;
             }
-            let [offset, key_end, _, _] = self.spans.get(index).copied().unwrap_or_default();
             self.pending = Some(index);
+            let element = self.element(entry.key_offset, entry.key_end);
             return seed
-                .deserialize(self.deserializer(index, 0))
+                .deserialize(VariantDeserializer::of_read(element, entry.key))
                 .map(Some)
-                .map_err(|e| e.within(key_segment(&self.element(offset, key_end))));
+                .map_err(|e| e.within(key_segment(&element)));
         }
         Ok(None)
     }
@@ -172,19 +202,107 @@ impl<'de> MapAccess<'de> for SmallEntries<'de> {
         &mut self,
         seed: V,
     ) -> core::result::Result<V::Value, DeError> {
-        let Some(index) = self.pending.take() else {
+        let entry = self.pending.take().and_then(|index| self.entry(index).copied());
+        let Some(entry) = entry else {
             return Err(::serde::de::Error::custom(
                 "a dictionary value was asked for before its key",
             ));
         };
-        let [offset, key_end, _, _] = self.spans.get(index).copied().unwrap_or_default();
-        let last = self.value_of.get(index).copied().unwrap_or(index);
-        seed.deserialize(self.deserializer(last, 1))
-            .map_err(|e| e.within(key_segment(&self.element(offset, key_end))))
+        let last = self.entry(usize::from(entry.value_of)).copied().unwrap_or(entry);
+        // The last entry's value starts where its key ends.
+        let value = self.element(last.key_end, last.value_end);
+        seed.deserialize(VariantDeserializer::of_read(value, last.value))
+            .map_err(|e| e.within(key_segment(&self.element(entry.key_offset, entry.key_end))))
     }
 
     fn size_hint(&self) -> Option<usize> {
-        let left = self.kept.iter().take(self.len).skip(self.next).filter(|&&k| k).count();
-        Some(left)
+        let rest = self.entries.iter().take(self.len).skip(self.next);
+        Some(rest.filter(|entry| entry.is_some_and(|e| e.kept)).count())
+    }
+}
+
+/// A whole value that is a small dictionary of leaves, read and checked by
+/// [`SmallEntries::fill`] (`VALIDATE`): what [`from_bytes`](super::from_bytes) hands `T`. A map or
+/// a struct visits the entries already read; anything else is asked of the value's own
+/// deserializer (the value is valid either way).
+pub(super) struct SmallRoot<'a, 'de> {
+    pub(super) entries: &'a mut SmallEntries<'de>,
+    pub(super) de: VariantDeserializer<'de>,
+}
+
+impl<'de> SmallRoot<'_, 'de> {
+    /// The entries as a map, errors without an offset given the dictionary's (as
+    /// [`VariantDeserializer`] gives them).
+    fn map<V: Visitor<'de>>(self, visitor: V) -> core::result::Result<V::Value, DeError> {
+        visitor.visit_map(self.entries).map_err(|error| error.or_offset(Some(0)))
+    }
+}
+
+/// Forwards each call to the value's own deserializer.
+macro_rules! forward_to_value {
+    ($($method:ident($($arg:ident: $ty:ty),*);)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> core::result::Result<V::Value, DeError> {
+                self.de.$method($($arg,)* visitor)
+            }
+        )*
+    };
+}
+
+impl<'de> Deserializer<'de> for SmallRoot<'_, 'de> {
+    type Error = DeError;
+
+    fn deserialize_any<V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> core::result::Result<V::Value, DeError> {
+        self.map(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> core::result::Result<V::Value, DeError> {
+        self.map(visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> core::result::Result<V::Value, DeError> {
+        self.map(visitor)
+    }
+
+    forward_to_value! {
+        deserialize_bool();
+        deserialize_i8();
+        deserialize_i16();
+        deserialize_i32();
+        deserialize_i64();
+        deserialize_i128();
+        deserialize_u8();
+        deserialize_u16();
+        deserialize_u32();
+        deserialize_u64();
+        deserialize_u128();
+        deserialize_f32();
+        deserialize_f64();
+        deserialize_char();
+        deserialize_str();
+        deserialize_string();
+        deserialize_bytes();
+        deserialize_byte_buf();
+        deserialize_option();
+        deserialize_unit();
+        deserialize_unit_struct(name: &'static str);
+        deserialize_newtype_struct(name: &'static str);
+        deserialize_seq();
+        deserialize_tuple(len: usize);
+        deserialize_tuple_struct(name: &'static str, len: usize);
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]);
+        deserialize_identifier();
+        deserialize_ignored_any();
     }
 }

@@ -91,6 +91,17 @@ impl<'a> DictionaryRef<'a> {
         Ok((keys, values))
     }
 
+    /// Whether the header declares no key type and no value type: O(1), no type read. `false`
+    /// for a typed dictionary, whose types may still be untyped ones (a type of NIL): ask
+    /// [`key_type`](Self::key_type) and [`value_type`](Self::value_type) then.
+    #[cfg(feature = "serde")]
+    pub(crate) fn declares_no_types(&self) -> bool {
+        let version = self.scope.options.version();
+        u32_at(self.scope.buf, self.header).is_ok_and(|header| {
+            kind_bits(version, header, 16) | kind_bits(version, header, 18) == 0
+        })
+    }
+
     /// The entries in wire order, each key and value with its offset and raw bytes; stops after
     /// the first error.
     ///

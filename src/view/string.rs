@@ -347,6 +347,10 @@ impl<'a> GdStr<'a> {
     /// [`ErrorKind::InvalidUtf8`] at the first byte Godot refuses.
     #[cfg(feature = "alloc")]
     pub(crate) fn game_text(&self) -> Result<GameText<'a>> {
+        // Standard UTF-8, as a reader checked it: the shortest form of every code point.
+        if let Some(text) = self.checked_text() {
+            return Ok(GameText { bytes: text.as_bytes(), shortest: true });
+        }
         self.check()?;
         let bytes = self.text_bytes();
         let shortest = self.version() == Version::Godot4
@@ -418,6 +422,17 @@ impl<'a> GameText<'a> {
             self.bytes.cmp(other.bytes)
         } else {
             CodePoints::new(self.bytes).cmp(CodePoints::new(other.bytes))
+        }
+    }
+
+    /// Whether the game holds the two texts equal: [`cmp`](Self::cmp) is `Equal`, found
+    /// without ordering them (texts of different lengths in shortest form differ at once).
+    #[cfg(feature = "serde")]
+    pub(crate) fn same(&self, other: &GameText<'_>) -> bool {
+        if self.shortest && other.shortest {
+            self.bytes == other.bytes
+        } else {
+            self.cmp(other).is_eq()
         }
     }
 

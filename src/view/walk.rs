@@ -11,7 +11,9 @@
 //! Leaves of a fixed size (nil, bool, int, float, math types, RID, Callable), strings and
 //! `PackedByteArray`s take a short path: one table lookup on the header gives the payload's
 //! size, with exactly the checks and errors of [`parse_head`]. Everything else goes through
-//! [`parse_head`].
+//! [`parse_head`]. An array whose elements start with a run of one fixed-size leaf (ints,
+//! floats, vectors) has that run passed over with one comparison per element (the same header,
+//! the same size), which is all the short path checks in such a leaf.
 //!
 //! * [`Mode::Skip`] checks what finding the end requires: headers, counts, lengths, the depth
 //!   limit, `allow_objects` and object classes.
@@ -120,6 +122,12 @@ fn walk_head<const VALIDATE: bool, const DEPTH: bool>(
     if VALIDATE {
         check_strings(&top)?;
     }
+    let extent = match (top, extent) {
+        (VariantRef::Array(_), Extent::Values { first, items }) if items > 1 => {
+            leaf_run(buf, first, items, options, depth)
+        }
+        _ => extent,
+    };
     walk_extent::<VALIDATE, DEPTH>(buf, pos, extent, options, depth)
 }
 
@@ -417,6 +425,55 @@ pub(super) fn leaf_end<const VALIDATE: bool>(
             bytes_at(buf, body, size)?;
             Ok(Some(body.saturating_add(size)))
         }
+    }
+}
+
+/// An array's elements from `first` (`items` of them, at nesting `depth` + 1) past the run of one
+/// fixed-size leaf they start with (an array of ints, floats or vectors), as the elements still
+/// to walk: each element of such a run is the first one's header and the same payload size
+/// again, which is all [`leaf_end`] checks in such a value, so the run is passed over with one
+/// comparison each. Stops before an element that differs or does not fit in `buf` (the walk
+/// reads it next, and reports its problem). O(the run).
+#[inline(never)]
+fn leaf_run(buf: &[u8], first: usize, items: u32, options: Options, depth: u16) -> Extent {
+    let unchanged = Extent::Values { first, items };
+    // As `leaf_end` reads such a leaf: the depth limit, the header, the payload in `buf`.
+    if depth.saturating_add(1) > options.max_depth() {
+        return unchanged;
+    }
+    let Ok(header) = u32_at(buf, first) else { return unchanged };
+    let Some(size) = fixed_size(header, options) else { return unchanged };
+    // Whole elements only: one that does not fit is left to the walk.
+    let stride = size.saturating_add(4);
+    let want = header.to_le_bytes();
+    let rest = buf.get(first..).unwrap_or_default();
+    let passed = rest
+        .chunks_exact(stride)
+        .take(items as usize)
+        .take_while(|element| element.starts_with(&want))
+        .count();
+    crate::wire::work::add(passed);
+    Extent::Values {
+        first: first.saturating_add(passed.saturating_mul(stride)),
+        items: items.saturating_sub(u32::try_from(passed).unwrap_or(u32::MAX)),
+    }
+}
+
+/// The payload size of `header` when it is that of a fixed-size leaf of [`leaf_end`]'s table
+/// (not a string, not a byte array, nothing [`parse_head`] reads).
+#[inline(always)]
+fn fixed_size(header: u32, options: Options) -> Option<usize> {
+    if header & 0xC0 != 0 {
+        return None;
+    }
+    let table = match options.version() {
+        Version::Godot3 => &LEAVES[0],
+        Version::Godot4 => &LEAVES[1],
+    };
+    let index = ((header & 0x3F) | ((header & FLAG_64) >> 10)) as usize;
+    match table.get(index).copied().unwrap_or(VARIABLE) {
+        STRING | BYTES | VARIABLE => None,
+        size => Some(usize::from(size)),
     }
 }
 

@@ -99,6 +99,7 @@ mod errors;
 mod godot_types;
 mod limits;
 mod lossless;
+mod one_pass;
 mod repeated_keys;
 mod structs;
 mod support;

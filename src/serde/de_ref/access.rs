@@ -132,9 +132,11 @@ pub(super) fn small_map<'de, V: Visitor<'de>>(
     dictionary: &crate::view::DictionaryRef<'de>,
     visitor: V,
 ) -> Result<Result<V::Value, V>, DeError> {
-    match SmallEntries::read(dictionary)? {
-        Some(small) => visitor.visit_map(small).map(Ok),
-        None => Ok(Err(visitor)),
+    let mut small = SmallEntries::new(dictionary);
+    if small.fill::<false>(dictionary)? {
+        visitor.visit_map(&mut small).map(Ok)
+    } else {
+        Ok(Err(visitor))
     }
 }
 
