@@ -4,7 +4,12 @@
 //! decoder, which reads every element's head itself: on arrays of every fixed-size leaf of both
 //! versions, alone, mixed and nested, cut at every length and with every 4-byte word changed,
 //! both agree (value or error).
-#![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::panic
+)]
 
 use gdvariant::math::{Vector2, Vector3};
 use gdvariant::{EncodeOptions, Options, Variant, Version, Writer};
@@ -15,9 +20,12 @@ fn written(version: Version, write: impl FnOnce(&mut Writer<Vec<u8>>)) -> Vec<u8
     writer.finish().unwrap()
 }
 
+/// Writes one leaf.
+type Leaf = Box<dyn Fn(&mut Writer<Vec<u8>>)>;
+
 /// Arrays of runs of fixed-size leaves, alone, before other values and nested.
 fn values(version: Version) -> Vec<Vec<u8>> {
-    let runs: Vec<Box<dyn Fn(&mut Writer<Vec<u8>>)>> = vec![
+    let runs: Vec<Leaf> = vec![
         Box::new(|w| w.int(7).unwrap()),
         Box::new(|w| w.int(1 << 40).unwrap()),
         Box::new(|w| w.float(0.5).unwrap()),
