@@ -179,8 +179,12 @@ fn start(relay: Relay, upstream: SocketAddr) -> (Child, SocketAddr) {
     let mut child =
         command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
     let mut line = String::new();
-    BufReader::new(child.stderr.as_mut().unwrap()).read_line(&mut line).unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    stderr.read_line(&mut line).unwrap();
     let value: serde_json::Value = serde_json::from_str(&line).unwrap();
+    // Keep reading what the relay writes (its summary, any log line), so that a full pipe never
+    // stops it.
+    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
     (child, value["addr"].as_str().unwrap().parse().unwrap())
 }
 
