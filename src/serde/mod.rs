@@ -161,6 +161,56 @@
 //! scalar given to [`from_variant_ref`] without its position reads as a `Variant` when it is
 //! `null`, a `bool`, an `int` or a `float`; convert anything else with [`Variant::try_from`].
 
+/// Forwards every `Deserializer` method but `deserialize_any`, `deserialize_map` and
+/// `deserialize_struct` (which a deserializer over a value writes itself) to the deserializer
+/// that `self.$via()` returns.
+macro_rules! forward_but_maps {
+    ($via:ident) => {
+        forward_but_maps! {
+            $via:
+            deserialize_bool();
+            deserialize_i8();
+            deserialize_i16();
+            deserialize_i32();
+            deserialize_i64();
+            deserialize_i128();
+            deserialize_u8();
+            deserialize_u16();
+            deserialize_u32();
+            deserialize_u64();
+            deserialize_u128();
+            deserialize_f32();
+            deserialize_f64();
+            deserialize_char();
+            deserialize_str();
+            deserialize_string();
+            deserialize_bytes();
+            deserialize_byte_buf();
+            deserialize_option();
+            deserialize_unit();
+            deserialize_unit_struct(name: &'static str);
+            deserialize_newtype_struct(name: &'static str);
+            deserialize_seq();
+            deserialize_tuple(len: usize);
+            deserialize_tuple_struct(name: &'static str, len: usize);
+            deserialize_enum(name: &'static str, variants: &'static [&'static str]);
+            deserialize_identifier();
+            deserialize_ignored_any();
+        }
+    };
+    ($via:ident: $($method:ident($($arg:ident: $ty:ty),*);)*) => {
+        $(
+            fn $method<V: ::serde::de::Visitor<'de>>(
+                self,
+                $($arg: $ty,)*
+                visitor: V,
+            ) -> core::result::Result<V::Value, DeError> {
+                self.$via().$method($($arg,)* visitor)
+            }
+        )*
+    };
+}
+
 mod de_game;
 mod de_math;
 mod de_owned;

@@ -231,22 +231,16 @@ pub(super) struct SmallRoot<'a, 'de> {
 }
 
 impl<'de> SmallRoot<'_, 'de> {
+    /// The value's own deserializer.
+    fn value(self) -> VariantDeserializer<'de> {
+        self.de
+    }
+
     /// The entries as a map, errors without an offset given the dictionary's (as
     /// [`VariantDeserializer`] gives them).
     fn map<V: Visitor<'de>>(self, visitor: V) -> core::result::Result<V::Value, DeError> {
         visitor.visit_map(self.entries).map_err(|error| error.or_offset(Some(0)))
     }
-}
-
-/// Forwards each call to the value's own deserializer.
-macro_rules! forward_to_value {
-    ($($method:ident($($arg:ident: $ty:ty),*);)*) => {
-        $(
-            fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> core::result::Result<V::Value, DeError> {
-                self.de.$method($($arg,)* visitor)
-            }
-        )*
-    };
 }
 
 impl<'de> Deserializer<'de> for SmallRoot<'_, 'de> {
@@ -275,34 +269,5 @@ impl<'de> Deserializer<'de> for SmallRoot<'_, 'de> {
         self.map(visitor)
     }
 
-    forward_to_value! {
-        deserialize_bool();
-        deserialize_i8();
-        deserialize_i16();
-        deserialize_i32();
-        deserialize_i64();
-        deserialize_i128();
-        deserialize_u8();
-        deserialize_u16();
-        deserialize_u32();
-        deserialize_u64();
-        deserialize_u128();
-        deserialize_f32();
-        deserialize_f64();
-        deserialize_char();
-        deserialize_str();
-        deserialize_string();
-        deserialize_bytes();
-        deserialize_byte_buf();
-        deserialize_option();
-        deserialize_unit();
-        deserialize_unit_struct(name: &'static str);
-        deserialize_newtype_struct(name: &'static str);
-        deserialize_seq();
-        deserialize_tuple(len: usize);
-        deserialize_tuple_struct(name: &'static str, len: usize);
-        deserialize_enum(name: &'static str, variants: &'static [&'static str]);
-        deserialize_identifier();
-        deserialize_ignored_any();
-    }
+    forward_but_maps!(value);
 }
