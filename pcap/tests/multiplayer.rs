@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use gdvariant::{Options, Version};
 use gdvariant_multiplayer::session::RpcMethods;
-use gdvariant_multiplayer::track::Tracker;
+use gdvariant_multiplayer::track::{Message, Refusal, Tracker};
 use gdvariant_multiplayer::{Framing, capture};
 use gdvariant_pcap::multiplayer::{Counts, Member};
 use gdvariant_pcap::{
@@ -25,6 +25,24 @@ use gdvariant_pcap::{
     write_capture,
 };
 use support::*;
+
+/// A multiplayer message of `item` (ENet, or a WebSocket binary message) read by `sessions`,
+/// with its flow, direction and length; `None` for any other item.
+fn message_of<'s>(
+    sessions: &'s mut Sessions,
+    item: &'s Item<'_>,
+) -> Option<(FlowId, Direction, usize, Result<Message<'s>, Refusal>)> {
+    match item {
+        Item::Enet(m) => Some((m.flow, m.direction, m.bytes.len(), sessions.enet(m))),
+        Item::WebSocket(ws) => match &ws.event {
+            WsEvent::Binary(bytes) => {
+                Some((ws.flow, ws.direction, bytes.len(), sessions.websocket(ws, bytes)))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
 
 fn corpus(name: &str) -> Vec<u8> {
     std::fs::read(format!("{}/../corpus/captures/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -38,15 +56,8 @@ fn over_pcap(file: &[u8]) -> (Vec<(u32, Direction, String)>, MethodStats) {
     let mut stats = MethodStats::default();
     let mut seen = Vec::new();
     for item in Reader::new(file, config).unwrap() {
-        let (flow, direction, len, read) = match &item {
-            Item::Enet(m) => (m.flow, m.direction, m.bytes.len(), sessions.enet(m)),
-            Item::WebSocket(ws) => match &ws.event {
-                WsEvent::Binary(bytes) => {
-                    (ws.flow, ws.direction, bytes.len(), sessions.websocket(ws, bytes))
-                }
-                _ => continue,
-            },
-            _ => continue,
+        let Some((flow, direction, len, read)) = message_of(&mut sessions, &item) else {
+            continue;
         };
         let text = match &read {
             Ok(message) => {
@@ -228,15 +239,8 @@ fn method_stats_tracked_counts_as_message_and_refused() {
         let mut tracked = MethodStats::default();
         let mut refused = 0;
         for item in Reader::new(&file, config).unwrap() {
-            let (flow, direction, len, read) = match &item {
-                Item::Enet(m) => (m.flow, m.direction, m.bytes.len(), sessions.enet(m)),
-                Item::WebSocket(ws) => match &ws.event {
-                    WsEvent::Binary(bytes) => {
-                        (ws.flow, ws.direction, bytes.len(), sessions.websocket(ws, bytes))
-                    }
-                    _ => continue,
-                },
-                _ => continue,
+            let Some((flow, direction, len, read)) = message_of(&mut sessions, &item) else {
+                continue;
             };
             let counted = tracked.tracked(flow, direction, &read, len);
             assert_eq!(counted.err(), read.as_ref().err().copied(), "{name}");
