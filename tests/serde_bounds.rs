@@ -70,6 +70,21 @@ fn repeated_container_keys(entries: usize, depth: usize) -> Vec<u8> {
     writer.finish().unwrap()
 }
 
+/// A dictionary of 16 entries (the most `from_bytes` reads in one pass) whose keys are `len`
+/// bytes long and differ only in their last byte, so that finding repeated keys compares every
+/// pair of them to the end; the values are ints.
+fn near_equal_long_keys(len: usize) -> Vec<u8> {
+    let mut writer = Writer::new(Vec::new(), EncodeOptions::godot4());
+    writer.begin_dictionary(16).unwrap();
+    for i in 0..16u8 {
+        let mut key = "k".repeat(len.max(1));
+        key.push(char::from(b'a' + i));
+        writer.string(&key).unwrap();
+        writer.int(i64::from(i)).unwrap();
+    }
+    writer.finish().unwrap()
+}
+
 /// Dictionaries nested `depth` deep as keys, each level `{inner: 1, [0]: 2, [0]: 3}` (the
 /// repeated small key makes every level compare its keys exactly, the big one included), the
 /// innermost a dictionary of `width` entries with each key twice.
@@ -187,7 +202,7 @@ fn into_variant(bytes: &[u8], options: Options) {
 type Make = fn(usize) -> (Vec<u8>, Options);
 
 /// Worst cases, each a value Godot accepts, by name.
-fn worst_cases() -> [(&'static str, Make); 3] {
+fn worst_cases() -> [(&'static str, Make); 4] {
     [
         ("deep around wide", |n| (deep_around_wide((n / 10).min(1000), n), Options::godot4())),
         ("repeated container keys", |n| {
@@ -196,6 +211,7 @@ fn worst_cases() -> [(&'static str, Make); 3] {
         ("nested repeated keys", |n| {
             (nested_repeated_keys((n / 20).min(1000), n), Options::godot4())
         }),
+        ("near-equal long keys", |n| (near_equal_long_keys(n * 4), Options::godot4())),
     ]
 }
 
