@@ -114,6 +114,11 @@ fn operations() -> Vec<Operation> {
             },
         },
     ]);
+    list.push(Operation {
+        name: "decode_into (one value kept)",
+        input: Input::Packets,
+        run: decode_packets_into,
+    });
     list
 }
 
@@ -159,6 +164,11 @@ fn text(bytes: &[u8]) {
 fn relay(prepared: &Prepared, op: ops::Relay) {
     let packets = prepared.packets.as_ref().expect("packets");
     black_box(ops::relay_all(packets.iter(), OPTIONS, op));
+}
+
+fn decode_packets_into(prepared: &Prepared) {
+    let packets = prepared.packets.as_ref().expect("packets");
+    black_box(ops::decode_packets_into(packets, OPTIONS).expect("valid"));
 }
 
 fn decode_packets(prepared: &Prepared) {

@@ -109,7 +109,7 @@
 //! | a value to look into | [`parse`] | O(1) |
 //! | Godot's accept/reject verdict | [`validate`] | O(n), no allocation |
 //! | a value and the bytes it occupies (values back to back, relays) | [`parse_prefix`] | O(n) |
-//! | an owned value you can keep and change | [`decode`], [`Variant::from_ref`] | O(n) |
+//! | an owned value you can keep and change | [`decode`], [`Variant::from_ref`]; [`decode_into`] to reuse one value's room packet after packet | O(n) |
 //! | typed containers as the game holds them (Godot 4.3+) | [`Options::with_game_view`] with [`decode`] or serde; lazily [`ArrayRef::game_elements`], [`DictionaryRef::game_entries`] | O(n) plus what the game makes |
 //! | bytes from an owned value | [`encode`], [`Variant::encode_into`] | O(n) |
 //! | bytes built piece by piece, or a relayed subtree spliced in | [`Writer`] | O(n), no allocation |
@@ -219,7 +219,7 @@ pub use detection::detect;
 pub use encoder::encode;
 pub use encoder::{EncodeOptions, Writer};
 #[cfg(feature = "alloc")]
-pub use owned::{Variant, decode};
+pub use owned::{Variant, decode, decode_into};
 pub use view::{ElementType, Key, VariantRef, game, math, packed, parse, parse_prefix, validate};
 pub use wire::error::{Error, ErrorKind, GodotError, Result};
 pub use wire::options::{MAX_DEPTH, Options, UnknownVersion, Version};

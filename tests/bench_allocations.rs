@@ -161,3 +161,40 @@ fn owned_decode_of_the_corpus_case_allocates_per_dictionary_not_per_value() {
         );
     }
 }
+
+#[test]
+fn decoding_packets_into_one_value_allocates_only_for_long_text() {
+    for version in [Version::Godot3, Version::Godot4] {
+        let options = Options::new(version);
+        let packets = inputs::packets(version);
+        let mut value = Variant::Nil;
+        // The first packet gives the value its room.
+        let first = packets.iter().next().expect("packets");
+        gdvariant::decode_into(first, options, &mut value).unwrap();
+        let (mut allocations, mut long) = (0, 0);
+        for packet in packets.iter() {
+            let info = measure(|| gdvariant::decode_into(packet, options, &mut value).unwrap());
+            assert!(value.same(&gdvariant::decode(packet, options).unwrap()), "{version:?}");
+            // Text of more than 22 bytes (the payloads) is boxed; the rest is held in place.
+            let boxed = value
+                .as_dictionary()
+                .expect("a dictionary")
+                .values()
+                .filter(|v| v.as_str().is_some_and(|s| s.len() > 22))
+                .count();
+            assert!(info.count_total <= boxed as u64, "{version:?}: {info:?}, {boxed} boxed");
+            allocations += info.count_total;
+            long += boxed as u64;
+        }
+        // Most packets carry a long payload; none allocated for anything else.
+        assert!(long > inputs::PACKETS as u64 / 2, "{version:?}: {long}");
+        assert_eq!(allocations, long, "{version:?}");
+        // A fresh decode of the same packets takes the dictionary's box and entries besides.
+        let info = measure(|| {
+            for packet in packets.iter() {
+                drop(gdvariant::decode(packet, options).unwrap());
+            }
+        });
+        assert!(info.count_total >= long + 2 * inputs::PACKETS as u64, "{version:?}: {info:?}");
+    }
+}

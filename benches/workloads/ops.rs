@@ -195,6 +195,21 @@ pub fn decode(bytes: &[u8], options: Options) -> gdvariant::Result<Variant> {
     gdvariant::decode(bytes, options)
 }
 
+/// Owned decode of each packet into one value, kept from packet to packet
+/// (`gdvariant::decode_into`, as a server's receive loop would); gives the entries read.
+pub fn decode_packets_into(
+    packets: &super::inputs::Packets,
+    options: Options,
+) -> gdvariant::Result<usize> {
+    let mut value = Variant::Nil;
+    let mut entries = 0;
+    for packet in packets.iter() {
+        gdvariant::decode_into(packet, options, &mut value)?;
+        entries += value.as_dictionary().map_or(0, |d| d.len());
+    }
+    Ok(entries)
+}
+
 /// Encodes an owned value.
 pub fn encode(value: &Variant, options: gdvariant::EncodeOptions) -> Vec<u8> {
     gdvariant::encode(value, options).expect("encodable")

@@ -203,6 +203,32 @@ impl Dictionary {
         }
     }
 
+    /// Decoding into a used dictionary: empties it (its entries dropped without deep recursion)
+    /// and leaves it as [`with_capacity`](Self::with_capacity) would make it, untyped, with
+    /// `rules`, keeping the room its entries, hashes and index already had. O(what it held).
+    pub(crate) fn recycle(&mut self, rules: KeyRules, capacity: usize) {
+        super::dismantle::clear_entries(&mut self.entries);
+        self.entries.reserve(capacity);
+        self.key_type = ElementType::Untyped;
+        self.value_type = ElementType::Untyped;
+        self.rules = rules;
+        match (&mut self.hashes, capacity > LINEAR) {
+            (Hashes::Heap(hashes), true) => {
+                hashes.clear();
+                hashes.reserve(capacity);
+            }
+            _ => self.hashes = Hashes::with_capacity(capacity),
+        }
+        match (&mut self.index, capacity > LINEAR) {
+            (Some(index), true) => {
+                index.clear();
+                // Empty, so nothing is hashed again.
+                index.reserve(capacity, |_| NEVER);
+            }
+            (index, more) => *index = more.then(|| Box::new(HashTable::with_capacity(capacity))),
+        }
+    }
+
     /// Number of entries.
     pub fn len(&self) -> usize {
         self.entries.len()

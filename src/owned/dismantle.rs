@@ -33,6 +33,27 @@ pub(super) fn entries(entries: Vec<(Variant, Variant)>) {
     drop_entries(entries, RECURSION);
 }
 
+/// Drops an array's elements and keeps the vector's room, for reuse.
+pub(super) fn clear_elements(elements: &mut Vec<Variant>) {
+    for value in elements.iter_mut().filter(|value| holds_values(value)) {
+        empty(value, RECURSION);
+    }
+    elements.clear();
+}
+
+/// Drops a dictionary's entries and keeps the vector's room, for reuse.
+pub(super) fn clear_entries(entries: &mut Vec<(Variant, Variant)>) {
+    for (key, value) in entries.iter_mut() {
+        if holds_values(key) {
+            empty(key, RECURSION);
+        }
+        if holds_values(value) {
+            empty(value, RECURSION);
+        }
+    }
+    entries.clear();
+}
+
 /// Empties every container in `elements` (`budget` more levels by recursion), then drops them.
 fn drop_elements(mut elements: Vec<Variant>, budget: u8) {
     for value in elements.iter_mut().filter(|value| holds_values(value)) {

@@ -112,7 +112,7 @@ mod variant;
 
 pub use array::Array;
 pub use dictionary::Dictionary;
-pub use from_ref::decode;
+pub use from_ref::{decode, decode_into};
 pub use lookup::LookupKey;
 pub use node_path::NodePath;
 pub use object::{FullObject, Object, Signal};

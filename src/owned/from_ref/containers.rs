@@ -106,13 +106,33 @@ pub(super) fn open_plain_root(decoder: &mut Decoder<'_>) -> Option<(Open, usize)
         return None;
     }
     let open = if dictionary {
-        let (keys, values) = (ElementType::Untyped, ElementType::Untyped);
-        let dictionary = Dictionary::with_capacity(keys, values, decoder.rules, entries);
+        let dictionary = match decoder.spare.take() {
+            Some(Spare::Dictionary(mut used)) => {
+                used.recycle(decoder.rules, entries);
+                used
+            }
+            other => {
+                decoder.spare = other;
+                let (keys, values) = (ElementType::Untyped, ElementType::Untyped);
+                Box::new(Dictionary::with_capacity(keys, values, decoder.rules, entries))
+            }
+        };
         let hash = decoder.value_hashes.len() as u64;
-        let container = Container::Dictionary(Box::new(dictionary));
+        let container = Container::Dictionary(dictionary);
         Open { container, left: items, hashed: false, typed: false, discard: false, hash }
     } else {
-        let container = Container::Array(Vec::with_capacity(entries));
+        let elements = match decoder.spare.take() {
+            Some(Spare::Elements(mut used)) => {
+                crate::owned::dismantle::clear_elements(&mut used);
+                used.reserve(entries);
+                used
+            }
+            other => {
+                decoder.spare = other;
+                Vec::with_capacity(entries)
+            }
+        };
+        let container = Container::Array(elements);
         Open { container, left: items, hashed: false, typed: false, discard: false, hash: NEVER }
     };
     Some((open, first))

@@ -52,8 +52,12 @@
 //! This file holds the entry points and the decoder's loop over one walk (a stack of open
 //! containers); `containers.rs` opens, fills (`fill_leaves` too) and closes containers, `leaf.rs`
 //! reads the values that hold no other value. `tests.rs` compares the leaves-first path with the
-//! general loop alone (`convert_with`), on both corpora and on every cut and byte change of small
-//! values.
+//! general loop alone (`convert_with`), and [`decode_into`] (into used values of every kind)
+//! with both, on both corpora and on every cut and byte change of small values.
+//!
+//! Reuse ([`decode_into`]): a plain root opened from its header takes the room of the used
+//! container the caller hands in (emptied first, without deep recursion); anything else is
+//! decoded as by [`decode`] and the used value dropped.
 
 use alloc::boxed::Box;
 use alloc::string::String;
@@ -127,6 +131,35 @@ use leaf::*;
 /// The first problem, with its absolute offset, as [`validate`](crate::validate) reports it.
 pub fn decode(bytes: &[u8], options: Options) -> Result<Variant> {
     convert(bytes, 0, options, 0)
+}
+
+/// [`decode`] into `value`, reusing its room: when `value` is a dictionary (or an array) and
+/// the bytes hold a plain (untyped) one at the root, the new one is read into the old one's
+/// allocations (a dictionary's box, entries, hashes and index; an array's elements), so that a
+/// server decoding packet after packet into one `Variant` allocates only for what those cannot
+/// hold (text longer than a [`GdString`] keeps in place, containers inside the root). The
+/// result, errors and bounds are [`decode`]'s; what `value` held is dropped first, without
+/// deep recursion (O(its size) more time).
+///
+/// ```
+/// use gdvariant::{Options, Variant};
+///
+/// // Godot 4.6: var_to_bytes({"z": 1, "a": 2, "m": 3}), received again and again
+/// let packet = include_bytes!("../../../corpus/godot4/dict_order.bin");
+/// let mut value = Variant::Nil;
+/// for _ in 0..3 {
+///     gdvariant::decode_into(packet, Options::godot4(), &mut value)?;
+///     assert_eq!(value.as_dictionary().and_then(|d| d.get("a")), Some(&Variant::Int(2)));
+/// }
+/// # Ok::<(), gdvariant::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`decode`]; `value` is then `Nil`.
+pub fn decode_into(bytes: &[u8], options: Options, value: &mut Variant) -> Result<()> {
+    let spare = Spare::of(core::mem::take(value));
+    *value = convert_with(bytes, 0, options, 0, true, spare)?;
+    Ok(())
 }
 
 impl Variant {
@@ -232,6 +265,29 @@ struct Decoder<'a> {
     /// Containers read the values that hold no other value straight in ([`fill_leaves`]);
     /// off only in the tests that compare that path with the general one.
     leaves_first: bool,
+    /// A used container whose room a plain root takes ([`decode_into`]).
+    spare: Option<Spare>,
+}
+
+/// A used container, emptied when a decode takes its room for the root (see [`decode_into`]).
+enum Spare {
+    /// A dictionary: its box, its entries' vector, its hashes and its index.
+    Dictionary(Box<Dictionary>),
+    /// An array's elements' vector.
+    Elements(Vec<Variant>),
+}
+
+impl Spare {
+    /// The room `value` has to give, if it is a container.
+    fn of(value: Variant) -> Option<Spare> {
+        match value {
+            Variant::Dictionary(dictionary) => Some(Spare::Dictionary(dictionary)),
+            Variant::Array(mut array) => {
+                Some(Spare::Elements(core::mem::take(&mut array.elements)))
+            }
+            _ => None,
+        }
+    }
 }
 
 impl Decoder<'_> {
@@ -299,18 +355,21 @@ impl Decoder<'_> {
 /// Godot may still refuse the value for a problem further on; the validating walk then gives
 /// that error, so the result is `NotUnicode` only for values Godot accepts.
 fn convert(buf: &[u8], pos: usize, options: Options, depth: u16) -> Result<Variant> {
-    convert_with(buf, pos, options, depth, true)
+    convert_with(buf, pos, options, depth, true, None)
 }
 
-/// [`convert`], with or without [`fill_leaves`] (`leaves_first`).
+/// [`convert`], with or without [`fill_leaves`] (`leaves_first`), the root read into `spare`'s
+/// room when it can be.
 fn convert_with(
     buf: &[u8],
     pos: usize,
     options: Options,
     depth: u16,
     leaves_first: bool,
+    spare: Option<Spare>,
 ) -> Result<Variant> {
     let mut decoder = Decoder {
+        spare,
         buf,
         options,
         rules: KeyRules::of(options.version()),

@@ -34,21 +34,72 @@ fn key_hashes(value: &Variant, out: &mut Vec<u64>) {
     }
 }
 
-/// Asserts that both paths agree on `bytes`; returns whether it decoded.
+/// Used values for `decode_into` to read into: nothing, a leaf, dictionaries with and without
+/// an index (Godot 3 and Godot 4 key rules, typed, holding containers), an array holding a
+/// dictionary, a packet.
+fn spares() -> Vec<Variant> {
+    let mut large = Dictionary::new();
+    for i in 0..20 {
+        large.insert(format!("key{i}").as_str(), Variant::from(vec![Variant::from(i)]));
+    }
+    let large3 = {
+        let bytes = crate::encode(&Variant::from(large.clone()), EncodeOptions::godot3()).unwrap();
+        decode(&bytes, Options::godot3()).unwrap()
+    };
+    let mut typed = Dictionary::typed(ElementType::Builtin(VariantType::Int), ElementType::Untyped);
+    typed.insert(1, Variant::from(mixed_inner()));
+    let array = vec![Variant::from(mixed_inner()), Variant::from("x"), Variant::Nil];
+    vec![
+        Variant::Nil,
+        Variant::from(5),
+        Variant::from(large),
+        large3,
+        Variant::from(typed),
+        Variant::from(array),
+        small_values().swap_remove(0),
+    ]
+}
+
+/// Asserts that `value` is `expected` as `decode` made it: the same value, the same key hashes,
+/// and every key of a root dictionary found as in `expected`.
+fn same_decode(value: &Variant, expected: &Variant, what: &str) {
+    assert!(value.same(expected), "{what}: {value:?} against {expected:?}");
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    key_hashes(value, &mut a);
+    key_hashes(expected, &mut b);
+    assert_eq!(a, b, "{what}: key hashes");
+    if let (Variant::Dictionary(value), Variant::Dictionary(expected)) = (value, expected) {
+        assert_eq!(value.rules(), expected.rules(), "{what}: key rules");
+        for key in expected.keys() {
+            let (found, wanted) = (value.get(key), expected.get(key));
+            assert_eq!(found.is_some(), wanted.is_some(), "{what}: lookup of {key:?}");
+            if let (Some(found), Some(wanted)) = (found, wanted) {
+                assert!(found.same(wanted), "{what}: lookup of {key:?}");
+            }
+        }
+    }
+}
+
+/// Asserts that both paths agree on `bytes`, and that `decode_into` (into one of [`spares`],
+/// picked by the bytes) gives what they give; returns whether it decoded.
 fn agree(bytes: &[u8], options: Options, what: &str) -> bool {
-    let fast = convert_with(bytes, 0, options, 0, true);
-    let general = convert_with(bytes, 0, options, 0, false);
+    let fast = convert_with(bytes, 0, options, 0, true, None);
+    let general = convert_with(bytes, 0, options, 0, false, None);
+    let mut spares = spares();
+    let pick = bytes.iter().fold(bytes.len(), |sum, &b| sum.wrapping_add(usize::from(b)));
+    let mut into = spares.swap_remove(pick % spares.len());
+    let reused = decode_into(bytes, options, &mut into);
     match (&fast, &general) {
         (Ok(fast), Ok(general)) => {
-            assert!(fast.same(general), "{what}: {fast:?} against {general:?}");
-            let (mut a, mut b) = (Vec::new(), Vec::new());
-            key_hashes(fast, &mut a);
-            key_hashes(general, &mut b);
-            assert_eq!(a, b, "{what}: key hashes");
+            same_decode(fast, general, what);
+            assert_eq!(reused, Ok(()), "{what}: into");
+            same_decode(&into, general, &format!("{what}: into"));
             true
         }
         (Err(fast), Err(general)) => {
             assert_eq!(fast, general, "{what}");
+            assert_eq!(reused.as_ref(), Err(general), "{what}: into");
+            assert!(matches!(into, Variant::Nil), "{what}: into after an error");
             false
         }
         _ => panic!("{what}: {fast:?} against {general:?}"),
