@@ -5,7 +5,8 @@
 //! values Godot itself round-trips under those settings. Asserted: the value encodes; the bytes
 //! are a multiple of 4, validate, are a prefix of exactly their own length, and walk lazily
 //! without error; they decode to a value `same` (bitwise) as the original; that value encodes to
-//! the same bytes; `validate` and `decode` agree (the `differential` property) on them.
+//! the same bytes; decoding it into another generated value gives the same; `validate` and
+//! `decode` agree (the `differential` property) on them.
 
 use arbitrary::Unstructured;
 use gdvariant::{EncodeOptions, Options, Variant, math::Precision};
@@ -48,4 +49,10 @@ pub fn check(data: &[u8]) {
     assert!(decoded.same(&value), "decoded differently:\n{value:?}\n{decoded:?}");
     let again = decoded.encode(encode_options).expect("a decoded value encodes");
     assert!(again == bytes, "re-encoding gave other bytes for {value:?}");
+
+    // Decoding into a used value (another generated one) gives what `decode` gives.
+    let mut used = Variant::arbitrary_for(&mut u, encode_options).unwrap_or_default();
+    gdvariant::decode_into(&bytes, read, &mut used)
+        .unwrap_or_else(|e| panic!("encoded bytes do not decode into a used value: {e}"));
+    assert!(used.same(&decoded), "decoded into a used value differently:\n{decoded:?}\n{used:?}");
 }
