@@ -119,6 +119,14 @@ fn operations() -> Vec<Operation> {
         input: Input::Packets,
         run: decode_packets_into,
     });
+    list.push(Operation {
+        name: "a cursor per packet",
+        input: Input::Packets,
+        run: |p| {
+            let packets = p.packets.as_ref().expect("packets");
+            black_box(ops::cursor_packets(packets, OPTIONS).expect("valid"));
+        },
+    });
     list
 }
 

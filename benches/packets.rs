@@ -1,6 +1,6 @@
 //! 100,000 small packets (64 to 256 bytes, dictionaries with a `"type"` key) handled one by one,
 //! as a relay does: find the value's end, look up `"type"`, take the bytes to forward; the same
-//! after validating each packet; owned decode of each packet, and of each into one value kept
+//! after validating each packet; a new `Cursor` reading each packet's events; owned decode of each packet, and of each into one value kept
 //! from packet to packet (`decode_into`).
 // criterion's macros define undocumented public functions; a benchmark stops on bad input.
 #![allow(missing_docs, clippy::expect_used)]
@@ -33,6 +33,9 @@ fn packets(c: &mut Criterion) {
                     .filter(|p| ops::decode(p, options).is_ok_and(|v| !v.is_nil()))
                     .count()
             })
+        });
+        group.bench_function("cursor", |b| {
+            b.iter(|| ops::cursor_packets(black_box(&packets), options).expect("valid"))
         });
         group.bench_function("decode_into", |b| {
             b.iter(|| ops::decode_packets_into(black_box(&packets), options).expect("valid"))

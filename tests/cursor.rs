@@ -13,8 +13,8 @@ mod common;
 
 use common::{corpus_files, options_for, with_big_stack};
 use gdvariant::{
-    Error, Options, VariantRef, Version, view::Cursor, view::Element, view::Event, view::ObjectRef,
-    view::Read,
+    EncodeOptions, Error, Options, Variant, VariantRef, Version, view::Cursor, view::Element,
+    view::Event, view::ObjectRef, view::Read,
 };
 
 /// One event, reduced to what can be compared.
@@ -290,6 +290,46 @@ fn the_deepest_accepted_value_streams_and_one_level_more_is_refused() {
             Err(error) => assert!(matches!(events.last(), Some(Err(e)) if *e == error)),
         }
     }
+}
+
+/// Around the 32 levels a new cursor sets up (past them it moves its open containers to its full
+/// stack): values whose every level holds a nested container then a leaf after it, so that each
+/// level's count must survive the move, give the iterators' events, cut anywhere too.
+#[test]
+fn values_nested_past_the_cursors_first_levels_keep_every_level() {
+    with_big_stack(|| {
+        for depth in [30usize, 31, 32, 33, 34, 40, 70] {
+            for dictionaries in [false, true] {
+                // Level by level: [inner, 7] or {"k": inner, "n": 7}; innermost: 7.
+                let mut value = Variant::from(7);
+                for _ in 0..depth {
+                    value = if dictionaries {
+                        let mut level = gdvariant::owned::Dictionary::new();
+                        level.insert("k", value);
+                        level.insert("n", 7);
+                        Variant::from(level)
+                    } else {
+                        Variant::from(vec![value, Variant::from(7)])
+                    };
+                }
+                for version in [Version::Godot3, Version::Godot4] {
+                    let bytes = gdvariant::encode(&value, EncodeOptions::new(version)).unwrap();
+                    let options = Options::new(version);
+                    let what = format!("{depth} levels, dictionaries {dictionaries}, {version:?}");
+                    check(&bytes, options, &what);
+                    let leaves = cursor_events(&bytes, options)
+                        .iter()
+                        .filter(|s| matches!(s, Seen::Leaf { .. }))
+                        .count();
+                    let keys = if dictionaries { 2 * depth } else { 0 };
+                    assert_eq!(leaves, depth + 1 + keys, "{what}");
+                    for cut in (0..bytes.len()).step_by(4) {
+                        check(&bytes[..cut], options, &format!("{what}, cut at {cut}"));
+                    }
+                }
+            }
+        }
+    });
 }
 
 /// The events a tape replays: each part with its children, from the tape alone.

@@ -195,6 +195,24 @@ pub fn decode(bytes: &[u8], options: Options) -> gdvariant::Result<Variant> {
     gdvariant::decode(bytes, options)
 }
 
+/// Each packet read with a new [`gdvariant::view::Cursor`], event by event (leaves' values
+/// read); gives the events.
+pub fn cursor_packets(
+    packets: &super::inputs::Packets,
+    options: Options,
+) -> gdvariant::Result<usize> {
+    let mut events = 0;
+    for packet in packets.iter() {
+        for event in gdvariant::view::Cursor::new(packet, options) {
+            if let gdvariant::view::Event::Leaf(leaf) = event? {
+                std::hint::black_box(leaf.value());
+            }
+            events += 1;
+        }
+    }
+    Ok(events)
+}
+
 /// Owned decode of each packet into one value, kept from packet to packet
 /// (`gdvariant::decode_into`, as a server's receive loop would); gives the entries read.
 pub fn decode_packets_into(

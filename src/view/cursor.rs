@@ -15,8 +15,9 @@
 //! (`core::str::from_utf8`), so that [`GdStr::to_str`] and [`GdStr::check`] do not read them
 //! again; text that is not (Godot 3's overlong forms, or text Godot refuses) is left to Godot's
 //! rules when asked, so the steps and errors are those of the events. The open containers are
-//! kept in a fixed array (8 KiB, enough for Godot's 1024 levels) inside the cursor: no
-//! recursion, no allocation.
+//! kept in a fixed array inside the cursor: 32 levels set up with it (256 bytes), the full 8 KiB
+//! (enough for Godot's 1024 levels) in the same place once a value nests deeper: no recursion,
+//! no allocation, and little to set up for a small value.
 
 use core::iter::FusedIterator;
 
@@ -63,9 +64,13 @@ const PROPERTIES: u64 = 1 << 32;
 /// Frames for the deepest value accepted: containers open at depths `0..=MAX_DEPTH`.
 const DEEP: usize = MAX_DEPTH as usize + 1;
 
+/// Frames a [`Cursor`] holds before it needs the full [`DEEP`] (nearly every value).
+const SHALLOW: usize = 32;
+
 /// A forward reader over one value that yields each part of it once, in wire order: O(n) for
 /// the whole value, whatever its nesting; O(1) stack (the cursor holds an 8 KiB array of open
-/// containers); no allocation.
+/// containers, of which only the first 256 bytes are set up until a value nests past 32
+/// levels); no allocation.
 ///
 /// It is an [`Iterator`] of `Result<Event>`, fused after the value ends or after the first
 /// error. Leaves come with their [`Element`] (offset, raw bytes, value); containers with their
@@ -94,11 +99,51 @@ const DEEP: usize = MAX_DEPTH as usize + 1;
 /// ```
 #[derive(Clone)]
 pub struct Cursor<'a> {
-    core: Core<'a, [Frame; DEEP], true>,
+    core: Core<'a, Frames, true>,
+}
+
+/// The public [`Cursor`]'s open containers: [`SHALLOW`] frames in place, all that is set up for
+/// a new cursor (256 bytes), switched to the full [`DEEP`] (8 KiB, in the same place, no
+/// allocation) once a value nests deeper.
+#[derive(Clone)]
+enum Frames {
+    Shallow([Frame; SHALLOW]),
+    Deep([Frame; DEEP]),
+}
+
+impl Stack for Frames {
+    #[inline]
+    fn put(&mut self, at: usize, frame: Frame) -> bool {
+        match self {
+            Frames::Shallow(frames) => {
+                if let Some(slot) = frames.get_mut(at) {
+                    *slot = frame;
+                    return true;
+                }
+                if at >= DEEP {
+                    return false;
+                }
+                let mut deep = [0; DEEP];
+                deep.iter_mut().zip(frames.iter()).for_each(|(to, from)| *to = *from);
+                *self = Frames::Deep(deep);
+                self.put(at, frame)
+            }
+            Frames::Deep(frames) => frames.put(at, frame),
+        }
+    }
+
+    #[inline]
+    fn at(&self, at: usize) -> Frame {
+        match self {
+            Frames::Shallow(frames) => frames.get(at).copied().unwrap_or(0),
+            Frames::Deep(frames) => frames.at(at),
+        }
+    }
 }
 
 /// Where a cursor keeps the containers open around the current one: a fixed array in the
-/// public [`Cursor`] (no allocation, 8 KiB to set up), a `Vec` grown on demand in the cursors
+/// public [`Cursor`] (no allocation: 256 bytes to set up, 8 KiB once a value nests past 32
+/// levels), a `Vec` grown on demand in the cursors
 /// that build a [`Tape`](super::tape::Tape) (nothing to set up for a small value).
 pub(crate) trait Stack {
     /// Keeps `frame` at `at` (the number of frames below it); `false` past the depth limit.
@@ -192,7 +237,7 @@ impl<'a> Cursor<'a> {
 
     /// A cursor over the value whose header is at `pos`, at nesting `depth`.
     pub(crate) fn at(buf: &'a [u8], pos: usize, options: Options, depth: u16) -> Self {
-        Cursor { core: Core::new(buf, pos, options, depth, [0; DEEP]) }
+        Cursor { core: Core::new(buf, pos, options, depth, Frames::Shallow([0; SHALLOW])) }
     }
 
     /// How many containers are open around the next event: 0 before the value and after it,
