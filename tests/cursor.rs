@@ -323,6 +323,19 @@ fn values_nested_past_the_cursors_first_levels_keep_every_level() {
                         .count();
                     let keys = if dictionaries { 2 * depth } else { 0 };
                     assert_eq!(leaves, depth + 1 + keys, "{what}");
+                    // A tape (whose cursor keeps its open containers on the heap) gives the same.
+                    let tape = gdvariant::view::Tape::new(&bytes, options).unwrap();
+                    assert_eq!(tape_events(&tape), cursor_events(&bytes, options), "{what}");
+                    // So does the JSON written with that cursor: every level opened and closed.
+                    let parsed = gdvariant::parse(&bytes, options).unwrap();
+                    let json = gdvariant::json::to_json(parsed).unwrap();
+                    let (open, close) = if dictionaries {
+                        (r#"{"type":"Dictionary","entries":[["k","#, r#"],["n",7]]}"#)
+                    } else {
+                        ("[", ",7]")
+                    };
+                    let expected = format!("{}7{}", open.repeat(depth), close.repeat(depth));
+                    assert_eq!(json, expected, "{what}: JSON");
                     for cut in (0..bytes.len()).step_by(4) {
                         check(&bytes[..cut], options, &format!("{what}, cut at {cut}"));
                     }
