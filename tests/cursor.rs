@@ -294,7 +294,8 @@ fn the_deepest_accepted_value_streams_and_one_level_more_is_refused() {
 
 /// Around the 32 levels a new cursor sets up (past them it moves its open containers to its full
 /// stack): values whose every level holds a nested container then a leaf after it, so that each
-/// level's count must survive the move, give the iterators' events, cut anywhere too.
+/// level's count must survive the move, give the iterators' events, cut anywhere too; a tape and
+/// the lossless JSON writer read them whole.
 #[test]
 fn values_nested_past_the_cursors_first_levels_keep_every_level() {
     with_big_stack(|| {
