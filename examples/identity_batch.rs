@@ -11,7 +11,7 @@
 //! echo "4 1b000000..." | target/debug/examples/identity_batch
 //! ```
 
-#![allow(clippy::expect_used)]
+#![allow(clippy::expect_used, clippy::panic)]
 
 use std::io::{BufRead, Write};
 

@@ -105,6 +105,8 @@ pub struct Cursor<'a> {
 /// The public [`Cursor`]'s open containers: [`SHALLOW`] frames in place, all that is set up for
 /// a new cursor (256 bytes), switched to the full [`DEEP`] (8 KiB, in the same place, no
 /// allocation) once a value nests deeper.
+// The large variant is the point: the full stack in place, without allocating.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 enum Frames {
     Shallow([Frame; SHALLOW]),
