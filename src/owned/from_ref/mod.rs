@@ -138,8 +138,9 @@ pub fn decode(bytes: &[u8], options: Options) -> Result<Variant> {
 /// allocations (a dictionary's box, entries, hashes and index; an array's elements), so that a
 /// server decoding packet after packet into one `Variant` allocates only for what those cannot
 /// hold (text longer than a [`GdString`] keeps in place, containers inside the root). The
-/// result, errors and bounds are [`decode`]'s; what `value` held is dropped first, without
-/// deep recursion (O(its size) more time).
+/// result, errors and bounds are [`decode`]'s; what `value` held is dropped, without deep
+/// recursion (O(its size) more time). The room is kept as it is, not shrunk: a value that once
+/// held a large dictionary keeps that room until it is replaced (`*value = Variant::Nil`).
 ///
 /// ```
 /// use gdvariant::{Options, Variant};
