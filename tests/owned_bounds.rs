@@ -2,7 +2,7 @@
 //! whole-value operation runs on a small stack at Godot's deepest nesting.
 //!
 //! 1. **Linear work** (`common::work::assert_linear`: 4x the bytes, at most 6x the units, and
-//!    within a constant factor of `validate`'s units) for `decode`, `Dictionary::insert`, `get`,
+//!    within a constant factor of `validate`'s units) for `decode` (and `decode_into` a used value), `Dictionary::insert`, `get`,
 //!    `remove`, `==` / `Variant::same`, and hashing (`contains_key` of an absent key), on the
 //!    key shapes that made key equality super-linear: keys that are trees of small dictionaries
 //!    differing only in their last leaf (each level once had every key of one side compared with
@@ -202,6 +202,16 @@ fn decoding_hostile_keys_is_linear() {
 }
 
 #[test]
+fn decoding_hostile_keys_into_a_used_value_is_linear() {
+    // The used value is the same hostile dictionary, decoded first: the work counted is that
+    // decode and `decode_into`'s, which empties it and reads the bytes into its room.
+    linear("decode_into", 16, |bytes| {
+        let mut used = gdvariant::decode(bytes, Options::godot4()).unwrap();
+        gdvariant::decode_into(bytes, Options::godot4(), &mut used).unwrap();
+    });
+}
+
+#[test]
 fn inserting_hostile_keys_is_linear() {
     linear("insert", 12, |bytes| {
         let entries = decoded(bytes).into_entries();
@@ -322,6 +332,11 @@ fn whole_value_operations_fit_a_small_stack_at_the_deepest_nesting() {
         gdvariant::validate(&bytes, Options::godot4()).unwrap_or_else(|e| panic!("{name}: {e}"));
         on_small_stack(move || {
             let value = gdvariant::decode(&bytes, Options::godot4()).unwrap();
+            // Read again into the deep value: emptying it takes no deep stack either.
+            let mut used = gdvariant::decode(&bytes, Options::godot4()).unwrap();
+            gdvariant::decode_into(&bytes, Options::godot4(), &mut used).unwrap();
+            assert!(used.same(&value), "{name}: decode_into");
+            drop(used);
             let copy = value.clone();
             assert!(copy == value, "{name}");
             assert!(copy.same(&value), "{name}");
