@@ -2,8 +2,8 @@
 //! whole-value operation runs on a small stack at Godot's deepest nesting.
 //!
 //! 1. **Linear work** (`common::work::assert_linear`: 4x the bytes, at most 6x the units, and
-//!    within a constant factor of `validate`'s units) for `decode` (and `decode_into` a used value), `Dictionary::insert`, `get`,
-//!    `remove`, `==` / `Variant::same`, and hashing (`contains_key` of an absent key), on the
+//!    within a constant factor of `validate`'s units) for `decode` (and `decode_into` a used
+//!    value), `Dictionary::insert`, `get`, `remove`, `==` / `Variant::same`, and hashing (`contains_key` of an absent key), on the
 //!    key shapes that made key equality super-linear: keys that are trees of small dictionaries
 //!    differing only in their last leaf (each level once had every key of one side compared with
 //!    every key of the other), chains of dictionaries nested as keys, dictionaries nested as
