@@ -3,8 +3,9 @@
 //!
 //! 1. **Linear work** (`common::work::assert_linear`: 4x the bytes, at most 6x the units, and
 //!    within a constant factor of `validate`'s units) for `decode` (and `decode_into` a used
-//!    value), `Dictionary::insert`, `get`, `remove`, `==` / `Variant::same`, and hashing (`contains_key` of an absent key), on the
-//!    key shapes that made key equality super-linear: keys that are trees of small dictionaries
+//!    value), `Dictionary::insert`, `get`, `remove`, `==` / `Variant::same`, and hashing
+//!    (`contains_key` of an absent key), on the key shapes that made key equality super-linear:
+//!    keys that are trees of small dictionaries
 //!    differing only in their last leaf (each level once had every key of one side compared with
 //!    every key of the other), chains of dictionaries nested as keys, dictionaries nested as
 //!    values inside keys, long arrays differing only at the end, one big key repeated, arrays
