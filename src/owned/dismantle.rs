@@ -35,35 +35,36 @@ pub(super) fn entries(entries: Vec<(Variant, Variant)>) {
 
 /// Drops an array's elements and keeps the vector's room, for reuse.
 pub(super) fn clear_elements(elements: &mut Vec<Variant>) {
-    for value in elements.iter_mut().filter(|value| holds_values(value)) {
-        empty(value, RECURSION);
-    }
+    empty_elements(elements, RECURSION);
     elements.clear();
 }
 
 /// Drops a dictionary's entries and keeps the vector's room, for reuse.
 pub(super) fn clear_entries(entries: &mut Vec<(Variant, Variant)>) {
-    for (key, value) in entries.iter_mut() {
-        if holds_values(key) {
-            empty(key, RECURSION);
-        }
-        if holds_values(value) {
-            empty(value, RECURSION);
-        }
-    }
+    empty_entries(entries, RECURSION);
     entries.clear();
 }
 
 /// Empties every container in `elements` (`budget` more levels by recursion), then drops them.
 fn drop_elements(mut elements: Vec<Variant>, budget: u8) {
+    empty_elements(&mut elements, budget);
+}
+
+/// Empties every container in `entries` (`budget` more levels by recursion), then drops them.
+fn drop_entries(mut entries: Vec<(Variant, Variant)>, budget: u8) {
+    empty_entries(&mut entries, budget);
+}
+
+/// Empties every container in `elements`, `budget` more levels by recursion.
+fn empty_elements(elements: &mut [Variant], budget: u8) {
     for value in elements.iter_mut().filter(|value| holds_values(value)) {
         empty(value, budget);
     }
 }
 
-/// Empties every container in `entries` (`budget` more levels by recursion), then drops them.
-fn drop_entries(mut entries: Vec<(Variant, Variant)>, budget: u8) {
-    for (key, value) in &mut entries {
+/// Empties every container in `entries`, `budget` more levels by recursion.
+fn empty_entries(entries: &mut [(Variant, Variant)], budget: u8) {
+    for (key, value) in entries {
         if holds_values(key) {
             empty(key, budget);
         }
