@@ -5,14 +5,13 @@
 //!    within a constant factor of `validate`'s units) for `decode` (and `decode_into` a used
 //!    value), `Dictionary::insert`, `get`, `remove`, `==` / `Variant::same`, and hashing
 //!    (`contains_key` of an absent key), on the key shapes that made key equality super-linear:
-//!    keys that are trees of small dictionaries
-//!    differing only in their last leaf (each level once had every key of one side compared with
-//!    every key of the other), chains of dictionaries nested as keys, dictionaries nested as
-//!    values inside keys, long arrays differing only at the end, one big key repeated, arrays
-//!    differing only in which texts are `StringName`s, arrays holding a NaN (equal to no key),
-//!    and dictionaries holding the same entries in other orders.
-//! 2. **Small stack** (`common::work::on_small_stack`, 256 KiB): `decode`, `Clone`, `Debug`
-//!    (`{:?}` and `{:#?}`), `==`, `Variant::same`, `Drop`, `Dictionary::insert` / `get` /
+//!    keys that are trees of small dictionaries differing only in their last leaf (each level once
+//!    had every key of one side compared with every key of the other), chains of dictionaries
+//!    nested as keys, dictionaries nested as values inside keys, long arrays differing only at the
+//!    end, one big key repeated, arrays differing only in which texts are `StringName`s, arrays
+//!    holding a NaN (equal to no key), and dictionaries holding the same entries in other orders.
+//! 2. **Small stack** (`common::work::on_small_stack`, 256 KiB): `decode` (and `decode_into`
+//!    a used deep value), `Clone`, `Debug` (`{:?}` and `{:#?}`), `==`, `Variant::same`, `Drop`, `Dictionary::insert` / `get` /
 //!    `contains_key` / `remove` and `encode` on values 1024 levels deep: arrays, dictionaries
 //!    as values, Godot 4 dictionaries as keys, and the three mixed. Run in debug and release
 //!    builds (`cargo test`, `cargo test --release`).
