@@ -13,8 +13,8 @@
 //! 2. **Small stack** (`common::work::on_small_stack`, 256 KiB): `decode` (and `decode_into`
 //!    a used deep value), `Clone`, `Debug` (`{:?}` and `{:#?}`), `==`, `Variant::same`, `Drop`,
 //!    `Dictionary::insert` / `get` / `contains_key` / `remove` and `encode` on values 1024
-//!    levels deep: arrays, dictionaries as values, Godot 4 dictionaries as keys, and the three mixed. Run in debug and release
-//!    builds (`cargo test`, `cargo test --release`).
+//!    levels deep: arrays, dictionaries as values, Godot 4 dictionaries as keys, and the three
+//!    mixed. Run in debug and release builds (`cargo test`, `cargo test --release`).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
